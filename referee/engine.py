@@ -1,0 +1,380 @@
+"""The replay loop shared by every game, and the reports it produces.
+
+`check_bytes` takes a record as the user gave it and returns a `Report`,
+whatever the input: unreadable records, broken specs and illegal moves all
+become diagnostics with a position, never exceptions.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .games import load_game
+from .games.base import Seat, Standing, State, Trace, Violation
+from .notation import Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse
+from .spec import Provenance, SpecError, data_root
+
+EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
+
+
+@dataclass
+class Diagnostic:
+    severity: str  # error | warning | note
+    message: str
+    pos: Pos | None = None
+    rule: str | None = None
+    file: str | None = None  # a spec file, for spec errors
+
+
+@dataclass
+class Report:
+    name: str
+    status: str = "legal"  # legal | illegal | malformed | invalid-spec | internal-error
+    game: str | None = None
+    variants: list[str] = field(default_factory=list)
+    complete: bool = False
+    moves: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+    relied_on: list[Provenance] = field(default_factory=list)
+    record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
+    checkpoints_confirmed: int = 0
+    record: Record | None = None
+    state: State | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return {
+            "legal": EXIT_OK,
+            "illegal": EXIT_VIOLATION,
+            "malformed": EXIT_MALFORMED,
+            "invalid-spec": EXIT_SPEC,
+            "internal-error": EXIT_INTERNAL,
+        }[self.status]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def winners(self) -> list[Seat]:
+        return [s.seat for s in self.standings if s.rank == 1] if self.complete else []
+
+
+def rank(standings: list[Standing]) -> list[Standing]:
+    """Order by points, then by the game's tie-breaks; equal keys share a rank."""
+
+    def key(s: Standing):
+        return (s.total, *(sign * value for _, value, sign in s.tiebreak))
+
+    ordered = sorted(standings, key=key, reverse=True)
+    for i, s in enumerate(ordered):
+        s.rank = ordered[i - 1].rank if i and key(ordered[i - 1]) == key(s) else i + 1
+    return ordered
+
+
+def read_source(path: str) -> tuple[bytes, str]:
+    """Bytes of a record file, or of standard input for '-'."""
+    import sys
+
+    if path == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    with open(path, "rb") as fh:
+        return fh.read(), path
+
+
+def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = (), stop_after: int | None = None) -> Report:
+    report = Report(name)
+    try:
+        _replay(data, report, list(variants), stop_after)
+    except RecordError as exc:
+        report.status = "malformed"
+        report.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
+    except SpecError as exc:
+        report.status = "invalid-spec"
+        report.diagnostics.append(Diagnostic("error", exc.message, None, file=f"{exc.file}:{exc.key}" if exc.key else exc.file))
+    except Exception as exc:  # a bug in the referee: report it like any diagnostic
+        report.status = "internal-error"
+        where = report.state and getattr(report.state, "_last_pos", None)
+        report.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", where))
+    return report
+
+
+def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None) -> None:
+    text = decode(data)
+    found = game_of(text)
+    if not found:
+        raise RecordError('missing [Game "..."] tag (speicherstadt, canterbury or hamburgum)', Pos(1, 1))
+    game_name, game_pos = found
+    report.game = game_name
+    header_variants = []
+    match = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.lower().startswith("[variant"):
+            match = stripped
+            break
+    if match:
+        inner = match.split('"')
+        if len(inner) >= 2:
+            header_variants = [v.strip() for v in inner[1].replace(";", ",").split(",") if v.strip()]
+    all_variants = list(dict.fromkeys(header_variants + variants))
+    report.variants = all_variants
+    try:
+        game = load_game(game_name, all_variants)
+    except SpecError as exc:
+        if exc.file == game_name or exc.file.endswith(f"/{game_name}"):
+            raise RecordError(exc.message, game_pos) from None
+        raise
+    record = parse(text, report.name, game_name, game.build_move)
+    report.record = record
+    seats, start = game.seats_from_header(record.header)
+    trace = Trace()
+    state = game.new_state(seats, start, record.header, trace)
+    report.state = state
+    rules = game.spec.rules
+
+    def violation(rule: str, message: str, pos: Pos | None) -> None:
+        if rule not in rules:
+            raise KeyError(f"rule id {rule} is not in rules.yaml")
+        report.status = "illegal"
+        report.diagnostics.append(Diagnostic("error", message, pos, rule))
+
+    finished_by_result = False
+    for entry in record.entries:
+        if isinstance(entry, Move):
+            if stop_after is not None and report.moves >= stop_after:
+                break
+            state._last_pos = entry.pos
+            if state.is_over():
+                violation(f"{game_name}/game-over", "the game is already over; no more moves may follow", entry.pos)
+                break
+            expected = report.moves + 1
+            if entry.number is not None and entry.number != expected:
+                violation(f"{game_name}/move-number", f"move number {entry.number}, but this is move {expected}", entry.pos)
+                break
+            try:
+                state.apply(entry)
+            except Violation as v:
+                violation(v.rule, v.message, v.pos or entry.pos)
+                break
+            report.moves += 1
+        elif isinstance(entry, Checkpoint):
+            if stop_after is not None and report.moves >= stop_after:
+                continue
+            _checkpoint(state, entry, report, game_name)
+        elif isinstance(entry, Result):
+            if stop_after is not None:
+                continue
+            state.end_of_record()
+            if not state.is_over():
+                violation(f"{game_name}/result", "a result is stated but the game is not over", entry.pos)
+                break
+            _result(state, entry, report, game_name)
+            finished_by_result = True
+    if report.status != "illegal" and stop_after is None and not finished_by_result:
+        try:
+            state.end_of_record()
+        except Violation as v:
+            violation(v.rule, v.message, v.pos)
+    report.complete = state.is_over()
+    report.standings = rank(state.standings())
+    for rule, message, pos in trace.warnings:
+        report.diagnostics.append(Diagnostic("warning", message, pos, rule))
+    report.relied_on = game.spec.relied_on(trace.rules_used)
+    report.record_facts = trace.record_facts
+
+
+def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) -> None:
+    state.seat(cp.player, cp.pos, f"{game_name}/checkpoint")
+    figures = state.figures(cp.player)
+    for fig in cp.figures:
+        if fig.key not in figures:
+            raise RecordError(f"unknown checkpoint figure {fig.key!r}; known: {', '.join(sorted(figures))}", fig.pos)
+        ours = figures[fig.key]
+        stated = fig.value
+        if isinstance(ours, list):
+            same = sorted(stated or []) == sorted(ours)
+            shown = " ".join(sorted(ours)) or "nothing"
+        else:
+            same = stated == ours
+            shown = str(ours)
+        if same:
+            report.checkpoints_confirmed += 1
+        else:
+            written = " ".join(stated) if isinstance(stated, list) else ("nothing" if stated is None else str(stated))
+            report.status = "illegal"
+            report.diagnostics.append(
+                Diagnostic("error", f"{cp.player} {fig.key} recorded as {written}, but the rules give {shown}", fig.pos, f"{game_name}/checkpoint")
+            )
+
+
+def _result(state: State, result: Result, report: Report, game_name: str) -> None:
+    totals = {s.seat.colour: s.total for s in state.standings()}
+    for colour, points, pos in result.scores:
+        if colour not in totals:
+            raise RecordError(f"the result names {colour!r}, who is not seated", pos)
+        if totals[colour] != points:
+            report.status = "illegal"
+            report.diagnostics.append(
+                Diagnostic("error", f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}", pos, f"{game_name}/result")
+            )
+        else:
+            report.checkpoints_confirmed += 1
+
+
+# --- rendering --------------------------------------------------------------------
+
+
+def docs_base() -> str:
+    base = os.environ.get("REFEREE_DOCS_URL")
+    if base:
+        return base.rstrip("/")
+    return (Path(data_root()) / "site").as_uri()
+
+
+def rule_link(rule: str) -> str:
+    game, _, anchor = rule.partition("/")
+    return f"{docs_base()}/{game}/rules/#{anchor}"
+
+
+def format_diagnostic(report: Report, d: Diagnostic) -> str:
+    if d.file:
+        return f"{d.file}: {d.severity}: {d.message}"
+    pos = d.pos or Pos(1, 1)
+    tag = f"{d.severity}[{d.rule}]" if d.rule else d.severity
+    out = [f"{report.name}:{pos.line}:{pos.column}: {tag}: {d.message}"]
+    if report.record is not None or d.pos is not None:
+        source = report.record.line(pos.line) if report.record else ""
+        if source.strip():
+            gutter = f"{pos.line:>5}"
+            out.append(f"{gutter} | {source}")
+            width = max(1, (pos.end_column or len(source) + 1) - pos.column)
+            out.append(f"{' ' * len(gutter)} | {' ' * (pos.column - 1)}^{'~' * (width - 1)}")
+    if d.rule:
+        out.append(f"see: {rule_link(d.rule)}")
+    return "\n".join(out)
+
+
+def format_standings(report: Report) -> list[str]:
+    out = []
+    for s in report.standings:
+        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
+        ties = ", ".join(f"{label} {value}" for label, value, _ in s.tiebreak)
+        out.append(f"  {s.rank}. {s.seat.label:<18} {s.total:>4} points   {parts or 'no points'}" + (f"   [{ties}]" if ties else ""))
+    return out
+
+
+def tie_note(report: Report) -> str | None:
+    """Say how a tie on points was broken, when one was."""
+    if not report.standings:
+        return None
+    top = report.standings[0].total
+    tied = [s for s in report.standings if s.total == top]
+    if len(tied) < 2:
+        return None
+    labels = [label for label, _, _ in tied[0].tiebreak]
+    winners = [s for s in tied if s.rank == 1]
+    names = ", ".join(s.seat.colour for s in tied)
+    if len(winners) == len(tied):
+        return f"tie-break: {names} tied on {top} points and on {', '.join(labels) or 'every tie-break'}; they share the win"
+    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{l} {v}" for l, v, _ in s.tiebreak) for s in tied)
+    return f"tie-break: {names} tied on {top} points; decided by {', '.join(labels)} ({detail})"
+
+
+def format_report(report: Report) -> str:
+    out = []
+    for d in report.diagnostics:
+        if d.severity == "error":
+            out.append(format_diagnostic(report, d))
+    verdicts = {
+        "legal": "legal",
+        "illegal": "ILLEGAL",
+        "malformed": "MALFORMED record",
+        "invalid-spec": "INVALID spec data",
+        "internal-error": "INTERNAL ERROR",
+    }
+    if report.status in ("malformed", "invalid-spec", "internal-error"):
+        out.append(f"{report.name}: {verdicts[report.status]}")
+        return "\n".join(out)
+    progress = "game complete" if report.complete else "game unfinished"
+    variants = f", variants: {', '.join(report.variants)}" if report.variants else ""
+    out.append(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)")
+    if report.status == "illegal" and not report.complete:
+        out.append("standings when the replay stopped:")
+    elif report.complete:
+        out.append("final standings:")
+    else:
+        out.append("standings so far (the record stops before the game ends):")
+    out.extend(format_standings(report))
+    if report.complete and report.status == "legal":
+        names = " and ".join(s.label for s in report.winners)
+        out.append(f"winner: {names}")
+        note = tie_note(report)
+        if note:
+            out.append(note)
+    warnings = [d for d in report.diagnostics if d.severity == "warning"]
+    if warnings:
+        out.append("rules not checked for missing data:")
+        for d in warnings:
+            out.append(f"  warning[{d.rule}]: {d.message}")
+    if report.relied_on:
+        out.append("this verdict relies on uncertain spec values (check them against your box):")
+        for p in report.relied_on:
+            shown = "not known" if p.status == "unknown" else _short(p.value)
+            out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
+    if report.record_facts:
+        out.append(f"card faces and draws taken from the record ({len(report.record_facts)}):")
+        summary: dict[str, int] = {}
+        for text, _ in report.record_facts:
+            summary[text] = summary.get(text, 0) + 1
+        for text, count in summary.items():
+            out.append(f"  {count} x {text}")
+    return "\n".join(out)
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def report_json(report: Report) -> dict:
+    return {
+        "file": report.name,
+        "status": report.status,
+        "exit_code": report.exit_code,
+        "game": report.game,
+        "variants": report.variants,
+        "moves": report.moves,
+        "complete": report.complete,
+        "checkpoints_confirmed": report.checkpoints_confirmed,
+        "diagnostics": [
+            {
+                "severity": d.severity,
+                "rule": d.rule,
+                "message": d.message,
+                "line": d.pos.line if d.pos else None,
+                "column": d.pos.column if d.pos else None,
+                "spec": d.file,
+                "see": rule_link(d.rule) if d.rule else None,
+            }
+            for d in report.diagnostics
+        ],
+        "standings": [
+            {
+                "rank": s.rank,
+                "player": s.seat.colour,
+                "name": s.seat.name,
+                "total": s.total,
+                "breakdown": s.breakdown,
+                "tiebreak": {label: value for label, value, _ in s.tiebreak},
+            }
+            for s in report.standings
+        ],
+        "winners": [s.colour for s in report.winners],
+        "relies_on": [{"address": p.address, "status": p.status, "value": p.value, "note": p.note} for p in report.relied_on],
+        "record_facts": [{"fact": t, "line": p.line if p else None} for t, p in report.record_facts],
+    }

@@ -1,0 +1,31 @@
+"""Game modules, found by name: `referee.games.<name>` defines `GAME`, a Game subclass."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+
+from ..spec import Spec, SpecError, available_games, load_spec
+
+
+def game_class(name: str):
+    if name not in available_games():
+        raise SpecError(name, "", f"unknown game {name!r}; known games: {', '.join(available_games())}")
+    try:
+        module = importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError:
+        raise SpecError(name, "", f"game {name!r} has specs but no rules module yet") from None
+    return module.GAME
+
+
+@functools.lru_cache(maxsize=None)
+def _load(name: str, variants: tuple[str, ...]):
+    cls = game_class(name)
+    spec: Spec = load_spec(name, variants)
+    cls.check_spec(spec)
+    return cls(spec)
+
+
+def load_game(name: str, variants=()):
+    """The game with its spec (and variants) loaded and validated once per process."""
+    return _load(name, tuple(variants))

@@ -1,0 +1,182 @@
+"""What every game module provides to the shared engine.
+
+A game is split the way OpenSpiel splits one: a `Game` holds the spec (the
+numbers) and builds moves from the record's parse tree; a `State` is one game
+in progress and knows the rules. The engine replays a record by calling
+`State.apply` move by move; a broken rule raises `Violation` with a rule id
+from the game's `rules.yaml`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from lark import Tree
+
+from ..notation import Header, Move, Pos, RecordError
+from ..spec import Spec, SpecError
+
+
+class Violation(Exception):
+    """A move the rules do not allow."""
+
+    def __init__(self, rule: str, message: str, pos: Pos | None = None):
+        self.rule = rule
+        self.message = message
+        self.pos = pos
+        super().__init__(f"[{rule}] {message}")
+
+
+@dataclass
+class Seat:
+    colour: str
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.colour} ({self.name})" if self.name else self.colour
+
+
+@dataclass
+class Trace:
+    """What a replay learned besides legality: rules used, warnings, facts taken from the record."""
+
+    rules_used: set[str] = field(default_factory=set)
+    warnings: list[tuple[str, str, Pos | None]] = field(default_factory=list)
+    record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
+    _warned: set[tuple[str, str]] = field(default_factory=set)
+
+    def use(self, rule: str) -> None:
+        self.rules_used.add(rule)
+
+    def not_checked(self, rule: str, needs: str, pos: Pos | None = None) -> None:
+        """A rule that needs a value no source gives; warn once per rule and key."""
+        if (rule, needs) in self._warned:
+            return
+        self._warned.add((rule, needs))
+        self.warnings.append((rule, f"not checked: needs {needs}", pos))
+
+    def fact(self, text: str, pos: Pos | None = None) -> None:
+        self.record_facts.append((text, pos))
+
+
+@dataclass
+class Standing:
+    seat: Seat
+    total: int
+    breakdown: dict[str, int]
+    tiebreak: dict[str, int]
+    rank: int = 0
+
+
+def require(condition: Any, rule: str, message: str, pos: Pos | None = None) -> None:
+    if not condition:
+        raise Violation(rule, message, pos)
+
+
+class State:
+    """One game in progress. Subclasses keep their data in plain fields."""
+
+    game: "Game"
+    trace: Trace
+    seats: list[Seat]
+
+    def apply(self, move: Move) -> None:
+        raise NotImplementedError
+
+    def end_of_record(self) -> None:
+        """The record has no more moves: close a phase the record need not spell out."""
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[Move]:
+        raise NotImplementedError
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A legal move, or a chance outcome drawn as the physical game would draw it."""
+        return rng.choice(self.legal_moves())
+
+    def figures(self, colour: str) -> dict[str, Any]:
+        """What a checkpoint may state about a player, by checkpoint key."""
+        raise NotImplementedError
+
+    def standings(self) -> list[Standing]:
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        raise NotImplementedError
+
+    def play_checkpoints(self, next_move: Move) -> list[str]:
+        """Checkpoint lines that `play` writes before `next_move` (e.g. at the end of a round)."""
+        return []
+
+    def seat(self, colour: str, pos: Pos | None = None, rule: str | None = None) -> Seat:
+        for seat in self.seats:
+            if seat.colour == colour:
+                return seat
+        raise Violation(rule or f"{self.game.name}/seat", f"no player {colour!r} in this game; seats: {', '.join(s.colour for s in self.seats)}", pos)
+
+
+class Game:
+    """Static side of a game: its spec and how its moves are written."""
+
+    name: ClassVar[str]
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+
+    @classmethod
+    def check_spec(cls, spec: Spec) -> None:
+        """Cross-checks of the data that a schema cannot say (totals, references)."""
+
+    def build_move(self, tree: Tree) -> Move:
+        raise NotImplementedError
+
+    def format_move(self, move: Move) -> str:
+        raise NotImplementedError
+
+    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> State:
+        raise NotImplementedError
+
+    def rule(self, short: str) -> str:
+        """Full rule id; fails loudly in tests when the id is not in rules.yaml."""
+        rid = f"{self.name}/{short}"
+        if rid not in self.spec.rules:
+            raise KeyError(f"rule {rid} is not in rules.yaml")
+        return rid
+
+    # --- seats from the header -------------------------------------------------
+
+    def seats_from_header(self, header: Header) -> tuple[list[Seat], int]:
+        """Seats in clockwise order and the index of the start player."""
+        text = header.get("players")
+        pos = header.pos("players")
+        if not text:
+            raise RecordError("missing [Players] tag, e.g. [Players \"red Anna, blue Ben\"]", Pos(1, 1))
+        colours = self.spec.meta["colours"]
+        seats: list[Seat] = []
+        for part in re.split(r"[;,]", text):
+            words = part.split()
+            if not words:
+                continue
+            colour = words[0].lower()
+            if colour not in colours:
+                raise RecordError(f"unknown colour {colour!r} in [Players]; colours: {', '.join(colours)}", pos)
+            if any(s.colour == colour for s in seats):
+                raise RecordError(f"colour {colour!r} is seated twice", pos)
+            seats.append(Seat(colour, " ".join(words[1:])))
+        low, high = self.spec.meta["players"]["min"], self.spec.meta["players"]["max"]
+        if not low <= len(seats) <= high:
+            raise RecordError(f"{len(seats)} players; {self.spec.meta['names']['en']} is for {low} to {high}", pos)
+        start = (header.get("start") or seats[0].colour).lower()
+        idx = next((i for i, s in enumerate(seats) if s.colour == start), None)
+        if idx is None:
+            raise RecordError(f"[Start] names {start!r}, who is not seated", header.pos("start"))
+        return seats, idx
+
+
+__all__ = ["Game", "State", "Seat", "Standing", "Trace", "Violation", "require", "Move", "Pos", "RecordError", "SpecError", "Header"]

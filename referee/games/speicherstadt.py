@@ -1,0 +1,1000 @@
+"""The Speicherstadt: every rule of the base game.
+
+A round is Supply, Demand, Purchase, Loading and Income. Chance is part of
+the record: each revealed card (with its face, for firemen, fires and
+contracts) and the cubes drawn onto each ship are written down, and checked
+against the deck and the bag that remain. Every number comes from
+`specs/speicherstadt/`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Token, Tree
+
+from ..notation import Header, Move, Pos, RecordError
+from ..spec import Spec, SpecError
+from .base import Game, Seat, Standing, State, Trace, Violation, require
+
+SUPPLY, DEMAND, PURCHASE, LOADING, FINAL_FIRES, OVER = "supply", "demand", "purchase", "loading", "final fires", "over"
+
+# --- moves -------------------------------------------------------------------------
+
+
+@dataclass
+class RoundStart(Move):
+    round: int
+
+
+@dataclass
+class Reveal(Move):
+    card: str
+    value: int | None = None  # fireman
+    points: int | None = None  # fire
+    goods: tuple[str, ...] = ()  # contract
+    cubes: tuple[str, ...] = ()  # ship
+
+
+@dataclass
+class Place(Move):
+    player: str
+    slot: int
+
+
+@dataclass
+class Offer(Move):
+    """An answer to a purchase offer: buy or pass."""
+
+    player: str
+    buy: bool
+    slot: int | None = None
+
+
+@dataclass
+class Load(Move):
+    """One loading step; `action` is one of LOAD_ACTIONS."""
+
+    player: str
+    action: str
+    goods: tuple[str, ...]
+    contract: int | None = None
+    take: tuple[str, ...] = ()
+
+
+LOAD_ACTIONS = {
+    "contract": "contract",
+    "sell": "sell",
+    "spoil": "spoil",
+    "warehouse_in": "warehouse in",
+    "warehouse_out": "warehouse out",
+    "hall_keep": "hall keep",
+    "hall_take": "hall take",
+    "hall_sell": "hall sell",
+    "hall_exchange": "hall exchange",
+}
+
+
+# --- state ---------------------------------------------------------------------------
+
+
+@dataclass
+class Card:
+    """A physical trade card: its type, season, and the face fields the spec knows."""
+
+    type: str
+    season: str
+    face: dict[str, Any] = field(default_factory=dict)
+    id: str | None = None
+
+
+@dataclass
+class Slot:
+    card: Card
+    cubes: list[str] = field(default_factory=list)
+    queue: list[str] = field(default_factory=list)  # colours, lowest worker first
+
+
+@dataclass
+class Contract:
+    goods: list[str]
+    covered: list[str] = field(default_factory=list)
+
+    @property
+    def open(self) -> list[str]:
+        left = Counter(self.goods) - Counter(self.covered)
+        return sorted(left.elements())
+
+    @property
+    def complete(self) -> bool:
+        return not self.open
+
+
+@dataclass
+class Player:
+    seat: Seat
+    coins: int
+    points: int = 0
+    fire_points: int = 0
+    cards: list[Card] = field(default_factory=list)
+    contracts: list[Contract] = field(default_factory=list)
+    warehouse: list[str] = field(default_factory=list)
+    hall: list[str] = field(default_factory=list)
+    dock: list[str] = field(default_factory=list)  # unloaded cubes waiting for a place
+    bought: bool = False
+
+    def owns(self, card_type: str) -> int:
+        return sum(1 for c in self.cards if c.type == card_type)
+
+
+def _take(pool: list[str], cubes) -> bool:
+    """Remove cubes from a pool if all are there; leave it untouched otherwise."""
+    need = Counter(cubes)
+    have = Counter(pool)
+    if any(have[g] < n for g, n in need.items()):
+        return False
+    for g in cubes:
+        pool.remove(g)
+    return True
+
+
+class SpeicherstadtState(State):
+    def __init__(self, game: "Speicherstadt", seats: list[Seat], start: int, trace: Trace):
+        spec = game.spec
+        self.game = game
+        self.spec = spec
+        self.trace = trace
+        self.seats = seats
+        n = len(seats)
+        setup = spec["setup"]["by_players"].get(n) or spec["setup"]["by_players"].get(str(n))
+        if setup is None:
+            raise RecordError(f"no setup for {n} players in setup.yaml")
+        self.supply_size: int = setup["supply"]
+        self.players = {s.colour: Player(s, spec["components"]["coins"]["start"]) for s in seats}
+        trace.use(game.rule("start-money"))
+        self.start = start
+        self.round = 1
+        self.phase = SUPPLY
+        self.last_round = False
+        self.deck: dict[str, list[Card]] = game.build_deck(n)
+        self.removed: list[Card] = game.removed_cards(n)
+        trace.use(game.rule("setup-removal"))
+        self.bag: Counter = Counter({g: d["cubes"] for g, d in spec["components"]["goods"].items()})
+        self.goods_stock: Counter = Counter()
+        self.discards: list[Card] = []
+        self.slots: list[Slot] = []
+        self.placed = 0
+        self.purchase_slot = 0
+        self.offer_index = 0
+        self.fires_resolved = 0
+
+    # --- the draw pile -------------------------------------------------------------
+
+    def current_season(self) -> str | None:
+        for season in self.game.season_order:
+            if self.deck[season]:
+                return season
+        return None
+
+    def non_fire_left(self) -> int:
+        return sum(1 for cards in self.deck.values() for c in cards if c.type != self.game.fire)
+
+    # --- applying moves --------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        rule = self.game.rule
+        if isinstance(move, RoundStart):
+            self._round_start(move)
+        elif isinstance(move, Reveal):
+            if self.phase == LOADING:
+                self._close_round()
+            require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}")
+            self._reveal(move)
+        elif isinstance(move, Place):
+            self._check_player(move.player, move)
+            require(self.phase == DEMAND, rule("phase-order"), self._phase_message("workers are placed in Demand"))
+            self._place(move)
+        elif isinstance(move, Offer):
+            self._check_player(move.player, move)
+            require(self.phase == PURCHASE, rule("phase-order"), self._phase_message("offers are answered in Purchase"))
+            self._offer(move)
+        elif isinstance(move, Load):
+            self._check_player(move.player, move)
+            require(self.phase == LOADING, rule("phase-order"), self._phase_message("goods are moved in Loading"))
+            self._load(move)
+        else:  # pragma: no cover - the builder makes only the moves above
+            raise TypeError(move)
+
+    def _phase_message(self, what: str) -> str:
+        if self.phase == SUPPLY:
+            return f"{what}, but Supply is not complete: {len(self.slots)} of {self.supply_size} cards are out"
+        if self.phase == DEMAND:
+            return f"{what}, but Demand is not complete: {self.placed} of {self.demand_total()} workers are placed"
+        if self.phase == PURCHASE:
+            return f"{what}, but Purchase is not complete: slot {self.purchase_slot + 1} is being offered"
+        return f"{what}, not during {self.phase}"
+
+    def _check_player(self, colour: str, move: Move) -> None:
+        self.seat(colour, move.pos, self.game.rule("seat"))
+
+    def _round_start(self, move: RoundStart) -> None:
+        rule = self.game.rule
+        if self.phase == LOADING:
+            self._close_round()
+        if self.phase == SUPPLY and not self.slots and self.round == move.round:
+            return
+        require(self.phase == SUPPLY and not self.slots, rule("phase-order"), self._phase_message(f"round {move.round} cannot begin yet"))
+        raise Violation(rule("round-number"), f"this is round {self.round}, not round {move.round}")
+
+    def _reveal(self, move: Reveal) -> None:
+        game, rule = self.game, self.game.rule
+        season = self.current_season()
+        if self.phase == FINAL_FIRES:
+            require(move.card == game.fire, rule("game-end"), f"the last round is over; only the fires left in the pile are resolved now, not a {move.card}")
+        elif len(self.slots) >= self.supply_size:
+            raise Violation(rule("supply-size"), f"all {self.supply_size} cards of this round are out; a {move.card} cannot be revealed")
+        require(season is not None, rule("deck-season"), "the draw pile is empty")
+        card = self._draw(season, move)
+        self.trace.use(rule("deck-season"))
+        if card.type == game.fire:
+            self._resolve_fire(card, move)
+            if self.phase == FINAL_FIRES and not any(self.deck.values()):
+                self.phase = OVER
+            elif self.phase == SUPPLY and self.non_fire_left() == 0 and self.slots:
+                self._supply_done()
+            return
+        slot = Slot(card)
+        if game.is_ship(card.type):
+            slot.cubes = self._ship_cargo(move)
+        elif move.cubes:
+            raise Violation(rule("ship-cargo"), f"only ships carry cubes; a {card.type} does not")
+        self.slots.append(slot)
+        if len(self.slots) == self.supply_size or self.non_fire_left() == 0:
+            self._supply_done()
+
+    def _supply_done(self) -> None:
+        self.trace.use(self.game.rule("supply-size"))
+        self.last_round = self.non_fire_left() == 0
+        self.phase = DEMAND
+        self.placed = 0
+
+    def _draw(self, season: str, move: Reveal) -> Card:
+        """Take the revealed card out of the season stack, checking it against the spec."""
+        game, rule = self.game, self.game.rule
+        stack = self.deck[season]
+        season_name = game.season_name(season)
+        of_type = [c for c in stack if c.type == move.card]
+        if not of_type:
+            if any(c.type == move.card for c in self.removed) and not any(c.type == move.card for cards in self.deck.values() for c in cards):
+                raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players")
+            raise Violation(rule("deck-season"), f"no {game.card_name(move.card)} is left in the {season_name} stack ({len(stack)} cards left in it)")
+        face = game.face_of(move)
+        game.check_face_range(move, face)
+        matches = [c for c in of_type if all(c.face.get(k) is None or c.face.get(k) == v for k, v in face.items())]
+        if not matches:
+            known = sorted({str(c.face) for c in of_type})
+            removed = [c for c in self.removed if c.type == move.card and all(c.face.get(k) == v for k, v in face.items())]
+            if removed:
+                raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} {_face_text(face)} was taken out at setup for {len(self.seats)} players")
+            raise Violation(rule("card-face"), f"no {game.card_name(move.card)} {_face_text(face)} is left in the {season_name} stack; left: {', '.join(known)}")
+        # prefer a card whose face the spec knows exactly
+        matches.sort(key=lambda c: -sum(1 for v in c.face.values() if v is not None))
+        card = matches[0]
+        stack.remove(card)
+        drawn = Card(card.type, card.season, dict(card.face), card.id)
+        for key in game.face_fields(card.type):
+            stated = face.get(key)
+            if drawn.face.get(key) is None:
+                if stated is None:
+                    raise Violation(rule("card-face"), f"the record must state the {key} of this {game.card_name(card.type)}; no source gives it")
+                drawn.face[key] = stated
+                self.trace.fact(f"{game.card_name(card.type)} {key} stated by the record", move.pos)
+        self.trace.use(rule("card-face"))
+        return drawn
+
+    def _ship_cargo(self, move: Reveal) -> list[str]:
+        rule = self.game.rule
+        count = self.spec["components"]["ship_cubes"]
+        require(len(move.cubes) == count, rule("ship-cargo"), f"a ship is loaded with {count} cubes from the bag; the record names {len(move.cubes)}")
+        need = Counter(move.cubes)
+        short = [g for g, n in need.items() if self.bag[g] < n]
+        require(not short, rule("ship-cargo"), f"the bag holds only {', '.join(f'{self.bag[g]} {g}' for g in short)}")
+        self.bag -= need
+        self.trace.use(rule("ship-cargo"))
+        self.trace.fact("ship cargo drawn from the bag", move.pos)
+        return list(move.cubes)
+
+    def _resolve_fire(self, card: Card, move: Reveal) -> None:
+        points = card.face["points"]
+        totals = {c: sum(x.face.get("value") or 0 for x in p.cards if x.type == self.game.fireman) for c, p in self.players.items()}
+        high, low = max(totals.values()), min(totals.values())
+        if high != low:
+            for colour, total in totals.items():
+                delta = points if total == high else -points if total == low else 0
+                self.players[colour].points += delta
+                self.players[colour].fire_points += delta
+        self.discards.append(card)
+        self.fires_resolved += 1
+        self.trace.use(self.game.rule("fire-resolution"))
+        self.trace.use(self.game.rule("negative-score"))
+
+    def demand_total(self) -> int:
+        return len(self.seats) * self.spec["components"]["workers"]["bidding"]
+
+    def to_place(self) -> str:
+        return self.seats[(self.start + self.placed) % len(self.seats)].colour
+
+    def _place(self, move: Place) -> None:
+        rule = self.game.rule
+        expected = self.to_place()
+        require(move.player == expected, rule("demand-turn"), f"it is {expected}'s turn to place a worker, not {move.player}'s")
+        require(1 <= move.slot <= len(self.slots), rule("demand-slot"), f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards")
+        slot = self.slots[move.slot - 1]
+        spaces = self.spec["components"]["board"]["building_spaces"]
+        require(len(slot.queue) < spaces, rule("column-full"), f"all {spaces} building spaces above slot {move.slot} are taken")
+        slot.queue.append(move.player)
+        self.placed += 1
+        self.trace.use(rule("demand-turn"))
+        if self.placed == self.demand_total():
+            self.phase = PURCHASE
+            self.purchase_slot = 0
+            self.offer_index = 0
+            self._skip_empty_slots()
+
+    def _skip_empty_slots(self) -> None:
+        while self.purchase_slot < len(self.slots) and self.offer_index >= len(self.slots[self.purchase_slot].queue):
+            self._discard(self.slots[self.purchase_slot])
+            self.purchase_slot += 1
+            self.offer_index = 0
+        if self.purchase_slot >= len(self.slots):
+            self.phase = LOADING
+            self.trace.use(self.game.rule("purchase-discard"))
+
+    def current_offer(self) -> tuple[Slot, str, int] | None:
+        if self.phase != PURCHASE:
+            return None
+        slot = self.slots[self.purchase_slot]
+        return slot, slot.queue[self.offer_index], len(slot.queue) - self.offer_index
+
+    def _offer(self, move: Offer) -> None:
+        rule = self.game.rule
+        slot, colour, price = self.current_offer()
+        if move.slot is not None:
+            require(move.slot == self.purchase_slot + 1, rule("purchase-turn"), f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
+        require(move.player == colour, rule("purchase-turn"), f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
+        player = self.players[colour]
+        if move.buy:
+            require(player.coins >= price, rule("purchase-funds"), f"{colour} has {player.coins} coins; slot {self.purchase_slot + 1} costs {price}")
+            player.coins -= price
+            player.cards.append(slot.card)
+            player.bought = True
+            if slot.card.type == self.game.contract:
+                player.contracts.append(Contract(list(slot.card.face["goods"])))
+            player.dock.extend(slot.cubes)
+            slot.cubes = []
+            self.trace.use(rule("purchase-funds"))
+            self.purchase_slot += 1
+            self.offer_index = 0
+        else:
+            self.offer_index += 1
+        self.trace.use(rule("purchase-turn"))
+        self._skip_empty_slots()
+
+    def _discard(self, slot: Slot) -> None:
+        self.discards.append(slot.card)
+        self.goods_stock.update(slot.cubes)
+        slot.cubes = []
+
+    # --- loading ---------------------------------------------------------------------
+
+    def _load(self, move: Load) -> None:
+        rule = self.game.rule
+        player = self.players[move.player]
+        cubes = list(move.goods)
+        self.trace.use(rule("loading-cubes"))
+        if move.action == "warehouse_out":
+            require(player.owns(self.game.warehouse), rule("warehouse-owned"), f"{move.player} owns no warehouse")
+            require(_take(player.warehouse, cubes), rule("loading-cubes"), f"{move.player}'s warehouse holds {_goods_text(player.warehouse)}, not {_goods_text(cubes)}")
+            player.dock.extend(cubes)
+            return
+        if move.action == "hall_take":
+            require(_take(player.hall, cubes), rule("loading-cubes"), f"{move.player}'s market hall holds {_goods_text(player.hall)}, not {_goods_text(cubes)}")
+            player.dock.extend(cubes)
+            return
+        # everything else uses unloaded cubes; check and take them first, keep a copy to restore
+        before = list(player.dock)
+        require(_take(player.dock, cubes), rule("loading-cubes"), f"{move.player} has {_goods_text(before)} unloaded, not {_goods_text(cubes)}")
+        try:
+            self._place_cubes(player, move, cubes)
+        except Violation:
+            player.dock[:] = before
+            raise
+
+    def _place_cubes(self, player: Player, move: Load, cubes: list[str]) -> None:
+        spec, rule, colour = self.spec, self.game.rule, move.player
+        hall = spec["components"]["market_hall"]
+        if move.action == "contract":
+            n = len(player.contracts)
+            require(1 <= move.contract <= n, rule("contract-owned"), f"{colour} owns {n} contract{'s' if n != 1 else ''}; there is no contract {move.contract}")
+            contract = player.contracts[move.contract - 1]
+            open_symbols = Counter(contract.open)
+            for g in cubes:
+                require(open_symbols[g] > 0, rule("contract-symbol"), f"contract {move.contract} ({_goods_text(contract.goods)}) has no uncovered {g} symbol; open: {_goods_text(contract.open)}")
+                open_symbols[g] -= 1
+            contract.covered.extend(cubes)
+            self.trace.use(rule("contract-symbol"))
+        elif move.action == "sell":
+            for g in cubes:
+                trader = self.game.trader_for(g)
+                require(trader and player.owns(trader), rule("trader-owned"), f"{colour} owns no trader who buys {g}")
+                player.coins += spec["cards"]["types"][trader]["trader"]["price"]
+            self.goods_stock.update(cubes)
+            self.trace.use(rule("trader-owned"))
+            self.trace.use(rule("coin-supply"))
+        elif move.action == "spoil":
+            self.goods_stock.update(cubes)
+            self.trace.use(rule("spoilage"))
+        elif move.action == "warehouse_in":
+            require(player.owns(self.game.warehouse), rule("warehouse-owned"), f"{colour} owns no warehouse")
+            cap = self.game.warehouse_capacity()
+            require(len(player.warehouse) + len(cubes) <= cap, rule("warehouse-capacity"), f"the warehouse holds {len(player.warehouse)} cubes; {len(cubes)} more would pass its limit of {cap}")
+            player.warehouse.extend(cubes)
+            self.trace.use(rule("warehouse-capacity"))
+        elif move.action == "hall_keep":
+            cap = hall["store"]
+            require(len(player.hall) + len(cubes) <= cap, rule("hall-store"), f"the market hall keeps at most {cap} cube{'s' if cap != 1 else ''}; it holds {len(player.hall)}")
+            player.hall.extend(cubes)
+            self.trace.use(rule("hall-store"))
+        elif move.action == "hall_sell":
+            give, coins = hall["sell"]["give"], hall["sell"]["coins"]
+            require(len(cubes) % give == 0, rule("hall-sell"), f"the market hall buys cubes {give} at a time; {len(cubes)} is not a multiple of {give}")
+            player.coins += len(cubes) // give * coins
+            self.goods_stock.update(cubes)
+            self.trace.use(rule("hall-sell"))
+        elif move.action == "hall_exchange":
+            give, take = hall["exchange"]["give"], hall["exchange"]["take"]
+            require(len(cubes) % give == 0 and len(cubes) // give * take == len(move.take), rule("hall-exchange"),
+                    f"the market hall gives {take} cube for every {give}; {len(cubes)} returned cannot buy {len(move.take)}")
+            stock = self.goods_stock + Counter(cubes)
+            short = [g for g, k in Counter(move.take).items() if stock[g] < k]
+            require(not short, rule("hall-exchange"), f"the goods stock holds no {', '.join(short)} to take (cubes never come from the bag)")
+            self.goods_stock = stock - Counter(move.take)
+            player.dock.extend(move.take)
+            self.trace.use(rule("hall-exchange"))
+
+    def _close_round(self) -> None:
+        """End of Loading: spoil what is left, pay income, pass the start player coin."""
+        income = self.spec["scoring"]["income"]
+        bank_income = self.spec["cards"]["types"][self.game.bank]["income"]
+        for player in self.players.values():
+            if player.dock:
+                self.goods_stock.update(player.dock)
+                player.dock = []
+                self.trace.use(self.game.rule("spoilage"))
+            player.coins += income["base"] + (0 if player.bought else income["no_purchase"]) + bank_income * player.owns(self.game.bank)
+            player.bought = False
+        self.trace.use(self.game.rule("income"))
+        self.trace.use(self.game.rule("coin-supply"))
+        self.start = (self.start + 1) % len(self.seats)
+        self.slots = []
+        if self.last_round:
+            self.phase = FINAL_FIRES
+            self.trace.use(self.game.rule("game-end"))
+            if not any(self.deck.values()):
+                self.phase = OVER
+        else:
+            self.round += 1
+            self.phase = SUPPLY
+
+    def end_of_record(self) -> None:
+        if self.phase == LOADING and self.last_round:
+            self._close_round()
+        if self.phase == FINAL_FIRES:
+            # fires whose points the spec knows need not be written down
+            for season in self.game.season_order:
+                for card in list(self.deck[season]):
+                    if card.face.get("points") is None:
+                        return
+            for season in self.game.season_order:
+                for card in list(self.deck[season]):
+                    self.deck[season].remove(card)
+                    self._resolve_fire(Card(card.type, card.season, dict(card.face), card.id), Reveal(card.type))
+            self.phase = OVER
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    # --- scoring ---------------------------------------------------------------------
+
+    def breakdown(self, player: Player) -> dict[str, int]:
+        game, types = self.game, self.spec["cards"]["types"]
+        parts: dict[str, int] = {"fires": player.fire_points}
+        if not self.is_over():
+            return parts
+        rule = game.rule
+        sizes = types[game.contract]["points_by_size"]
+        parts["contracts"] = sum(_by_count(sizes, len(c.goods)) for c in player.contracts if c.complete)
+        offices = player.owns(game.counting_office)
+        parts["counting offices"] = _by_count(self.spec["scoring"]["counting_offices"]["points"], offices) if offices else 0
+        per_card: dict[str, int] = {}
+        for card in player.cards:
+            t = types[card.type]
+            label = "traders" if "trader" in t else game.card_name(card.type).lower()
+            pts = t.get("end_points", 0)
+            pts += t.get("end_points_per_coin", 0) * player.coins
+            pts += t.get("end_points_per_ship", 0) * sum(1 for c in player.cards if game.is_ship(c.type))
+            pts += t.get("end_points_per_cube", 0) * len(player.warehouse)
+            if pts:
+                per_card[label] = per_card.get(label, 0) + pts
+        parts.update(per_card)
+        for r in ("score-contracts", "score-counting-offices", "score-cards", "tie-break"):
+            self.trace.use(rule(r))
+        return parts
+
+    def standings(self) -> list[Standing]:
+        out = []
+        for colour, player in self.players.items():
+            parts = self.breakdown(player)
+            out.append(Standing(player.seat, sum(parts.values()), parts, [("coins", player.coins, 1)]))
+        return out
+
+    def figures(self, colour: str) -> dict[str, Any]:
+        player = self.players[colour]
+        offer = self.current_offer()
+        return {
+            "points": sum(self.breakdown(player).values()),
+            "coins": player.coins,
+            "warehouse": sorted(player.warehouse),
+            "hall": sorted(player.hall),
+            "unloaded": sorted(player.dock),
+            "firemen": sum(c.face.get("value") or 0 for c in player.cards if c.type == self.game.fireman),
+            "cards": len(player.cards),
+            "ships": sum(1 for c in player.cards if self.game.is_ship(c.type)),
+            "contracts": sum(1 for c in player.contracts if c.complete),
+            "offer": offer[2] if offer and offer[1] == colour else 0,
+        }
+
+    def play_checkpoints(self, next_move: Move) -> list[str]:
+        """At the end of each round's loading, state every player's points, coins and storage."""
+        if self.phase != LOADING or isinstance(next_move, Load):
+            return []
+        lines = []
+        for colour in self.players:
+            figs = self.figures(colour)
+            stored = "".join(f", {key} {' '.join(figs[key])}" for key in ("warehouse", "hall") if figs[key])
+            lines.append(f"check {colour}: points {figs['points']}, coins {figs['coins']}{stored}")
+        return lines
+
+    def describe(self) -> dict:
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "last_round": self.last_round,
+            "start_player": self.seats[self.start].colour,
+            "draw_pile": {s: len(c) for s, c in self.deck.items()},
+            "bag": dict(sorted(self.bag.items())),
+            "goods_stock": dict(sorted((+self.goods_stock).items())),
+            "supply": [
+                {"slot": i + 1, "card": _card_text(self.game, s.card), "cubes": s.cubes, "queue": s.queue}
+                for i, s in enumerate(self.slots)
+            ],
+            "players": {
+                colour: {
+                    "points": p.points,
+                    "coins": p.coins,
+                    "cards": [_card_text(self.game, c) for c in p.cards],
+                    "contracts": [{"goods": c.goods, "covered": sorted(c.covered), "complete": c.complete} for c in p.contracts],
+                    "warehouse": sorted(p.warehouse),
+                    "market_hall": sorted(p.hall),
+                    "unloaded": sorted(p.dock),
+                    "bought_this_round": p.bought,
+                }
+                for colour, p in self.players.items()
+            },
+        }
+
+    # --- legal and random moves --------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        if self.phase in (SUPPLY, FINAL_FIRES):
+            season = self.current_season()
+            if season is None:
+                return []
+            seen, moves = set(), []
+            for card in self.deck[season]:
+                key = (card.type, tuple(sorted((k, v) for k, v in card.face.items() if v is not None)))
+                if key not in seen:
+                    seen.add(key)
+                    moves.append(Reveal(card.type, **{k: v for k, v in card.face.items() if v is not None and k != "goods"}))
+            return moves
+        if self.phase == DEMAND:
+            colour = self.to_place()
+            spaces = self.spec["components"]["board"]["building_spaces"]
+            return [Place(colour, i + 1) for i, s in enumerate(self.slots) if len(s.queue) < spaces]
+        if self.phase == PURCHASE:
+            slot, colour, price = self.current_offer()
+            moves = [Offer(colour, False, self.purchase_slot + 1)]
+            if self.players[colour].coins >= price:
+                moves.insert(0, Offer(colour, True, self.purchase_slot + 1))
+            return moves
+        if self.phase == LOADING:
+            moves: list[Move] = []
+            for colour in self._loading_order():
+                moves.extend(self._loading_options(self.players[colour]))
+            moves.append(RoundStart(self.round + 1) if not self.last_round else Reveal(self.game.fire))
+            return moves
+        return []
+
+    def _loading_order(self) -> list[str]:
+        n = len(self.seats)
+        return [self.seats[(self.start + i) % n].colour for i in range(n)]
+
+    def _loading_options(self, player: Player) -> list[Load]:
+        """One-step loading moves for a player (single cubes, or the smallest hall batches)."""
+        colour, game = player.seat.colour, self.game
+        hall = self.spec["components"]["market_hall"]
+        moves: list[Load] = []
+        for g in sorted(set(player.dock)):
+            for i, c in enumerate(player.contracts):
+                if g in c.open:
+                    moves.append(Load(colour, "contract", (g,), contract=i + 1))
+            trader = game.trader_for(g)
+            if trader and player.owns(trader):
+                moves.append(Load(colour, "sell", (g,)))
+            if player.owns(game.warehouse) and len(player.warehouse) < game.warehouse_capacity():
+                moves.append(Load(colour, "warehouse_in", (g,)))
+            if len(player.hall) < hall["store"]:
+                moves.append(Load(colour, "hall_keep", (g,)))
+            moves.append(Load(colour, "spoil", (g,)))
+        dock = sorted(player.dock)
+        if len(dock) >= hall["sell"]["give"]:
+            moves.append(Load(colour, "hall_sell", tuple(dock[: hall["sell"]["give"]])))
+        give = hall["exchange"]["give"]
+        if len(dock) >= give:
+            returned = tuple(dock[:give])
+            stock = self.goods_stock + Counter(returned)
+            for g in sorted(g for g, k in stock.items() if k > 0):
+                moves.append(Load(colour, "hall_exchange", returned, take=(g,) * hall["exchange"]["take"]))
+        for g in sorted(set(player.warehouse)):
+            moves.append(Load(colour, "warehouse_out", (g,)))
+        for g in sorted(set(player.hall)):
+            moves.append(Load(colour, "hall_take", (g,)))
+        return moves
+
+    def random_move(self, rng: random.Random) -> Move:
+        if self.phase in (SUPPLY, FINAL_FIRES):
+            return self._random_reveal(rng)
+        if self.phase == LOADING:
+            return self._random_loading(rng)
+        moves = self.legal_moves()
+        if self.phase == PURCHASE and len(moves) == 2 and rng.random() < 0.6:
+            return moves[0]  # buy more often than not, so that games have cards to play with
+        return rng.choice(moves)
+
+    def _random_reveal(self, rng: random.Random) -> Reveal:
+        game = self.game
+        season = self.current_season()
+        card = rng.choice(self.deck[season])
+        face = dict(card.face)
+        kind = game.face_fields(card.type)
+        if "value" in kind and face.get("value") is None:
+            f = game.face_spec(card.type)
+            face["value"] = rng.randint(f["min"], f["max"])
+        if "points" in kind and face.get("points") is None:
+            face["points"] = game.play_points(card.season)
+        if "goods" in kind and face.get("goods") is None:
+            size = rng.choice(game.face_spec(card.type)["sizes"])
+            face["goods"] = tuple(sorted(rng.choice(game.goods) for _ in range(size)))
+        cubes: tuple[str, ...] = ()
+        if game.is_ship(card.type):
+            pool = list(self.bag.elements())
+            cubes = tuple(sorted(rng.sample(pool, self.spec["components"]["ship_cubes"])))
+        return Reveal(card.type, value=face.get("value"), points=face.get("points"), goods=tuple(face.get("goods") or ()), cubes=cubes)
+
+    def _random_loading(self, rng: random.Random) -> Move:
+        """Move goods about: mostly useful moves, sometimes odd ones, so every kind is reached."""
+        busy = [c for c in self._loading_order() if self.players[c].dock]
+        idle = [c for c in self._loading_order() if not self.players[c].dock and (self.players[c].warehouse or self.players[c].hall)]
+        if busy and rng.random() < 0.92:
+            player = self.players[rng.choice(busy)]
+            options = self._loading_options(player)
+            useful = [m for m in options if m.action in ("contract", "sell")]
+            if useful and rng.random() < 0.7:
+                return rng.choice(useful)
+            return rng.choice(options)
+        if idle and rng.random() < 0.15:
+            return rng.choice(self._loading_options(self.players[rng.choice(idle)]))
+        return RoundStart(self.round + 1) if not self.last_round else self._random_reveal(rng)
+
+
+def _by_count(table: dict, n: int) -> int:
+    if n in table:
+        return table[n]
+    if str(n) in table:
+        return table[str(n)]
+    keys = sorted(int(k) for k in table)
+    return _by_count(table, keys[-1]) if n > keys[-1] else 0
+
+
+def _goods_text(goods) -> str:
+    return " ".join(sorted(goods)) if goods else "nothing"
+
+
+def _face_text(face: dict) -> str:
+    return " ".join(f"{k} {' '.join(v) if isinstance(v, (list, tuple)) else v}" for k, v in face.items() if v is not None)
+
+
+def _card_text(game: "Speicherstadt", card: Card) -> str:
+    face = _face_text(card.face)
+    return f"{card.type} ({face})" if face else card.type
+
+
+# --- the game ----------------------------------------------------------------------------
+
+
+class Speicherstadt(Game):
+    name = "speicherstadt"
+
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        cards = spec["cards"]
+        self.season_order = [s["id"] for s in cards["seasons"]]
+        self.types = cards["types"]
+        self.goods = sorted(spec["components"]["goods"])
+        by_role = {}
+        for tid, t in self.types.items():
+            field_ = (t.get("face") or {}).get("field")
+            if field_:
+                by_role.setdefault(field_, tid)
+            if "income" in t:
+                by_role.setdefault("income", tid)
+            if "capacity" in t:
+                by_role.setdefault("capacity", tid)
+        # card roles are found from the data, not from names written here
+        self.fire = by_role["points"]
+        self.fireman = by_role["value"]
+        self.contract = by_role["goods"]
+        self.bank = by_role["income"]
+        self.warehouse = by_role["capacity"]
+        self.counting_office = spec["scoring"]["counting_offices"]["card"]
+        self._names = self._name_index()
+        self._goods_names = self._goods_index()
+
+    # --- spec helpers -----------------------------------------------------------------
+
+    @classmethod
+    def check_spec(cls, spec: Spec) -> None:
+        cards = spec["cards"]
+        path = spec.path_of("cards")
+        seasons = {s["id"]: s["cards"] for s in cards["seasons"]}
+        totals = Counter()
+        for tid, t in cards["types"].items():
+            for season, n in t["counts"].items():
+                if season not in seasons:
+                    raise SpecError(path, f"types.{tid}.counts.{season}", f"no season {season}")
+                totals[season] += n
+            faces = t.get("faces") or []
+            per_season = Counter(f["season"] for f in faces)
+            for season, n in per_season.items():
+                if n > t["counts"].get(season, 0):
+                    raise SpecError(path, f"types.{tid}.faces", f"{n} faces listed for season {season}, which has {t['counts'].get(season, 0)} such cards")
+            if "trader" in t and t["trader"]["good"] not in spec["components"]["goods"]:
+                raise SpecError(path, f"types.{tid}.trader.good", f"unknown good {t['trader']['good']!r}")
+        for season, expected in seasons.items():
+            if totals[season] != expected:
+                raise SpecError(path, f"seasons.{season}", f"season {season} should hold {expected} cards; the card types add up to {totals[season]}")
+        if sum(seasons.values()) != cards["deck"]:
+            raise SpecError(path, "deck", f"the deck has {cards['deck']} cards; the seasons add up to {sum(seasons.values())}")
+        goods = spec["components"]["goods"]
+        if sum(g["cubes"] for g in goods.values()) != spec["components"]["bag"]["cubes"]:
+            raise SpecError(spec.path_of("components"), "bag.cubes", "the bag's cube count does not equal the goods' cubes added up")
+        players = spec.meta["players"]
+        by_players = spec["setup"]["by_players"]
+        ids = {f.get("id") for t in cards["types"].values() for f in (t.get("faces") or []) if f.get("id")}
+        for n in range(players["min"], players["max"] + 1):
+            if n not in by_players and str(n) not in by_players:
+                raise SpecError(spec.path_of("setup"), f"by_players.{n}", f"no setup for {n} players")
+        for n, entry in by_players.items():
+            for i, name in enumerate(entry["removed"]):
+                if name not in cards["types"] and name not in ids:
+                    raise SpecError(spec.path_of("setup"), f"by_players.{n}.removed.{i}", f"no card type or card id {name!r}")
+        if not any("points" == (t.get("face") or {}).get("field") for t in cards["types"].values()):
+            raise SpecError(path, "types", "the deck needs a fire card type (face field 'points')")
+
+    def face_spec(self, card_type: str) -> dict:
+        return self.types[card_type].get("face") or {}
+
+    def face_fields(self, card_type: str) -> tuple[str, ...]:
+        f = self.face_spec(card_type).get("field")
+        return (f,) if f else ()
+
+    def is_ship(self, card_type: str) -> bool:
+        return bool(self.types[card_type].get("ship"))
+
+    def trader_for(self, good: str) -> str | None:
+        for tid, t in self.types.items():
+            if t.get("trader", {}).get("good") == good:
+                return tid
+        return None
+
+    def warehouse_capacity(self) -> int:
+        return self.types[self.warehouse]["capacity"]
+
+    def play_points(self, season: str) -> int:
+        return self.types[self.fire]["play_points"][season]
+
+    def season_name(self, season: str) -> str:
+        for s in self.spec["cards"]["seasons"]:
+            if s["id"] == season:
+                return f"{s['names']['en']} ({season})"
+        return season
+
+    def card_name(self, card_type: str) -> str:
+        return self.spec.name(self.types.get(card_type), default=card_type)
+
+    def build_deck(self, players: int) -> dict[str, list[Card]]:
+        deck: dict[str, list[Card]] = {s: [] for s in self.season_order}
+        for tid, t in self.types.items():
+            field_ = self.face_fields(tid)
+            faces = list(t.get("faces") or [])
+            for season, n in t["counts"].items():
+                known = [f for f in faces if f["season"] == season]
+                for i in range(n):
+                    if i < len(known):
+                        f = known[i]
+                        face = {k: (tuple(f[k]) if isinstance(f.get(k), list) else f.get(k)) for k in field_}
+                        deck[season].append(Card(tid, season, face, f.get("id")))
+                    else:
+                        deck[season].append(Card(tid, season, {k: None for k in field_}))
+        for card in self.removed_cards(players):
+            stack = deck[card.season]
+            for c in stack:
+                if c.type == card.type and (card.id is None or c.id == card.id):
+                    stack.remove(c)
+                    break
+        return deck
+
+    def removed_cards(self, players: int) -> list[Card]:
+        by_players = self.spec["setup"]["by_players"]
+        entry = by_players.get(players) or by_players.get(str(players)) or {"removed": []}
+        out = []
+        for name in entry["removed"]:
+            if name in self.types:
+                seasons = [s for s in reversed(self.season_order) if self.types[name]["counts"].get(s)]
+                out.append(Card(name, seasons[0]))
+            else:
+                for tid, t in self.types.items():
+                    for f in t.get("faces") or []:
+                        if f.get("id") == name:
+                            face = {k: f.get(k) for k in self.face_fields(tid)}
+                            out.append(Card(tid, f["season"], face, name))
+        return out
+
+    # --- notation -----------------------------------------------------------------------
+
+    def _name_index(self) -> dict[str, str]:
+        index = {}
+        for tid, t in self.types.items():
+            index[tid] = tid
+            for name in (t.get("names") or {}).values():
+                index[name.lower().replace(" ", "-").replace(".", "")] = tid
+        return index
+
+    def _goods_index(self) -> dict[str, str]:
+        index = {}
+        for gid, g in self.spec["components"]["goods"].items():
+            index[gid] = gid
+            index[g["colour"]] = gid
+            for name in g["names"].values():
+                index[name.lower()] = gid
+        return index
+
+    def card_type(self, token: Token) -> str:
+        key = str(token).lower()
+        if key not in self._names:
+            raise RecordError(f"unknown card {str(token)!r}; cards: {', '.join(sorted(self.types))}", Pos.of(token))
+        return self._names[key]
+
+    def good(self, token: Token) -> str:
+        key = str(token).lower()
+        if key not in self._goods_names:
+            raise RecordError(f"unknown good {str(token)!r}; goods: {', '.join(self.goods)}", Pos.of(token))
+        return self._goods_names[key]
+
+    def build_move(self, tree: Tree) -> Move:
+        kind = tree.data
+        if kind == "round":
+            return RoundStart(int(tree.children[0]))
+        if kind == "reveal":
+            return self._build_reveal(tree)
+        player_tok, action = tree.children
+        player = str(player_tok).lower()
+        args = action.children
+        if action.data == "place":
+            return Place(player, int(args[0]))
+        if action.data in ("buy", "pass"):
+            return Offer(player, action.data == "buy", int(args[0]) if args else None)
+        if action.data == "contract":
+            return Load(player, "contract", self._goods(args[1]), contract=int(args[0]))
+        if action.data == "hall_exchange":
+            return Load(player, "hall_exchange", self._goods(args[0]), take=self._goods(args[1]))
+        return Load(player, action.data, self._goods(args[0]))
+
+    def _goods(self, tree: Tree) -> tuple[str, ...]:
+        return tuple(self.good(t) for t in tree.children)
+
+    def _build_reveal(self, tree: Tree) -> Reveal:
+        card_tok, *rest = tree.children
+        card = self.card_type(card_tok)
+        field_ = self.face_fields(card)
+        numbers = [t for t in rest if t.type == "INT"]
+        words = [t for t in rest if t.type == "WORD"]
+        if self.is_ship(card):
+            if numbers:
+                raise RecordError("a ship is followed by the goods drawn onto it, not a number", Pos.of(numbers[0]))
+            return Reveal(card, cubes=tuple(self.good(w) for w in words))
+        if field_ == ("goods",):
+            if numbers:
+                raise RecordError("a contract is followed by its goods, not a number", Pos.of(numbers[0]))
+            return Reveal(card, goods=tuple(sorted(self.good(w) for w in words)))
+        if words:
+            raise RecordError(f"unexpected {str(words[0])!r} after {card}", Pos.of(words[0]))
+        if field_ in (("value",), ("points",)):
+            if len(numbers) > 1:
+                raise RecordError(f"a {card} shows one number", Pos.of(numbers[1]))
+            number = int(numbers[0]) if numbers else None
+            return Reveal(card, **{field_[0]: number})
+        if numbers:
+            raise RecordError(f"a {card} shows no number", Pos.of(numbers[0]))
+        return Reveal(card)
+
+    def face_of(self, move: Reveal) -> dict[str, Any]:
+        fields = self.face_fields(move.card)
+        face: dict[str, Any] = {}
+        for f in fields:
+            value = getattr(move, f)
+            face[f] = (tuple(value) or None) if f == "goods" else value
+        return face
+
+    def check_face_range(self, move: Reveal, face: dict) -> None:
+        spec = self.face_spec(move.card)
+        rule = self.rule("card-face")
+        for key, value in face.items():
+            if value is None:
+                continue
+            if key == "goods":
+                require(len(value) in spec.get("sizes", [len(value)]), rule, f"a contract shows {', '.join(map(str, spec['sizes']))} goods, not {len(value)}")
+            else:
+                low, high = spec.get("min"), spec.get("max")
+                require(low is None or value >= low, rule, f"a {self.card_name(move.card).lower()} shows at least {low}, not {value}")
+                require(high is None or value <= high, rule, f"a {self.card_name(move.card).lower()} shows at most {high}, not {value}")
+
+    def format_move(self, move: Move) -> str:
+        if isinstance(move, RoundStart):
+            return f"round {move.round}"
+        if isinstance(move, Reveal):
+            extra = [str(move.value)] if move.value is not None else [str(move.points)] if move.points is not None else []
+            extra += list(move.goods) + list(move.cubes)
+            return " ".join(["reveal", move.card, *extra])
+        if isinstance(move, Place):
+            return f"{move.player}: place {move.slot}"
+        if isinstance(move, Offer):
+            return f"{move.player}: {'buy' if move.buy else 'pass'}" + (f" {move.slot}" if move.slot else "")
+        if isinstance(move, Load):
+            words = LOAD_ACTIONS[move.action]
+            if move.action == "contract":
+                words += f" {move.contract}"
+            text = f"{move.player}: {words} {' '.join(move.goods)}"
+            if move.take:
+                text += f" for {' '.join(move.take)}"
+            return text
+        raise TypeError(move)
+
+    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> SpeicherstadtState:
+        return SpeicherstadtState(self, seats, start, trace)
+
+
+GAME = Speicherstadt

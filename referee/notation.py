@@ -1,0 +1,288 @@
+"""Game records: text in the notation -> header, moves, checkpoints, result.
+
+A record is parsed in two steps. The `[Game "..."]` tag is found first, which
+selects the game; then the whole text is parsed with `grammar/common.lark`
+followed by that game's grammar (Lark, LALR). The shared grammar owns the
+header, move numbers, checkpoints and the result line; the game grammar owns
+the rule `move`, which the game module turns into its own move objects.
+Every object keeps its line and column so that diagnostics can point at it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from .spec import grammar_root
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+MAX_LINE_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    column: int
+    end_column: int | None = None
+
+    @classmethod
+    def of(cls, item: Tree | Token) -> "Pos":
+        if isinstance(item, Token):
+            end = item.end_column if item.end_line == item.line else None
+            return cls(item.line, item.column, end)
+        meta = item.meta
+        if getattr(meta, "empty", True):
+            return cls(1, 1)
+        end = meta.end_column if meta.end_line == meta.line else None
+        return cls(meta.line, meta.column, end)
+
+
+class RecordError(Exception):
+    """A record that cannot be read (exit code 3)."""
+
+    def __init__(self, message: str, pos: Pos | None = None):
+        self.message = message
+        self.pos = pos or Pos(1, 1)
+        super().__init__(message)
+
+
+@dataclass(kw_only=True)
+class Move:
+    """Base of every game's move classes: where the move stands in the record."""
+
+    pos: Pos | None = field(default=None, compare=False)
+    number: int | None = field(default=None, compare=False)
+
+
+@dataclass
+class Tag:
+    name: str
+    value: str
+    pos: Pos
+
+
+@dataclass
+class Header:
+    tags: dict[str, Tag] = field(default_factory=dict)
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        tag = self.tags.get(name.lower())
+        return tag.value if tag else default
+
+    def pos(self, name: str) -> Pos | None:
+        tag = self.tags.get(name.lower())
+        return tag.pos if tag else None
+
+
+@dataclass
+class Figure:
+    key: str
+    value: Any  # int, list of words, or None (a bare word)
+    pos: Pos
+
+
+@dataclass
+class Checkpoint:
+    player: str
+    figures: list[Figure]
+    pos: Pos
+
+
+@dataclass
+class Result:
+    scores: list[tuple[str, int, Pos]]
+    pos: Pos
+
+
+@dataclass
+class Record:
+    name: str  # the file name as the user gave it
+    text: str
+    header: Header
+    entries: list  # Move | Checkpoint | Result, in order
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    def line(self, number: int) -> str:
+        lines = self.lines
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+# --- reading -------------------------------------------------------------------
+
+GAME_TAG = re.compile(r'^\s*\[\s*Game\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
+
+
+def decode(data: bytes) -> str:
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"record is {len(data)} bytes; the limit is {MAX_RECORD_BYTES}")
+    if b"\x00" in data:
+        offset = data.index(b"\x00")
+        raise RecordError("binary data: a NUL byte in the record", _pos_of_offset(data, offset))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded", _pos_of_offset(data, exc.start)) from None
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    for i, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE_CHARS:
+            raise RecordError(f"line is {len(line)} characters long; the limit is {MAX_LINE_CHARS}", Pos(i, MAX_LINE_CHARS + 1))
+    return text
+
+
+def _pos_of_offset(data: bytes, offset: int) -> Pos:
+    before = data[:offset]
+    line = before.count(b"\n") + 1
+    column = offset - (before.rfind(b"\n") + 1) + 1
+    return Pos(line, column)
+
+
+def game_of(text: str) -> tuple[str, Pos] | None:
+    """The game a record names in its header, found before the full parse."""
+    match = GAME_TAG.search(text)
+    if not match:
+        return None
+    line = text.count("\n", 0, match.start(1)) + 1
+    column = match.start(1) - (text.rfind("\n", 0, match.start(1)) + 1) + 1
+    return match.group(1).strip().lower(), Pos(line, column)
+
+
+@functools.lru_cache(maxsize=None)
+def parser_for(game: str, root: str | None = None) -> Lark:
+    base = Path(root) if root else grammar_root()
+    common = (base / "common.lark").read_text(encoding="utf-8")
+    own = (base / f"{game}.lark").read_text(encoding="utf-8")
+    return Lark(common + "\n" + own, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -> Record:
+    """Parse a record; `build_move` turns a `move` subtree into the game's Move."""
+    if not text.strip():
+        raise RecordError("empty record: it needs at least a [Game] tag")
+    try:
+        tree = parser_for(game).parse(text if text.endswith("\n") else text + "\n")
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text) from None
+    except RecursionError:
+        raise RecordError("record nested too deeply to read") from None
+
+    header = Header()
+    entries: list = []
+    for part in tree.children:
+        if part.data == "header":
+            for tag in part.children:
+                name_tok, value_tok = tag.children
+                value = bytes(value_tok[1:-1], "utf-8").decode("unicode_escape") if "\\" in value_tok else value_tok[1:-1]
+                key = str(name_tok).lower()
+                if key in header.tags:
+                    raise RecordError(f"tag [{name_tok}] appears twice", Pos.of(name_tok))
+                header.tags[key] = Tag(str(name_tok), value.strip(), Pos.of(name_tok))
+        elif part.data == "body":
+            for entry in part.children:
+                entries.append(_entry(entry, build_move))
+    return Record(name, text, header, entries)
+
+
+def _entry(entry: Tree, build_move: Callable[[Tree], Move]):
+    if entry.data == "entry":
+        entry = entry.children[0]
+    if entry.data == "numbered_move":
+        number = None
+        children = entry.children
+        if isinstance(children[0], Token) and children[0].type == "MOVE_NUMBER":
+            number = int(children[0][:-1])
+            children = children[1:]
+        move_tree = children[0]
+        try:
+            move = build_move(move_tree)
+        except VisitError as exc:  # a builder error raised inside a Transformer
+            if isinstance(exc.orig_exc, RecordError):
+                raise exc.orig_exc from None
+            raise
+        move.pos = Pos.of(entry)
+        move.number = number
+        return move
+    if entry.data == "checkpoint":
+        player, *figures = entry.children
+        if isinstance(player, Token) and player.type == "WORD":
+            figs = []
+            for fig in figures:
+                key, *rest = fig.children
+                value = None
+                if rest:
+                    v = rest[0]
+                    value = int(v.children[0]) if v.data == "number" else [str(w).lower() for w in v.children]
+                figs.append(Figure(str(key).lower(), value, Pos.of(key)))
+            return Checkpoint(str(player).lower(), figs, Pos.of(entry))
+    if entry.data == "result":
+        scores = [(str(s.children[0]).lower(), int(s.children[1]), Pos.of(s)) for s in entry.children]
+        return Result(scores, Pos.of(entry))
+    raise RecordError(f"cannot read this line ({entry.data})", Pos.of(entry))
+
+
+def _describe_expected(expected) -> str:
+    names = []
+    for term in sorted(expected or ()):
+        if term.startswith("_NL"):
+            names.append("end of line")
+        elif term == "WORD":
+            names.append("a word")
+        elif term in ("INT", "SIGNED_INT"):
+            names.append("a number")
+        elif term == "MOVE_NUMBER":
+            continue
+        elif term == "STRING":
+            names.append('a "quoted value"')
+        elif term == "TAG_NAME":
+            names.append("a tag name")
+        elif term.startswith("__ANON") or term.isupper():
+            names.append(_TERMINAL_NAMES.get(term, term.lower()))
+        else:
+            names.append(repr(term))
+    unique = sorted(set(names))
+    if len(unique) > 12:
+        unique = unique[:12] + ["..."]
+    return ", ".join(unique)
+
+
+_TERMINAL_NAMES = {
+    "COLON": "':'", "COMMA": "','", "LSQB": "'['", "RSQB": "']'", "MINUS": "'-'", "PLUS": "'+'",
+    "AT": "'@'", "SLASH": "'/'", "LPAR": "'('", "RPAR": "')'", "DOT": "'.'", "EQUAL": "'='",
+}
+
+
+def _keyword_names(exc: UnexpectedInput) -> set[str]:
+    expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+    out = set()
+    for term in expected:
+        out.add(term)
+    return out
+
+
+def _syntax_error(exc: UnexpectedInput, text: str) -> RecordError:
+    line = getattr(exc, "line", None) or 1
+    column = getattr(exc, "column", None) or 1
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        lines = text.rstrip("\n").split("\n")
+        line = len(lines)
+        column = len(lines[-1]) + 1
+        return RecordError("the record ends in the middle of a line", Pos(line, column))
+    expected = _describe_expected(_keyword_names(exc))
+    if isinstance(exc, UnexpectedCharacters):
+        char = exc.char if exc.char.isprintable() else repr(exc.char)
+        got = f"unexpected character {char!r}" if exc.char.isprintable() else f"unexpected character {char}"
+    elif isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        got = "unexpected end of line" if tok.type == "_NL" else f"unexpected {str(tok)!r}"
+    else:
+        got = "cannot read this"
+    message = f"{got}; expected {expected}" if expected else got
+    return RecordError(message, Pos(line, column))

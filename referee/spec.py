@@ -1,0 +1,424 @@
+"""Game data: load the YAML specs of a game, merge variant overlays, validate.
+
+Every number a rule needs lives in a spec file, so this module is the only
+place that reads them. A game's spec is read and validated once per process
+(`load_spec` is cached) however many records are checked against it.
+
+Values whose source is less than certain are written in the YAML as a wrapper::
+
+    points: {value: 4, provenance: provisional, note: "why this stand-in"}
+
+The loader unwraps such a value (rules see plain `4`) and keeps a
+`Provenance` entry for it, so a report can say which uncertain values a
+verdict relied on, and `validate --provenance` can list them all.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+PROVENANCE_STATUSES = ("certain", "likely", "guess", "provisional", "unknown")
+UNCERTAIN = ("likely", "guess", "provisional", "unknown")
+WRAPPER_KEYS = {"value", "provenance", "note", "source"}
+MAX_SPEC_BYTES = 4 * 1024 * 1024
+
+
+def data_root() -> Path:
+    """Where `specs/` and `grammar/` are: inside an installed wheel, or the source tree."""
+    override = os.environ.get("REFEREE_DATA")
+    if override:
+        return Path(override)
+    bundled = Path(__file__).parent / "_data"
+    if (bundled / "specs").is_dir():
+        return bundled
+    return Path(__file__).resolve().parent.parent
+
+
+def specs_root() -> Path:
+    return data_root() / "specs"
+
+
+def grammar_root() -> Path:
+    return data_root() / "grammar"
+
+
+class SpecError(Exception):
+    """Spec or variant data that cannot be used (exit code 4)."""
+
+    def __init__(self, file: str | Path, key: str, message: str):
+        self.file = str(file)
+        self.key = key
+        self.message = message
+        where = f"{self.file}:{key}" if key else self.file
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where an uncertain spec value came from."""
+
+    file: str  # spec file stem, e.g. "cards"
+    key: str  # dotted path inside the file
+    status: str
+    note: str
+    value: Any = None
+    source: str | None = None
+
+    @property
+    def address(self) -> str:
+        return f"{self.file}:{self.key}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    text: str
+    source: str
+    reads: tuple[str, ...] = ()
+    checked: str = "move"  # move | figure | record | not-checked
+    reading: str | None = None
+    section: str | None = None
+
+    @property
+    def anchor(self) -> str:
+        return self.id.split("/", 1)[1]
+
+
+@dataclass
+class Variant:
+    id: str
+    title: str
+    description: str
+    path: str
+    changes: dict
+
+
+@dataclass
+class Spec:
+    """All data of one game with its variants applied."""
+
+    game: str
+    directory: Path
+    files: dict[str, Any]
+    paths: dict[str, Path]
+    provenance: dict[str, Provenance]
+    rules: dict[str, Rule]
+    variants: tuple[Variant, ...] = ()
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __getitem__(self, stem: str) -> Any:
+        return self.files[stem]
+
+    @property
+    def meta(self) -> dict:
+        return self.files["game"]
+
+    def get(self, address: str) -> Any:
+        """Value at `file:dotted.key`; raises KeyError when absent."""
+        stem, _, key = address.partition(":")
+        node = self.files[stem]
+        for part in key.split(".") if key else ():
+            node = _child(node, part)
+        return node
+
+    def has(self, address: str) -> bool:
+        """True when the address exists; a `*` segment matches any key of a mapping."""
+        stem, _, key = address.partition(":")
+        if stem not in self.files:
+            return False
+        nodes = [self.files[stem]]
+        for part in key.split(".") if key else ():
+            nxt = []
+            for node in nodes:
+                if part == "*" and isinstance(node, dict):
+                    nxt.extend(node.values())
+                    continue
+                try:
+                    nxt.append(_child(node, part))
+                except (KeyError, IndexError, TypeError, ValueError):
+                    pass
+            nodes = nxt
+        return bool(nodes)
+
+    def known(self, address: str) -> bool:
+        """True when the value exists and is not null (an unknown value is null)."""
+        return self.has(address) and self.get(address) is not None
+
+    def uncertain_under(self, address: str) -> list[Provenance]:
+        """Uncertain values at or below a `file:key` address."""
+        stem, _, key = address.partition(":")
+        pattern = key.split(".") if key else []
+        found = []
+        for p in self.provenance.values():
+            parts = p.key.split(".")
+            if p.file == stem and len(parts) >= len(pattern) and all(a in ("*", b) for a, b in zip(pattern, parts)):
+                found.append(p)
+        return found
+
+    def relied_on(self, rule_ids) -> list[Provenance]:
+        """Uncertain values that the given rules read, in a stable order."""
+        seen: dict[str, Provenance] = {}
+        for rid in sorted(rule_ids):
+            rule = self.rules.get(rid)
+            if rule is None:
+                continue
+            for address in rule.reads:
+                for p in self.uncertain_under(address):
+                    seen.setdefault(p.address, p)
+        return sorted(seen.values(), key=lambda p: p.address)
+
+    def path_of(self, stem: str) -> str:
+        path = self.paths.get(stem)
+        return str(path) if path else stem
+
+    def name(self, entry: dict | None, lang: str = "en", default: str = "") -> str:
+        names = (entry or {}).get("names") or {}
+        return names.get(lang) or names.get("en") or default
+
+
+def _child(node: Any, part: str) -> Any:
+    if isinstance(node, list):
+        return node[int(part)]
+    if isinstance(node, dict):
+        if part in node:
+            return node[part]
+        if part.lstrip("-").isdigit() and int(part) in node:
+            return node[int(part)]
+        raise KeyError(part)
+    raise TypeError(part)
+
+
+# --- reading YAML -----------------------------------------------------------
+
+
+def read_yaml(path: Path) -> Any:
+    """Read one YAML file safely: size cap, no aliases (they can expand without bound)."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
+    if size > MAX_SPEC_BYTES:
+        raise SpecError(path, "", f"file is {size} bytes; spec files are limited to {MAX_SPEC_BYTES}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(path, "", f"not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                mark = event.start_mark
+                raise SpecError(path, f"line {mark.line + 1}", "YAML aliases are not allowed in spec files")
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SpecError(path, where, f"YAML syntax: {problem}") from None
+    except RecursionError:
+        raise SpecError(path, "", "nesting too deep") from None
+
+
+def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Path) -> Any:
+    """Replace provenance wrappers by their values, collecting their provenance."""
+    if isinstance(node, dict):
+        if "provenance" in node and "value" in node and set(node) <= WRAPPER_KEYS:
+            status = node["provenance"]
+            if status not in PROVENANCE_STATUSES:
+                raise SpecError(path, key, f"provenance must be one of {', '.join(PROVENANCE_STATUSES)}, not {status!r}")
+            if status != "certain" and not node.get("note"):
+                raise SpecError(path, key, f"a {status} value needs a note saying where it came from")
+            if status == "unknown" and node["value"] not in (None, [], {}):
+                raise SpecError(path, key, "an unknown value must be null (or empty)")
+            value = _unwrap(node["value"], stem, key, out, path)
+            if status != "certain":
+                out[f"{stem}:{key}"] = Provenance(stem, key, status, str(node.get("note", "")), value, node.get("source"))
+            return value
+        return {k: _unwrap(v, stem, f"{key}.{k}" if key else str(k), out, path) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_unwrap(v, stem, f"{key}.{i}" if key else str(i), out, path) for i, v in enumerate(node)]
+    return node
+
+
+def deep_merge(base: Any, overlay: Any) -> Any:
+    """Overlay onto base: mappings merge key by key, anything else replaces."""
+    if isinstance(base, dict) and isinstance(overlay, dict):
+        merged = dict(base)
+        for k, v in overlay.items():
+            if isinstance(v, dict) and set(v) <= WRAPPER_KEYS and "provenance" in v:
+                merged[k] = copy.deepcopy(v)  # a wrapper replaces the value whole
+            else:
+                merged[k] = deep_merge(base.get(k), v) if k in base else copy.deepcopy(v)
+        return merged
+    return copy.deepcopy(overlay)
+
+
+# --- schemas ----------------------------------------------------------------
+
+
+SCHEMA_BASE = "https://referee.invalid/schema/"
+
+
+@functools.lru_cache(maxsize=None)
+def _schema_registry(root: str):
+    """Every schema under specs/schema, so that one may $ref another by relative path."""
+    from referencing import Registry, Resource
+
+    base = Path(root) / "schema"
+    resources = []
+    for path in sorted(base.rglob("*.schema.json")):
+        rel = path.relative_to(base).as_posix()
+        try:
+            schema = json.loads(path.read_text(encoding="utf-8"))
+            Draft202012Validator.check_schema(schema)
+        except (json.JSONDecodeError, SchemaError) as exc:
+            raise SpecError(path, "", f"broken schema: {str(exc).splitlines()[0]}") from None
+        schema["$id"] = SCHEMA_BASE + rel
+        resources.append((SCHEMA_BASE + rel, Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(kind: str, root: str) -> Draft202012Validator:
+    path = Path(root) / "schema" / f"{kind}.schema.json"
+    if not path.is_file():
+        raise SpecError(path, "", f"no schema for kind {kind!r}")
+    registry = _schema_registry(root)
+    schema = registry.contents(SCHEMA_BASE + f"{kind}.schema.json")
+    return Draft202012Validator(schema, registry=registry)
+
+
+def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> None:
+    validator = _validator(kind, str(root))
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        err = errors[0]
+        key = ".".join(str(p) for p in err.absolute_path)
+        message = err.message if len(err.message) < 300 else err.message[:300] + "..."
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise SpecError(path, key, message + more)
+
+
+# --- loading a game -----------------------------------------------------------
+
+
+def available_games(root: Path | None = None) -> list[str]:
+    root = root or specs_root()
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+
+
+def find_variant(game_dir: Path, name: str) -> Path:
+    """A variant by name (`variants/<name>.yaml`) or a path to a user's own overlay."""
+    candidate = game_dir / "variants" / f"{name}.yaml"
+    if candidate.is_file():
+        return candidate
+    path = Path(name)
+    if path.suffix in (".yaml", ".yml") or os.sep in name:
+        if path.is_file():
+            return path
+        raise SpecError(path, "", "variant file not found")
+    known = sorted(p.stem for p in (game_dir / "variants").glob("*.yaml"))
+    raise SpecError(game_dir / "variants", name, f"no such variant; known: {', '.join(known) or 'none'}")
+
+
+def load_spec(game: str, variants: tuple[str, ...] | list[str] = (), root: Path | None = None) -> Spec:
+    return _load_spec(game, tuple(variants), str(root or specs_root()))
+
+
+@functools.lru_cache(maxsize=None)
+def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
+    root = Path(root_str)
+    game_dir = root / game
+    if not (game_dir / "game.yaml").is_file():
+        known = ", ".join(available_games(root)) or "none"
+        raise SpecError(game_dir, "", f"unknown game {game!r}; known games: {known}")
+
+    raw: dict[str, Any] = {}
+    paths: dict[str, Path] = {}
+    for path in sorted(game_dir.glob("*.yaml")):
+        data = read_yaml(path)
+        if not isinstance(data, dict) or "kind" not in data:
+            raise SpecError(path, "kind", "a spec file is a mapping with a 'kind' key")
+        raw[path.stem] = data
+        paths[path.stem] = path
+
+    applied: list[Variant] = []
+    for name in variants:
+        vpath = find_variant(game_dir, name)
+        vdata = read_yaml(vpath)
+        validate_against_schema(vdata, "variant", vpath, root)
+        if vdata.get("game") != game:
+            raise SpecError(vpath, "game", f"variant is for {vdata.get('game')!r}, not {game!r}")
+        for stem, overlay in vdata["changes"].items():
+            if stem not in raw:
+                raise SpecError(vpath, f"changes.{stem}", f"no spec file {stem}.yaml in {game_dir}")
+            if "kind" in overlay and overlay["kind"] != raw[stem]["kind"]:
+                raise SpecError(vpath, f"changes.{stem}.kind", "a variant cannot change a file's kind")
+            raw[stem] = deep_merge(raw[stem], overlay)
+        applied.append(Variant(vdata["id"], vdata["title"], vdata.get("description", ""), str(vpath), vdata["changes"]))
+
+    provenance: dict[str, Provenance] = {}
+    files: dict[str, Any] = {}
+    for stem, data in raw.items():
+        files[stem] = _unwrap(data, stem, "", provenance, paths[stem])
+        validate_against_schema(files[stem], files[stem]["kind"], paths[stem], root)
+
+    rules = _load_rules(game, files, paths, root)
+    spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw)
+    _check_addresses(spec)
+    return spec
+
+
+def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Rule]:
+    if "rules" not in files:
+        raise SpecError(paths["game"].parent / "rules.yaml", "", "every game needs a rules.yaml")
+    common_path = root / "common" / "rules.yaml"
+    common = read_yaml(common_path)
+    validate_against_schema(common, "rules", common_path, root)
+    rules: dict[str, Rule] = {}
+    for origin, entries, path in (("common", common["rules"], common_path), (game, files["rules"]["rules"], paths["rules"])):
+        for i, entry in enumerate(entries):
+            rid = entry["id"] if origin == game else f"{game}/{entry['id']}"
+            if not rid.startswith(game + "/"):
+                raise SpecError(path, f"rules.{i}.id", f"rule ids of this game start with '{game}/'")
+            if rid in rules:
+                raise SpecError(path, f"rules.{i}.id", f"duplicate rule id {rid}")
+            rules[rid] = Rule(
+                id=rid,
+                title=entry["title"],
+                text=entry["text"].strip(),
+                source=entry["source"],
+                reads=tuple(entry.get("reads", ())),
+                checked=entry.get("checked", "move"),
+                reading=(entry.get("reading") or "").strip() or None,
+                section=entry.get("section"),
+            )
+    return rules
+
+
+def _check_addresses(spec: Spec) -> None:
+    """Every spec key a rule says it reads must exist."""
+    for i, rule in enumerate(spec.rules.values()):
+        for address in rule.reads:
+            if not spec.has(address):
+                raise SpecError(spec.path_of("rules"), rule.id, f"reads {address}, which is not in the spec")
+
+
+def iter_uncertain(spec: Spec, statuses=UNCERTAIN) -> Iterator[Provenance]:
+    for p in sorted(spec.provenance.values(), key=lambda p: p.address):
+        if p.status in statuses:
+            yield p
