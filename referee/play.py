@@ -16,6 +16,9 @@ MAX_MOVES = 100_000
 
 def play_game(game_name: str, players: int, seed: int | None = None, variants=()) -> str:
     """A complete game with random (but legal) choices and random chance outcomes."""
+    from .games import game_class
+
+    variants = list(dict.fromkeys([*game_class(game_name).required_variants(players), *variants]))
     game = load_game(game_name, variants)
     meta = game.spec.meta
     low, high = meta["players"]["min"], meta["players"]["max"]

@@ -130,6 +130,11 @@ class Game:
         self.spec = spec
 
     @classmethod
+    def required_variants(cls, players: int) -> list[str]:
+        """Variants a player count cannot do without (e.g. a neutral player for two)."""
+        return []
+
+    @classmethod
     def check_spec(cls, spec: Spec) -> None:
         """Cross-checks of the data that a schema cannot say (totals, references)."""
 
