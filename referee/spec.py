@@ -234,7 +234,7 @@ def read_yaml(path: Path) -> Any:
 def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Path) -> Any:
     """Replace provenance wrappers by their values, collecting their provenance."""
     if isinstance(node, dict):
-        if "provenance" in node and "value" in node and set(node) <= WRAPPER_KEYS:
+        if _is_wrapper(node):
             status = node["provenance"]
             if status not in PROVENANCE_STATUSES:
                 raise SpecError(path, key, f"provenance must be one of {', '.join(PROVENANCE_STATUSES)}, not {status!r}")
@@ -252,12 +252,19 @@ def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Pa
     return node
 
 
+def _is_wrapper(node: Any) -> bool:
+    return isinstance(node, dict) and "provenance" in node and "value" in node and set(node) <= WRAPPER_KEYS
+
+
 def deep_merge(base: Any, overlay: Any) -> Any:
     """Overlay onto base: mappings merge key by key, anything else replaces."""
+    if _is_wrapper(base) and not _is_wrapper(overlay):
+        # the overlay states the value itself: it replaces the uncertain one
+        return deep_merge(base["value"], overlay)
     if isinstance(base, dict) and isinstance(overlay, dict):
         merged = dict(base)
         for k, v in overlay.items():
-            if isinstance(v, dict) and set(v) <= WRAPPER_KEYS and "provenance" in v:
+            if _is_wrapper(v):
                 merged[k] = copy.deepcopy(v)  # a wrapper replaces the value whole
             else:
                 merged[k] = deep_merge(base.get(k), v) if k in base else copy.deepcopy(v)

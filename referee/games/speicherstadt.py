@@ -191,6 +191,8 @@ class SpeicherstadtState(State):
         elif isinstance(move, Reveal):
             if self.phase == LOADING:
                 self._close_round()
+            if self.phase == DEMAND and not self.placed:
+                raise Violation(rule("supply-size"), f"all {len(self.slots)} cards of this round are out; no further card is revealed")
             require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}")
             self._reveal(move)
         elif isinstance(move, Place):
@@ -234,8 +236,6 @@ class SpeicherstadtState(State):
         season = self.current_season()
         if self.phase == FINAL_FIRES:
             require(move.card == game.fire, rule("game-end"), f"the last round is over; only the fires left in the pile are resolved now, not a {move.card}")
-        elif len(self.slots) >= self.supply_size:
-            raise Violation(rule("supply-size"), f"all {self.supply_size} cards of this round are out; a {move.card} cannot be revealed")
         require(season is not None, rule("deck-season"), "the draw pile is empty")
         card = self._draw(season, move)
         self.trace.use(rule("deck-season"))
