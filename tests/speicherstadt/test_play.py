@@ -1,0 +1,54 @@
+"""Random games from `referee play` replay legal, end scored, and reach every kind of move."""
+
+import re
+from collections import Counter
+
+import pytest
+
+from referee.engine import check_bytes
+from referee.play import play_game
+
+GAMES_PER_COUNT = 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_generated_games_replay_legal(players):
+    kinds = Counter()
+    for seed in range(GAMES_PER_COUNT):
+        text = play_game("speicherstadt", players, seed)
+        report = check_bytes(text.encode(), f"seed-{seed}.log")
+        assert report.status == "legal", (seed, [d.message for d in report.diagnostics])
+        assert report.complete, seed
+        assert text.rstrip().splitlines()[-1].startswith("result ")
+        assert len(report.standings) == players
+        assert report.checkpoints_confirmed >= players
+        kinds.update(_kinds(text))
+    expected = {
+        "reveal ship", "reveal fire", "reveal fireman", "reveal contract", "place", "buy", "pass",
+        "contract", "sell", "spoil", "warehouse in", "warehouse out", "hall keep", "hall take",
+        "hall sell", "hall exchange", "round", "check",
+    }
+    assert expected <= set(kinds), f"never generated: {sorted(expected - set(kinds))}"
+
+
+def _kinds(text):
+    for line in text.splitlines():
+        m = re.match(r"^(reveal (?:ship|fireman|fire|contract)\b|round|check|result)", line)
+        if m:
+            yield m.group(1)
+            continue
+        m = re.match(r"^\w+: (warehouse \w+|hall \w+|\w+)", line)
+        if m:
+            yield m.group(1)
+
+
+def test_same_seed_same_game():
+    assert play_game("speicherstadt", 3, 42) == play_game("speicherstadt", 3, 42)
+    assert play_game("speicherstadt", 3, 42) != play_game("speicherstadt", 3, 43)
+
+
+def test_generated_game_uses_the_whole_deck_and_bag():
+    report = check_bytes(play_game("speicherstadt", 4, 9).encode(), "x")
+    state = report.state
+    assert not any(state.deck.values())
+    assert sum(state.bag.values()) == 0  # fifteen ships took all 45 cubes
