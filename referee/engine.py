@@ -14,7 +14,7 @@ from typing import Any
 
 from .games import load_game
 from .games.base import Seat, Standing, State, Trace, Violation
-from .notation import Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse
+from .notation import Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse, variants_of
 from .spec import Provenance, SpecError, data_root
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
@@ -44,6 +44,7 @@ class Report:
     checkpoints_confirmed: int = 0
     record: Record | None = None
     state: State | None = None
+    position: Pos | None = None  # the entry being replayed, for internal-error reports
 
     @property
     def exit_code(self) -> int:
@@ -98,8 +99,7 @@ def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = 
         report.diagnostics.append(Diagnostic("error", exc.message, None, file=f"{exc.file}:{exc.key}" if exc.key else exc.file))
     except Exception as exc:  # a bug in the referee: report it like any diagnostic
         report.status = "internal-error"
-        where = report.state and getattr(report.state, "_last_pos", None)
-        report.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", where))
+        report.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", report.position))
     return report
 
 
@@ -110,17 +110,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         raise RecordError('missing [Game "..."] tag (speicherstadt, canterbury or hamburgum)', Pos(1, 1))
     game_name, game_pos = found
     report.game = game_name
-    header_variants = []
-    match = None
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.lower().startswith("[variant"):
-            match = stripped
-            break
-    if match:
-        inner = match.split('"')
-        if len(inner) >= 2:
-            header_variants = [v.strip() for v in inner[1].replace(";", ",").split(",") if v.strip()]
+    header_variants = variants_of(text)
     all_variants = list(dict.fromkeys(header_variants + variants))
     report.variants = all_variants
     try:
@@ -148,7 +138,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         if isinstance(entry, Move):
             if stop_after is not None and report.moves >= stop_after:
                 break
-            state._last_pos = entry.pos
+            report.position = entry.pos
             if state.is_over():
                 violation(f"{game_name}/game-over", "the game is already over; no more moves may follow", entry.pos)
                 break

@@ -118,7 +118,12 @@ class Record:
 
 # --- reading -------------------------------------------------------------------
 
-GAME_TAG = re.compile(r'^\s*\[\s*Game\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
+def _tag_pattern(name: str) -> re.Pattern:
+    return re.compile(r'^\s*\[\s*' + name + r'\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
+
+
+GAME_TAG = _tag_pattern("Game")
+VARIANT_TAG = _tag_pattern("Variant")
 
 
 def decode(data: bytes) -> str:
@@ -153,6 +158,14 @@ def game_of(text: str) -> tuple[str, Pos] | None:
     line = text.count("\n", 0, match.start(1)) + 1
     column = match.start(1) - (text.rfind("\n", 0, match.start(1)) + 1) + 1
     return match.group(1).strip().lower(), Pos(line, column)
+
+
+def variants_of(text: str) -> list[str]:
+    """The variants a record's [Variant] tag names, found before the full parse."""
+    match = VARIANT_TAG.search(text)
+    if not match:
+        return []
+    return [v.strip() for v in re.split(r"[,;]", match.group(1)) if v.strip()]
 
 
 @functools.lru_cache(maxsize=None)
