@@ -273,10 +273,10 @@ class SpeicherstadtState(State):
             raise Violation(rule("deck-season"), f"no {game.card_name(move.card)} is left in the {season_name} stack ({len(stack)} cards left in it)")
         face = game.face_of(move)
         game.check_face_range(move, face)
-        matches = [c for c in of_type if all(c.face.get(k) is None or c.face.get(k) == v for k, v in face.items())]
+        matches = [c for c in of_type if all(v is None or c.face.get(k) in (None, v) for k, v in face.items())]
         if not matches:
             known = sorted({str(c.face) for c in of_type})
-            removed = [c for c in self.removed if c.type == move.card and all(c.face.get(k) == v for k, v in face.items())]
+            removed = [c for c in self.removed if c.type == move.card and all(v is None or c.face.get(k) == v for k, v in face.items())]
             if removed:
                 raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} {_face_text(face)} was taken out at setup for {len(self.seats)} players")
             raise Violation(rule("card-face"), f"no {game.card_name(move.card)} {_face_text(face)} is left in the {season_name} stack; left: {', '.join(known)}")

@@ -1,0 +1,94 @@
+"""Card faces stated by the record are checked against whatever the spec knows."""
+
+import pytest
+
+from referee.games import load_game
+from referee.games.base import Seat, Trace, Violation
+from referee.games.speicherstadt import Reveal
+from referee.notation import Header
+
+from .records import TO_SPRING, check
+
+FIRE_POINTS_KNOWN = """\
+kind: variant
+id: fire-points-from-my-box
+game: speicherstadt
+title: Fire points read off a physical copy
+changes:
+  cards:
+    types:
+      fire:
+        faces:
+          - {season: B, points: 3}
+          - {season: C, points: 4}
+          - {season: D, points: 5}
+          - {season: E, points: 6}
+"""
+
+
+@pytest.fixture
+def fire_overlay(tmp_path):
+    path = tmp_path / "fires.yaml"
+    path.write_text(FIRE_POINTS_KNOWN)
+    return str(path)
+
+
+def test_fire_points_come_from_the_record_when_no_source_gives_them():
+    report = check(TO_SPRING)
+    assert report.status == "legal"
+    assert "Fire points stated by the record" in {t for t, _ in report.record_facts}
+    assert any(p.address == "cards:types.fire.faces.0.points" and p.status == "unknown" for p in report.relied_on)
+
+
+def test_filled_in_fire_points_are_enforced(fire_overlay):
+    assert check(TO_SPRING, [fire_overlay]).status == "legal"
+    wrong = TO_SPRING.replace("reveal fire 3", "reveal fire 2")
+    report = check(wrong, [fire_overlay])
+    assert [d.rule for d in report.errors] == ["speicherstadt/card-face"]
+
+
+def test_filled_in_fire_points_need_not_be_written(fire_overlay):
+    report = check(TO_SPRING.replace("reveal fire 3", "reveal fire"), [fire_overlay])
+    assert report.status == "legal"
+    assert "Fire points stated by the record" not in {t for t, _ in report.record_facts}
+    assert report.state.players["beige"].points == 3
+    # the same record without the overlay must state the points
+    report = check(TO_SPRING.replace("reveal fire 3", "reveal fire"))
+    assert [d.rule for d in report.errors] == ["speicherstadt/card-face"]
+
+
+@pytest.mark.parametrize("line", ["reveal contract coffee", "reveal contract coffee tea rubber carpet saffron", "reveal fireman 0"])
+def test_faces_outside_what_the_spec_allows(line):
+    report = check('[Game "speicherstadt"]\n[Players "beige, orange"]\n' + line + "\n")
+    assert [d.rule for d in report.errors] == ["speicherstadt/card-face"]
+
+
+def _autumn_state(players):
+    game = load_game("speicherstadt")
+    seats = [Seat(c) for c in game.spec.meta["colours"][:players]]
+    state = game.new_state(seats, 0, Header(), Trace())
+    for season in ("A", "B", "C"):
+        state.deck[season] = []
+    return state
+
+
+def test_the_value_3_autumn_fireman_is_out_with_three_players_when_all_faces_are_known():
+    state = _autumn_state(3)
+    # with the other two Autumn firemen's values unknown, a 3 may still be one of them
+    state.apply(Reveal("fireman", value=3))
+    state = _autumn_state(3)
+    for card in state.deck["D"]:
+        if card.type == "fireman":
+            card.face["value"] = card.face["value"] or 4  # a user filled in the other faces
+    with pytest.raises(Violation) as err:
+        state.apply(Reveal("fireman", value=3))
+    assert err.value.rule == "speicherstadt/setup-removal"
+
+
+def test_the_value_3_autumn_fireman_stays_with_four_players():
+    state = _autumn_state(4)
+    for card in state.deck["D"]:
+        if card.type == "fireman":
+            card.face["value"] = card.face["value"] or 4
+    state.apply(Reveal("fireman", value=3))
+    assert [c.face["value"] for c in state.deck["D"] if c.type == "fireman"] == [4, 4]
