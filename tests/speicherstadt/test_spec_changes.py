@@ -32,7 +32,7 @@ def data_copy(tmp_path):
 def test_deck_that_no_longer_adds_up_exits_4_naming_file_and_key(data_copy):
     cards = data_copy / "specs" / "speicherstadt" / "cards.yaml"
     cards.write_text(cards.read_text().replace("counts: {B: 5, C: 5, D: 5}", "counts: {B: 5, C: 5, D: 6}"))
-    result = referee("validate", str(data_copy / "specs"))
+    result = referee("validate", str(data_copy / "specs" / "speicherstadt"))
     assert result.returncode == 4
     assert "cards.yaml:seasons.D" in result.stdout + result.stderr
     # the same broken data stops `check` too, with the same exit code
@@ -49,7 +49,7 @@ def test_moving_a_fireman_to_another_season_changes_the_verdict(data_copy):
     text = text.replace("{id: A, names: {en: Winter, de: Winter, hu: Tél}, cards: 12}", "{id: A, names: {en: Winter, de: Winter, hu: Tél}, cards: 11}")
     text = text.replace("{id: B, names: {en: Spring, de: Frühling, hu: Tavasz}, cards: 13}", "{id: B, names: {en: Spring, de: Frühling, hu: Tavasz}, cards: 14}")
     cards.write_text(text)
-    assert referee("validate", str(data_copy / "specs")).returncode == 0
+    assert referee("validate", str(data_copy / "specs" / "speicherstadt")).returncode == 0
     result = referee("check", "-", data=data_copy, stdin=TO_SPRING)
     assert result.returncode == 1
     assert "error[speicherstadt/deck-season]" in result.stdout
