@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug in the referee: say so plainly, without a traceback
+        print(f"referee {args.command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 def _read(path: str) -> tuple[bytes, str]:
