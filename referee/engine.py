@@ -105,6 +105,8 @@ def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = 
 
 def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None) -> None:
     text = decode(data)
+    if not text.strip():
+        raise RecordError("empty record: it needs at least a [Game] tag and a [Players] tag", Pos(1, 1))
     found = game_of(text)
     if not found:
         raise RecordError('missing [Game "..."] tag (speicherstadt, canterbury or hamburgum)', Pos(1, 1))
