@@ -181,8 +181,7 @@ def cmd_moves(args) -> int:
     if state.is_over():
         print(f"{report.name}: the game is over; no moves follow")
         return EXIT_OK
-    game = state.game
-    moves = [game.format_move(m) for m in state.legal_moves()]
+    moves = state.move_hints()
     print(f"{report.name}: {len(moves)} legal next moves after move {report.moves}")
     if args.all or len(moves) <= 30:
         for text in moves:

@@ -96,6 +96,10 @@ class State:
     def legal_moves(self) -> list[Move]:
         raise NotImplementedError
 
+    def move_hints(self) -> list[str]:
+        """The legal next moves as a person would write them (for `referee moves`)."""
+        return [self.game.format_move(m) for m in self.legal_moves()]
+
     def random_move(self, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
         return rng.choice(self.legal_moves())

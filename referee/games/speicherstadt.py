@@ -628,6 +628,23 @@ class SpeicherstadtState(State):
             return moves
         return []
 
+    def move_hints(self) -> list[str]:
+        """Reveals show what the record must add: a face no source gives, or a ship's cubes."""
+        hints = []
+        for move in self.legal_moves():
+            text = self.game.format_move(move)
+            if isinstance(move, Reveal):
+                face = self.game.face_spec(move.card)
+                if face.get("field") == "goods":
+                    text += f" <{'/'.join(map(str, face['sizes']))} goods>"
+                elif face.get("field") and getattr(move, face["field"]) is None:
+                    low, high = face.get("min", ""), face.get("max", "")
+                    text += f" <{face['field']} {low}-{high}>" if high else f" <{face['field']}>"
+                elif self.game.is_ship(move.card):
+                    text += f" <{self.spec['components']['ship_cubes']} cubes from the bag>"
+            hints.append(text)
+        return hints
+
     def _loading_order(self) -> list[str]:
         n = len(self.seats)
         return [self.seats[(self.start + i) % n].colour for i in range(n)]
