@@ -228,6 +228,7 @@ class SpeicherstadtState(State):
             self._close_round()
         if self.phase == SUPPLY and not self.slots and self.round == move.round:
             return
+        require(self.phase != FINAL_FIRES, rule("game-end"), f"round {self.round} was the last; only the fires left in the pile are revealed now")
         require(self.phase == SUPPLY and not self.slots, rule("phase-order"), self._phase_message(f"round {move.round} cannot begin yet"))
         raise Violation(rule("round-number"), f"this is round {self.round}, not round {move.round}")
 
