@@ -98,6 +98,15 @@ class Slot:
     queue: list[str] = field(default_factory=list)  # colours, lowest worker first
 
 
+@dataclass(frozen=True)
+class Offered:
+    """The card now on offer, the worker's owner who decides, and the price: the queue's length."""
+
+    slot: Slot
+    colour: str
+    price: int
+
+
 @dataclass
 class Contract:
     goods: list[str]
@@ -354,15 +363,16 @@ class SpeicherstadtState(State):
             self.phase = LOADING
             self.trace.use(self.game.rule("purchase-discard"))
 
-    def current_offer(self) -> tuple[Slot, str, int] | None:
+    def current_offer(self) -> "Offered | None":
         if self.phase != PURCHASE:
             return None
         slot = self.slots[self.purchase_slot]
-        return slot, slot.queue[self.offer_index], len(slot.queue) - self.offer_index
+        return Offered(slot, slot.queue[self.offer_index], len(slot.queue) - self.offer_index)
 
     def _offer(self, move: Offer) -> None:
         rule = self.game.rule
-        slot, colour, price = self.current_offer()
+        offer = self.current_offer()
+        slot, colour, price = offer.slot, offer.colour, offer.price
         if move.slot is not None:
             require(move.slot == self.purchase_slot + 1, rule("purchase-turn"), f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
         require(move.player == colour, rule("purchase-turn"), f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
@@ -555,7 +565,7 @@ class SpeicherstadtState(State):
             "cards": len(player.cards),
             "ships": sum(1 for c in player.cards if self.game.is_ship(c.type)),
             "contracts": sum(1 for c in player.contracts if c.complete),
-            "offer": offer[2] if offer and offer[1] == colour else 0,
+            "offer": offer.price if offer and offer.colour == colour else 0,
         }
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
@@ -616,10 +626,10 @@ class SpeicherstadtState(State):
             spaces = self.spec["components"]["board"]["building_spaces"]
             return [Place(colour, i + 1) for i, s in enumerate(self.slots) if len(s.queue) < spaces]
         if self.phase == PURCHASE:
-            slot, colour, price = self.current_offer()
-            moves = [Offer(colour, False, self.purchase_slot + 1)]
-            if self.players[colour].coins >= price:
-                moves.insert(0, Offer(colour, True, self.purchase_slot + 1))
+            offer = self.current_offer()
+            moves = [Offer(offer.colour, False, self.purchase_slot + 1)]
+            if self.players[offer.colour].coins >= offer.price:
+                moves.insert(0, Offer(offer.colour, True, self.purchase_slot + 1))
             return moves
         if self.phase == LOADING:
             moves: list[Move] = []
@@ -688,7 +698,7 @@ class SpeicherstadtState(State):
         if self.phase == LOADING:
             return self._random_loading(rng)
         moves = self.legal_moves()
-        if self.phase == PURCHASE and len(moves) == 2 and rng.random() < 0.6:
+        if self.phase == PURCHASE and moves[0].buy and rng.random() < 0.6:
             return moves[0]  # buy more often than not, so that games have cards to play with
         return rng.choice(moves)
 
