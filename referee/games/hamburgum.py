@@ -1,0 +1,820 @@
+"""Civitas Hamburgum: the base game and both advanced games.
+
+Each turn a player moves their marker clockwise round the rondel and takes the
+action of the space it reaches: production, trade, dockyard, church or
+guildhall. Donations to the six churches earn tokens that turn into prestige;
+the game ends when the sixth church is finished. Every number, table and name
+comes from `specs/hamburgum/`, the city map included: while the board data
+lacks the house sites or the brown lines, the rules that need them are
+reported as not checked and everything else is still enforced.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Callable
+
+from lark import Token, Tree
+
+from ..notation import Header, Move, Pos, RecordError
+from ..spec import Spec
+from .base import Game, Seat, Standing, State, Trace, Violation, require
+from .hamburgum_moves import ChurchTurn, Dockyard, Donation, Guildhall, House, MoveBuilder, Produce, Reveal, Site, Trade, Turn, format_move
+from .hamburgum_spec import check_spec, word_of
+
+DUTCHMAN = "dutchman"  # a Flying Dutchman in the harbour, where player ships show their colour
+MONEY = "money"
+
+
+# --- state ------------------------------------------------------------------------------
+
+
+@dataclass
+class DonationToken:
+    """A donation token in a player's hands; scored tokens lie face down for good."""
+
+    church: str
+    kind: str
+    scored: bool = False
+
+
+@dataclass
+class Player:
+    seat: Seat
+    money: int
+    prestige: int
+    stock: Counter = field(default_factory=Counter)  # goods and building materials
+    space: str | None = None  # rondel space; None while in the centre
+    houses: list[str] = field(default_factory=list)  # house types in build order
+    offices: list[str] = field(default_factory=list)
+    citizens: list[Site] = field(default_factory=list)
+    tokens: list[DonationToken] = field(default_factory=list)
+    churches_built: int = 0  # church-builder discs on the church table
+
+    @property
+    def colour(self) -> str:
+        return self.seat.colour
+
+    @property
+    def builder(self) -> bool:
+        return self.churches_built > 0
+
+    def unscored(self, kind: str | None = None) -> list[DonationToken]:
+        return [t for t in self.tokens if not t.scored and (kind is None or t.kind == kind)]
+
+
+@dataclass
+class Church:
+    tokens_left: list[str]
+    discs: list[str] = field(default_factory=list)  # donors' colours, one per donation
+    complete: bool = False
+
+
+def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
+    """Can goods be loaded, one kind per ship, within these ship capacities?
+
+    `demand` holds the cubes wanted of each kind. Each kind needs a set of ships
+    of its own whose capacities add up to its cubes; tried kind by kind, largest
+    first, over every set of the remaining ships (a player has at most five).
+    """
+    wanted = sorted((d for d in demand if d > 0), reverse=True)
+    if not wanted:
+        return True
+    need, rest = wanted[0], wanted[1:]
+    indices = range(len(capacities))
+    for size in range(len(capacities) + 1):
+        for chosen in combinations(indices, size):
+            if sum(capacities[i] for i in chosen) >= need:
+                left = [c for i, c in enumerate(capacities) if i not in chosen]
+                if ship_loading_fits(left, rest):
+                    return True
+    return False
+
+
+class HamburgumState(State):
+    def __init__(self, game: "Hamburgum", seats: list[Seat], start: int, trace: Trace):
+        self.game = game
+        self.spec = game.spec
+        self.trace = trace
+        self.seats = seats
+        n = len(seats)
+        self.order = [seats[(start + i) % n].colour for i in range(n)]
+        setup = self.spec["setup"]
+        self.players: dict[str, Player] = {}
+        for seat_number, colour in enumerate(self.order, 1):
+            seat = next(s for s in seats if s.colour == colour)
+            self.players[colour] = Player(seat, setup["per_seat"]["money"] * seat_number, setup["per_seat"]["prestige"] * seat_number, Counter(setup["stock"]))
+        self.turn = 0
+        self.berth_capacity = n if game.ships_per_berth == "players" else game.ships_per_berth
+        self.harbour: dict[int, list[str]] = {b: [] for b in game.berth_order}
+        for colour in self.order:
+            for _ in range(setup["ships_in_harbour"]):
+                self._enter_harbour(colour)
+        self.dutchmen = self.spec["components"]["flying_dutchmen"]["count"]
+        self.built: Counter = Counter()  # house tiles built, by type
+        self.sites: dict[Site, str] = {}  # occupied sites and their citizens' colours
+        self.churches = {c: Church(list(game.token_kinds)) for c in game.church_ids}
+        self.completed: list[str] = []
+        self.office_stack = list(game.office_stack())  # top first
+        self.face_up: str | None = None  # advanced game II: the office lying face up
+        self.over = False
+        self._last_pos: Pos | None = None
+        trace.use(game.rule("setup-seat"))
+
+    # --- small facts ------------------------------------------------------------------
+
+    def current(self) -> str:
+        return self.order[self.turn % len(self.order)]
+
+    def price(self, good: str) -> int:
+        table = self.spec["market"]["goods_price"]
+        houses = self.built[self.game.producer_of[good]]
+        return max(table["floor"], table["start"] - table["drop_per_house"] * houses)
+
+    def ships_in_harbour(self, colour: str) -> int:
+        return sum(ships.count(colour) for ships in self.harbour.values())
+
+    def ships_in_supply(self, colour: str) -> int:
+        return self.game.limit("ships") - self.ships_in_harbour(colour)
+
+    def own_capacities(self, colour: str) -> list[int]:
+        return [self.game.goods_per_ship[b] for b, ships in self.harbour.items() for owner in ships if owner == colour]
+
+    def discs_free(self, player: Player) -> int:
+        on_sites = sum(c.discs.count(player.colour) for c in self.churches.values())
+        return self.game.limit("discs") - on_sites - player.churches_built
+
+    def donations_made(self, church: str) -> int:
+        return len(self.game.token_kinds) - len(self.churches[church].tokens_left)
+
+    def donation_cost(self, player: Player, church: str) -> Counter:
+        """What the next donation at a church costs this player (materials and money)."""
+        entry = self.game.donations[self.donations_made(church)]
+        cost = Counter({k: v for k, v in entry.items() if k in self.game.materials or k == MONEY})
+        cost[MONEY] += entry.get("money_per_own_citizen", 0) * len(player.citizens)
+        return +cost
+
+    def can_pay(self, player: Player, cost: Counter) -> list[str]:
+        """The parts of a cost the player cannot pay (empty when they can)."""
+        short = [k for k, v in cost.items() if k != MONEY and player.stock[k] < v]
+        if player.money < cost[MONEY]:
+            short.append(MONEY)
+        return short
+
+    def pay(self, player: Player, cost: Counter) -> None:
+        for k, v in cost.items():
+            if k == MONEY:
+                player.money -= v
+            else:
+                player.stock[k] -= v
+
+    def measure(self, name: str, player: Player, church: str | None = None, house: str | None = None) -> int:
+        return MEASURES[name](self, player, church, house)
+
+    def token_value(self, player: Player, token: DonationToken) -> int:
+        spec = self.game.token_spec(token.church, token.kind)
+        per = spec.get("per")
+        if per is None:
+            return spec["points"]
+        return spec["points"] * self.measure(per, player, token.church, spec.get("house"))
+
+    # --- applying moves -----------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        if isinstance(move, Reveal):
+            self._reveal(move)
+            return
+        rule = self.game.rule
+        self.seat(move.player, move.pos, rule("seat"))
+        expected = self.current()
+        require(move.player == expected, rule("turn-order"), f"it is {expected}'s turn, not {move.player}'s")
+        player = self.players[move.player]
+        snapshot = self._snapshot()
+        try:
+            self._move_marker(player, move)
+            handler: Callable[[Player, Any], None] = getattr(self, f"_do_{type(move).__name__.lower()}")
+            handler(player, move)
+        except Violation:
+            self._restore(snapshot)
+            raise
+        self.turn += 1
+
+    _MUTABLE = ("players", "harbour", "dutchmen", "built", "sites", "churches", "completed", "office_stack", "face_up", "over")
+
+    def _snapshot(self) -> dict:
+        return copy.deepcopy({k: getattr(self, k) for k in self._MUTABLE if k != "players"} | {"players": {c: _player_copy(p) for c, p in self.players.items()}})
+
+    def _restore(self, snapshot: dict) -> None:
+        for k, v in snapshot.items():
+            setattr(self, k, v)
+
+    def _move_marker(self, player: Player, move: Turn) -> None:
+        """Move the rondel marker to a space of the move's action, paying for extra steps."""
+        game, rule = self.game, self.game.rule
+        candidates = game.spaces_of(move.action)
+        if move.side is not None:
+            candidates = [s for s in candidates if game.space_side(s) == move.side]
+            require(candidates, rule("rondel-steps"), f"the {move.action} action has no {move.side} space")
+        if player.space is None:
+            if len(candidates) > 1:
+                sides = " or ".join(str(game.space_side(s)) for s in candidates)
+                raise Violation(rule("rondel-first"), f"{player.colour} places the marker for the first time; write which {move.action} space ({sides} {move.action})")
+            player.space = candidates[0]
+            self.trace.use(rule("rondel-first"))
+            return
+        target = min(candidates, key=lambda s: game.steps(player.space, s))
+        steps = game.steps(player.space, target)
+        cost = game.step_cost(steps)
+        floor = self.spec["components"]["prestige"]["minimum"]
+        require(player.prestige - cost >= floor, rule("rondel-steps"),
+                f"{player.colour} moves {steps} rondel spaces from {player.space} to {target}; {game.rondel['free_steps']} are free and the other {steps - game.rondel['free_steps']} cost {cost} prestige, but {player.colour} holds {player.prestige}")
+        player.prestige -= cost
+        player.space = target
+        self.trace.use(rule("rondel-steps"))
+
+    def _do_produce(self, player: Player, move: Produce) -> None:
+        good = self.game.produces[move.action]
+        amount = 1 + sum(1 for h in player.houses if self.game.house_types[h].get("produces") == good)
+        if move.amount is not None:
+            require(move.amount == amount, self.game.rule("production"),
+                    f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
+        player.stock[good] += amount
+        self.trace.use(self.game.rule("production"))
+
+    def _do_trade(self, player: Player, move: Trade) -> None:
+        rule = self.game.rule
+        selling = move.sell or move.bank
+        require(not (selling and move.buy), rule("trade-either"), f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
+        if selling:
+            self._sell(player, move)
+        elif move.buy:
+            self._buy(player, move)
+
+    def _sell(self, player: Player, move: Trade) -> None:
+        rule, colour = self.game.rule, player.colour
+        total = Counter(dict(move.sell)) + Counter(dict(move.bank))
+        short = [f"{n} {g}" for g, n in total.items() if player.stock[g] < n]
+        require(not short, rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
+        capacities = self.own_capacities(colour)
+        shipped = Counter(dict(move.sell))
+        require(ship_loading_fits(capacities, list(shipped.values())), rule("sell-ships"),
+                f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
+        for good, _ in move.bank:
+            require(not ship_loading_fits(capacities, list((shipped + Counter({good: 1})).values())), rule("bank-sale"),
+                    f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
+        bank_price = self.spec["market"]["bank_sale"]["price"]
+        player.money += sum(n * self.price(g) for g, n in move.sell) + sum(n * bank_price for _, n in move.bank)
+        player.stock -= total
+        for r in ("sell-goods", "sell-ships", "bank-sale", "supply-unlimited"):
+            self.trace.use(rule(r))
+
+    def _buy(self, player: Player, move: Trade) -> None:
+        rule, colour = self.game.rule, player.colour
+        count = sum(n for _, n in move.buy)
+        totals = self.game.materials_totals
+        require(count in totals, rule("buy-price"), f"the depot sells at most {max(totals)} items in one action, not {count}")
+        bells = dict(move.buy).get(self.game.bell, 0) + player.stock[self.game.bell]
+        limit = self.spec["components"]["bell_limit"]
+        require(bells <= limit, rule("bell-limit"), f"{colour} would hold {bells} bells; nobody may hold more than {limit}")
+        price = totals[count]
+        require(player.money >= price, rule("buy-price"), f"{count} items cost {price} thalers; {colour} has {player.money}")
+        player.money -= price
+        player.stock.update(dict(move.buy))
+        for r in ("buy-price", "bell-limit", "supply-unlimited"):
+            self.trace.use(rule(r))
+
+    def _do_dockyard(self, player: Player, move: Dockyard) -> None:
+        rule, colour = self.game.rule, player.colour
+        cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
+        short = self.can_pay(player, cost)
+        require(not short, rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        self.pay(player, cost)
+        for built in range(move.ships):
+            require(self.ships_in_supply(colour) > 0, rule("ship-limit"),
+                    f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
+            self._enter_harbour(colour)
+        for r in ("dockyard-cost", "ship-limit", "harbour-shift"):
+            self.trace.use(rule(r))
+
+    def _enter_harbour(self, owner: str) -> None:
+        """A new ship enters the entry berth; when it is full, the harbour shifts first."""
+        order = self.game.berth_order
+        entry = self.harbour[order[-1]]
+        if len(entry) >= self.berth_capacity:
+            for here, there in zip(order, order[1:]):
+                self.harbour[here] = self.harbour[there]
+            self.harbour[order[-1]] = []
+        self.harbour[order[-1]].append(owner)
+
+    # --- church -------------------------------------------------------------------------
+
+    def _do_churchturn(self, player: Player, move: ChurchTurn) -> None:
+        rule = self.game.rule
+        named = list(dict.fromkeys(d.church for d in move.donations))
+        require(len(named) <= 1, rule("church-one"), f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
+        for donation in move.donations:
+            for token in donation.tokens:
+                self._donate(player, donation.church, token, None, rule("donation-cost"))
+        for church, kind in move.scores:
+            self._score(player, church, kind)
+        if not self.over:
+            doubled = [f"{len(player.unscored(k))} {k}" for k in self.game.token_kinds if len(player.unscored(k)) > 1]
+            require(not doubled, rule("token-limit"),
+                    f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
+        self.trace.use(rule("token-limit"))
+
+    def _donate(self, player: Player, church: str, kind: str, fixed_cost: Counter | None, cost_rule: str) -> None:
+        """One donation: pay, place a disc, take a token; the last one finishes the church."""
+        game, rule, colour = self.game, self.game.rule, player.colour
+        state = self.churches[church]
+        name = game.church_name(church)
+        require(not state.complete, rule("donation-limit"), f"{name} is finished; it takes no more donations")
+        ordinal = self.donations_made(church) + 1
+        cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
+        short = self.can_pay(player, cost)
+        require(not short, cost_rule, f"donation {ordinal} at {name} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}" + (f" and {player.money} thalers" if MONEY in short else ""))
+        require(self.discs_free(player) > 0, rule("discs"), f"all {game.limit('discs')} of {colour}'s discs are in use")
+        if ordinal == 1:
+            require(kind == game.first_token, rule("donation-token"), f"the first donation at {name} takes the {game.first_token} token, not the {kind} token")
+        else:
+            require(kind in state.tokens_left, rule("donation-token"),
+                    f"{name} has no {kind} token left; left: {', '.join(state.tokens_left)}")
+        self.pay(player, cost)
+        state.discs.append(colour)
+        state.tokens_left.remove(kind)
+        player.tokens.append(DonationToken(church, kind))
+        for r in ("donation-limit", "donation-token", "discs", "supply-unlimited"):
+            self.trace.use(rule(r))
+        self.trace.use(cost_rule)
+        if not state.tokens_left:
+            self._complete(player, church)
+
+    def _complete(self, player: Player, church: str) -> None:
+        state = self.churches[church]
+        state.discs = []
+        state.complete = True
+        player.prestige += self.game.completion_bonus[len(self.completed)]
+        player.churches_built += 1
+        self.completed.append(church)
+        self.trace.use(self.game.rule("church-completion"))
+        if len(self.completed) >= self.spec["scoring"]["end_after_churches"]:
+            self.over = True
+            self.trace.use(self.game.rule("game-end"))
+
+    def _score(self, player: Player, church: str, kind: str) -> None:
+        rule = self.game.rule
+        held = [t for t in player.tokens if t.church == church and t.kind == kind]
+        require(held, rule("token-score"), f"{player.colour} holds no {kind} token of {self.game.church_name(church)}")
+        token = held[0]
+        require(not token.scored, rule("token-score"), f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
+        player.prestige += self.token_value(player, token)
+        token.scored = True
+        self.trace.use(rule("token-score"))
+        self.trace.use(rule(self.game.token_rule(kind)))
+
+    # --- guildhall ----------------------------------------------------------------------
+
+    def _do_guildhall(self, player: Player, move: Guildhall) -> None:
+        game, rule, colour = self.game, self.game.rule, player.colour
+        offices = [h for h in move.houses if h.kind == game.office_type]
+        require(len(offices) <= 1, rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
+        cost = Counter({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
+        short = self.can_pay(player, cost)
+        require(not short, rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        for house in move.houses:
+            self._build(player, house)
+        self.trace.use(rule("house-cost"))
+
+    def _build(self, player: Player, house: House) -> None:
+        game, rule, colour = self.game, self.game.rule, player.colour
+        pos = house.pos
+        site = house.site
+        self._check_site(site, house.kind, pos)
+        office = None
+        if house.kind == game.office_type:
+            office = self._take_office(house)
+        else:
+            left = game.house_types[house.kind]["count"] - self.built[house.kind]
+            require(left > 0, rule("house-supply"), f"all {game.house_types[house.kind]['count']} {game.house_name(house.kind)} tiles are built", pos)
+        require(house.donation is None or office == game.canon, rule("canon"), f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
+        require(len(player.citizens) < game.limit("citizens"), rule("citizens"), f"all {game.limit('citizens')} of {colour}'s citizens are on the board", pos)
+        require(player.builder or player.tokens, rule("guildhall-donor"), f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
+        self._check_adjacency(player, site, pos)
+        self.pay(player, Counter(self.spec["houses"]["cost"]))
+        self.sites[site] = colour
+        player.citizens.append(site)
+        player.houses.append(house.kind)
+        self.built[house.kind] += 1
+        for r in ("house-supply", "citizens", "site", "guildhall-donor"):
+            self.trace.use(rule(r))
+        self._house_effect(player, house, office)
+
+    def _check_site(self, site: Site, kind: str, pos: Pos | None) -> None:
+        game, rule = self.game, self.game.rule
+        if game.board_sites is not None:
+            require(site in game.board_sites, rule("site"), f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
+        else:
+            require(len(self.sites) < self.spec["board"]["site_count"], rule("site"), f"all {self.spec['board']['site_count']} house sites are built on", pos)
+        require(site not in self.sites, rule("site"), f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
+        if game.board_sites is None:
+            self.trace.not_checked(rule("site-type"), "board:sites (the house type printed on each site)", pos)
+            return
+        shown = game.board_sites[site]
+        require(shown == kind, rule("site-type"), f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
+        self.trace.use(rule("site-type"))
+
+    def _check_adjacency(self, player: Player, site: Site, pos: Pos | None) -> None:
+        rule = self.game.rule("guildhall-adjacency")
+        if player.builder:
+            self.trace.use(rule)
+            return
+        links = self.game.links
+        if links is None:
+            self.trace.not_checked(rule, "board:links (the brown lines of the city map)", pos)
+            return
+        churches = {t.church for t in player.tokens}
+        neighbours = links.get(site.name, set())
+        ok = any(n in churches or self.sites.get(self.game.site_of_name.get(n)) == player.colour for n in neighbours)
+        require(ok, rule, f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
+        self.trace.use(rule)
+
+    def _take_office(self, house: House) -> str:
+        """The office this house is, by the game's mode; it leaves the stack or the display."""
+        game, rule = self.game, self.game.rule
+        mode = self.spec["offices"]["mode"]
+        named = house.office
+        require(self.office_stack, rule("house-supply"), "every office is built", house.pos)
+        if mode == "numbered":
+            top = self.office_stack[0]
+            require(named in (None, top), rule("office-stack"), f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
+        elif mode == "choice":
+            require(named is not None, rule("office-stack"), f"name the blue office built (left: {', '.join(self.office_stack)})", house.pos)
+            require(named in self.office_stack, rule("office-stack"), f"the {game.office_name(named)} is not among the blue offices left ({', '.join(self.office_stack)})", house.pos)
+            top = named
+        else:
+            if self.face_up is None:
+                require(named is not None, rule("office-stack"), "no office lies face up; name the office turned up", house.pos)
+                require(named in self.office_stack, rule("office-reveal"), f"the {game.office_name(named)} is not in the stack (left: {', '.join(self.office_stack)})", house.pos)
+                self.trace.fact("office turned up on the shuffled stack, stated by the record", house.pos)
+                self.face_up = named
+            require(named in (None, self.face_up), rule("office-stack"), f"only the face-up {game.office_name(self.face_up)} may be built, not the {game.office_name(named)}", house.pos)
+            top = self.face_up
+            self.face_up = None
+        self.office_stack.remove(top)
+        self.trace.use(rule("office-stack"))
+        self.trace.use(rule("office-one"))
+        return top
+
+    def _reveal(self, move: Reveal) -> None:
+        game, rule = self.game, self.game.rule
+        require(self.spec["offices"]["mode"] == "shuffled", rule("office-reveal"), "only advanced game II turns offices up from a shuffled stack")
+        require(self.face_up is None, rule("office-reveal"), f"the {game.office_name(self.face_up)} already lies face up")
+        require(move.office in self.office_stack, rule("office-reveal"), f"the {game.office_name(move.office)} is not in the stack (left: {', '.join(self.office_stack) or 'none'})")
+        self.face_up = move.office
+        self.trace.use(rule("office-reveal"))
+        self.trace.fact("office turned up on the shuffled stack, stated by the record", move.pos)
+
+    def _house_effect(self, player: Player, house: House, office: str | None) -> None:
+        """A house acts when built: price drop, money, ships, or its office's payout."""
+        game, rule = self.game, self.game.rule
+        spec = game.house_types[house.kind]
+        if "produces" in spec:
+            self.trace.use(rule("price-drop"))
+        if "income" in spec:
+            player.money += spec["income"]
+            self.trace.use(rule("merchant"))
+        if "ships" in spec:
+            for _ in range(spec["ships"].get("dutchman", 0)):
+                if self.dutchmen > 0:
+                    self.dutchmen -= 1
+                    self._enter_harbour(DUTCHMAN)
+            for _ in range(spec["ships"].get("own", 0)):
+                if self.ships_in_supply(player.colour) > 0:
+                    self._enter_harbour(player.colour)
+            self.trace.use(rule("captain"))
+            self.trace.use(rule("harbour-shift"))
+        if office is None:
+            return
+        player.offices.append(office)
+        entry = game.offices[office]
+        if "per" in entry:
+            player.money += entry["amount"] * self.measure(entry["per"], player)
+            self.trace.use(rule("office-payout"))
+        if "donation" in entry and house.donation is not None:
+            self._donate(player, house.donation.church, house.donation.tokens[0], Counter(entry["donation"]), rule("canon"))
+
+    # --- the end --------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def final(self, player: Player) -> dict[str, int]:
+        """Final scoring without touching the state: tokens, the end sale, bought prestige."""
+        scoring = self.spec["scoring"]
+        tokens = sum(self.token_value(player, t) for t in player.unscored())
+        sale = sum(n * scoring["end_sale"]["goods"] for g, n in player.stock.items() if g in self.game.goods)
+        sale += sum(n * scoring["end_sale"]["materials"] for m, n in player.stock.items() if m in self.game.materials)
+        money = player.money + sale
+        bought = money // scoring["prestige_price"]
+        return {"prestige": player.prestige, "tokens": tokens, "bought": bought, "money": money - bought * scoring["prestige_price"]}
+
+    def standings(self) -> list[Standing]:
+        out = []
+        rule = self.game.rule
+        for player in self.players.values():
+            if self.over:
+                f = self.final(player)
+                parts = {"prestige": f["prestige"], "unscored tokens": f["tokens"], "bought prestige": f["bought"]}
+                money = f["money"]
+                for r in ("final-scoring", "tie-break", "token-values", "token-building", "token-citizen"):
+                    self.trace.use(rule(r))
+            else:
+                parts, money = {"prestige": player.prestige}, player.money
+            out.append(Standing(player.seat, sum(parts.values()), parts, [("money", money, 1)]))
+        return out
+
+    def figures(self, colour: str) -> dict[str, Any]:
+        player = self.players[colour]
+        prestige, money, stock = player.prestige, player.money, player.stock
+        if self.over:
+            f = self.final(player)
+            prestige, money, stock = f["prestige"] + f["tokens"] + f["bought"], f["money"], Counter()
+        figures = {"money": money, "prestige": prestige}
+        figures.update({k: stock[k] for k in (*self.game.goods, *self.game.materials)})
+        figures.update({f"{g}-price": self.price(g) for g in self.game.goods})
+        figures.update({
+            "ships": self.ships_in_harbour(colour),
+            "citizens": len(player.citizens),
+            "houses": len(player.houses),
+            "discs": self.discs_free(player),
+            "tokens": len(player.tokens),
+            "unscored": len(player.unscored()),
+            "builder": player.churches_built,
+            "space": [player.space] if player.space else [],
+        })
+        return figures
+
+    def play_checkpoints(self, next_move: Move) -> list[str]:
+        """After every round, each player's money, prestige, goods and materials."""
+        if not isinstance(next_move, Turn) or self.turn == 0 or self.turn % len(self.order):
+            return []
+        keys = ("money", "prestige", *self.game.goods, "wood", "brick")
+        lines = []
+        for colour in self.order:
+            figs = self.figures(colour)
+            lines.append(f"check {colour}: " + ", ".join(f"{k} {figs[k]}" for k in keys if k in figs))
+        return lines
+
+    def describe(self) -> dict:
+        game = self.game
+        return {
+            "turn": self.turn + 1,
+            "to_move": None if self.over else self.current(),
+            "over": self.over,
+            "prices": {g: self.price(g) for g in game.goods},
+            "harbour": {f"berth {b}": list(ships) for b, ships in self.harbour.items()},
+            "flying_dutchmen_left": self.dutchmen,
+            "churches": {
+                c: {"donations": self.donations_made(c), "discs": list(s.discs), "tokens_left": list(s.tokens_left), "complete": s.complete}
+                for c, s in self.churches.items()
+            },
+            "completed": list(self.completed),
+            "houses_built": dict(self.built),
+            "office_stack": list(self.office_stack) if self.spec["offices"]["mode"] != "shuffled" else len(self.office_stack),
+            "office_face_up": self.face_up,
+            "players": {
+                colour: {
+                    "space": p.space,
+                    "money": p.money,
+                    "prestige": p.prestige,
+                    "stock": {k: v for k, v in p.stock.items() if v},
+                    "ships_in_harbour": self.ships_in_harbour(colour),
+                    "houses": list(p.houses),
+                    "offices": list(p.offices),
+                    "citizens": [s.name for s in p.citizens],
+                    "tokens": [f"{t.church} {t.kind}" + (" (scored)" if t.scored else "") for t in p.tokens],
+                    "discs_free": self.discs_free(p),
+                    "churches_built": p.churches_built,
+                }
+                for colour, p in self.players.items()
+            },
+        }
+
+    # --- legal and random moves -----------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        from .hamburgum_play import legal_moves
+
+        return legal_moves(self)
+
+    def random_move(self, rng: random.Random) -> Move:
+        from .hamburgum_play import random_move
+
+        return random_move(self, rng)
+
+
+def _player_copy(p: Player) -> Player:
+    return Player(p.seat, p.money, p.prestige, Counter(p.stock), p.space, list(p.houses), list(p.offices), list(p.citizens),
+                  [DonationToken(t.church, t.kind, t.scored) for t in p.tokens], p.churches_built)
+
+
+def _count_parishes(state: HamburgumState, player: Player, church, house) -> int:
+    return len({s.parish for s in player.citizens})
+
+
+# What an office pays for and what a token scores: counts on the board, by name.
+MEASURES: dict[str, Callable[[HamburgumState, Player, str | None, str | None], int]] = {
+    "all-citizens": lambda s, p, c, h: sum(len(q.citizens) for q in s.players.values()),
+    "all-donations": lambda s, p, c, h: sum(len(q.tokens) for q in s.players.values()),
+    "completed-churches": lambda s, p, c, h: len(s.completed),
+    "own-goods": lambda s, p, c, h: sum(p.stock[g] for g in s.game.goods),
+    "own-ships-in-harbour": lambda s, p, c, h: s.ships_in_harbour(p.colour),
+    "own-tokens": lambda s, p, c, h: len(p.tokens),
+    "churches-donated": lambda s, p, c, h: len({t.church for t in p.tokens}),
+    "own-citizens": lambda s, p, c, h: len(p.citizens),
+    "own-parishes": _count_parishes,
+    "own-houses-of-type": lambda s, p, c, h: p.houses.count(h),
+    "own-citizens-in-parish": lambda s, p, c, h: sum(1 for site in p.citizens if site.parish == c),
+}
+
+
+def _amounts_text(amounts) -> str:
+    items = dict(amounts)
+    return ", ".join(f"{n} {k}" for k, n in items.items() if n) or "nothing"
+
+
+def _stock_text(stock: Counter, keys) -> str:
+    return ", ".join(f"{stock[k]} {k}" for k in keys if k != MONEY) or "nothing"
+
+
+def _list_text(values) -> str:
+    return ", ".join(map(str, values)) or "none in the harbour"
+
+
+# --- the game ---------------------------------------------------------------------------
+
+
+class Hamburgum(Game):
+    name = "hamburgum"
+
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        self.goods = list(spec["components"]["goods"])
+        self.materials = list(spec["components"]["materials"])
+        self.bell = next(m for m in self.materials if m not in spec["houses"]["cost"])
+        self.rondel = spec["rondel"]
+        self.spaces = [s["id"] for s in self.rondel["spaces"]]
+        self._space = {s["id"]: s for s in self.rondel["spaces"]}
+        self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
+        self.house_types = spec["houses"]["types"]
+        self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
+        self.office_type = next(h for h, e in self.house_types.items() if e.get("office"))
+        self.offices = spec["offices"]["offices"]
+        self.canon = next((o for o, e in self.offices.items() if "donation" in e), None)
+        churches = spec["churches"]
+        self.church_ids = list(churches["churches"])
+        self.token_kinds = list(churches["tokens"])
+        self.first_token = next(k for k, e in churches["tokens"].items() if e.get("first"))
+        self.donations = churches["donations"]
+        self.completion_bonus = churches["completion_bonus"]
+        harbour = spec["harbour"]
+        self.berth_order = [b["number"] for b in harbour["berths"]]
+        self.goods_per_ship = {b["number"]: b["goods_per_ship"] for b in harbour["berths"]}
+        self.ships_per_berth = harbour["ships_per_berth"]
+        self.materials_totals = {int(k): v for k, v in spec["market"]["materials_price"]["totals"].items()}
+        board = spec["board"]
+        self.board_list = board["sites"]
+        self.board_sites = None if board["sites"] is None else {Site(s["parish"], s["number"]): s["type"] for s in board["sites"]}
+        self.site_of_name = {s.name: s for s in (self.board_sites or {})}
+        self.links = None
+        if board["links"] is not None:
+            self.links = {}
+            for a, b in board["links"]:
+                self.links.setdefault(a, set()).add(b)
+                self.links.setdefault(b, set()).add(a)
+        self._words = self._word_index()
+        self._builder = MoveBuilder(self)
+
+    # --- spec helpers -----------------------------------------------------------------------
+
+    @classmethod
+    def check_spec(cls, spec: Spec) -> None:
+        check_spec(spec)
+
+    def limit(self, piece: str) -> int:
+        return self.spec["components"]["per_player"][piece]["count"]
+
+    def spaces_of(self, action: str) -> list[str]:
+        return [s for s in self.spaces if self._space[s]["action"] == action]
+
+    def space_side(self, space: str) -> str | None:
+        return self._space[space].get("side")
+
+    def steps(self, start: str, target: str) -> int:
+        """Clockwise steps from one space to another; the same space is a full circle."""
+        n = len(self.spaces)
+        return (self.spaces.index(target) - self.spaces.index(start)) % n or n
+
+    def step_cost(self, steps: int) -> int:
+        return max(0, steps - self.rondel["free_steps"]) * self.rondel["prestige_per_step"]
+
+    def token_spec(self, church: str, kind: str) -> dict:
+        spec = dict(self.spec["churches"]["tokens"][kind])
+        spec.update(self.spec["churches"]["churches"][church].get(kind) or {})
+        return spec
+
+    def token_rule(self, kind: str) -> str:
+        return f"token-{kind}" if f"{self.name}/token-{kind}" in self.spec.rules else "token-values"
+
+    def office_stack(self) -> list[str]:
+        offices = self.spec["offices"]
+        if offices["mode"] == "numbered":
+            return [e["office"] for e in offices["numbered"]]
+        return list(offices["blue"])
+
+    def church_name(self, church: str) -> str:
+        return self.spec.name(self.spec["churches"]["churches"].get(church), default=church)
+
+    def house_name(self, kind: str) -> str:
+        return self.spec.name(self.house_types.get(kind), default=kind)
+
+    def office_name(self, office: str | None) -> str:
+        return self.spec.name(self.offices.get(office or ""), default=office or "office")
+
+    # --- names in records -------------------------------------------------------------------
+
+    def _word_index(self) -> dict[str, dict[str, str]]:
+        spec = self.spec
+        churches = spec["churches"]["churches"]
+
+        def index(entries: dict) -> dict[str, str]:
+            out: dict[str, str] = {}
+            for eid, entry in entries.items():
+                entry = entry or {}
+                for word in (eid, *(entry.get("names") or {}).values(), *(entry.get("aliases") or ())):
+                    key = word_of(word)
+                    if key:
+                        out.setdefault(key, eid)
+            return out
+
+        goods = index(spec["components"]["goods"])
+        production = index({a: e for a, e in self.rondel["actions"].items() if "produces" in e})
+        production.update({w: a for w, g in goods.items() for a, p in self.produces.items() if p == g})
+        parishes = index(churches)
+        for church, entry in spec["board"]["parishes"].items():
+            for word in (entry.get("colour"), *(entry.get("aliases") or ())):
+                if word:
+                    parishes.setdefault(word_of(word), church)
+        return {
+            "production": production,
+            "side": index(self.rondel["sides"]),
+            "good": goods,
+            "material": index(spec["components"]["materials"]),
+            "house": index(self.house_types),
+            "office": index(self.offices),
+            "church": index(churches),
+            "parish": parishes,
+            "token": index(spec["churches"]["tokens"]),
+        }
+
+    def resolve(self, category: str, token: Token) -> str:
+        key = word_of(str(token))
+        words = self._words[category]
+        if key not in words:
+            known = sorted(set(words.values()))
+            raise RecordError(f"unknown {category} {str(token)!r}; {category}s: {', '.join(known)}", Pos.of(token))
+        return words[key]
+
+    def house_word(self, token: Token) -> tuple[str, str | None]:
+        """A house type, or an office by name (which is a house of the office type)."""
+        key = word_of(str(token))
+        if key in self._words["office"]:
+            return self.office_type, self._words["office"][key]
+        return self.resolve("house", token), None
+
+    def site_by_number(self, token: Token) -> Site:
+        number = int(token)
+        if self.board_list is None:
+            raise RecordError(f"site {number} is named by its place on the board, which needs board data (board:sites); name it by parish and number, e.g. petri 2", Pos.of(token))
+        if not 1 <= number <= len(self.board_list):
+            raise RecordError(f"no site {number}; the board data lists {len(self.board_list)} sites", Pos.of(token))
+        entry = self.board_list[number - 1]
+        return Site(entry["parish"], entry["number"])
+
+    # --- notation ---------------------------------------------------------------------------
+
+    def build_move(self, tree: Tree) -> Move:
+        return self._builder.build(tree)
+
+    def format_move(self, move: Move) -> str:
+        return format_move(move)
+
+    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> HamburgumState:
+        return HamburgumState(self, seats, start, trace)
+
+
+GAME = Hamburgum

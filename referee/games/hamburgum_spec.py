@@ -1,0 +1,180 @@
+"""Civitas Hamburgum: cross-checks of the spec that a schema cannot state.
+
+The data must add up before a record can be judged by it: as many house sites
+as house tiles, one token per donation place, a producer for every good, a
+board whose sites and brown lines name parishes and sites that exist. A user's
+own board or variant is held to the same checks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..spec import Spec, SpecError
+
+
+def word_of(text: str) -> str:
+    """The form a name takes in a record: lower case, words joined by hyphens, no dots."""
+    return "-".join(str(text).lower().replace(".", " ").split())
+
+
+def check_spec(spec: Spec) -> None:
+    _check_rondel(spec)
+    _check_houses(spec)
+    _check_offices(spec)
+    _check_churches(spec)
+    _check_harbour(spec)
+    _check_market(spec)
+    _check_board(spec)
+    _check_setup(spec)
+
+
+def _fail(spec: Spec, stem: str, key: str, message: str) -> None:
+    raise SpecError(spec.path_of(stem), key, message)
+
+
+def _check_rondel(spec: Spec) -> None:
+    rondel = spec["rondel"]
+    goods = spec["components"]["goods"]
+    for i, space in enumerate(rondel["spaces"]):
+        if space["action"] not in rondel["actions"]:
+            _fail(spec, "rondel", f"spaces.{i}.action", f"no action {space['action']!r} in actions")
+        if space.get("side") and space["side"] not in rondel["sides"]:
+            _fail(spec, "rondel", f"spaces.{i}.side", f"no side {space['side']!r} in sides")
+    if len({s["id"] for s in rondel["spaces"]}) != len(rondel["spaces"]):
+        _fail(spec, "rondel", "spaces", "space ids must differ")
+    for action, entry in rondel["actions"].items():
+        spaces = [s for s in rondel["spaces"] if s["action"] == action]
+        if not spaces:
+            _fail(spec, "rondel", f"actions.{action}", "no rondel space has this action")
+        sides = [s.get("side") for s in spaces]
+        if len(spaces) > 1 and (None in sides or len(set(sides)) != len(sides)):
+            _fail(spec, "rondel", "spaces", f"the {action} spaces need different sides to tell them apart")
+        if entry.get("produces") and entry["produces"] not in goods:
+            _fail(spec, "rondel", f"actions.{action}.produces", f"no good {entry['produces']!r}")
+
+
+def _check_houses(spec: Spec) -> None:
+    types = spec["houses"]["types"]
+    goods = spec["components"]["goods"]
+    produced = Counter(t["produces"] for t in types.values() if "produces" in t)
+    for good in goods:
+        if produced[good] != 1:
+            _fail(spec, "houses", "types", f"{good} needs exactly one production house type, not {produced[good]}")
+    for key, t in types.items():
+        if t.get("produces") and t["produces"] not in goods:
+            _fail(spec, "houses", f"types.{key}.produces", f"no good {t['produces']!r}")
+    if sum(1 for t in types.values() if t.get("office")) != 1:
+        _fail(spec, "houses", "types", "exactly one house type is the office")
+    for stem, cost in (("houses", spec["houses"]["cost"]), ("harbour", spec["harbour"]["ship_cost"])):
+        for material in cost:
+            if material not in spec["components"]["materials"]:
+                _fail(spec, stem, "cost", f"no building material {material!r}")
+    total = sum(t["count"] for t in types.values())
+    if total != spec["board"]["site_count"]:
+        _fail(spec, "houses", "types", f"the house tiles add up to {total}; the board has {spec['board']['site_count']} sites")
+
+
+def _check_offices(spec: Spec) -> None:
+    offices = spec["offices"]
+    known = offices["offices"]
+    office_type = next(t for t in spec["houses"]["types"].values() if t.get("office"))
+    for i, entry in enumerate(offices["numbered"]):
+        if entry["office"] not in known:
+            _fail(spec, "offices", f"numbered.{i}.office", f"no office {entry['office']!r}")
+    for i, office in enumerate(offices["blue"]):
+        if office not in known:
+            _fail(spec, "offices", f"blue.{i}", f"no office {office!r}")
+    stack = offices["numbered"] if offices["mode"] == "numbered" else offices["blue"]
+    if len(stack) != office_type["count"]:
+        _fail(spec, "offices", offices["mode"] if offices["mode"] == "numbered" else "blue", f"{len(stack)} offices for {office_type['count']} office tiles")
+    for key, entry in known.items():
+        if ("per" in entry) != ("amount" in entry) or not ("per" in entry or "donation" in entry):
+            _fail(spec, "offices", f"offices.{key}", "an office pays `amount` per `per`, or gives a `donation`")
+    if sum(1 for e in known.values() if "donation" in e) > 1:
+        _fail(spec, "offices", "offices", "only one office may give a donation")
+
+
+def _check_churches(spec: Spec) -> None:
+    churches = spec["churches"]
+    tokens = churches["tokens"]
+    if sum(1 for t in tokens.values() if t.get("first")) != 1:
+        _fail(spec, "churches", "tokens", "exactly one token kind is taken by a church's first donation")
+    if len(churches["donations"]) != len(tokens):
+        _fail(spec, "churches", "donations", f"{len(churches['donations'])} donation places for {len(tokens)} tokens per church")
+    houses = spec["houses"]["types"]
+    for church, entry in churches["churches"].items():
+        for kind in tokens:
+            merged = dict(tokens[kind])
+            merged.update(entry.get(kind) or {})
+            if "points" not in merged:
+                _fail(spec, "churches", f"churches.{church}.{kind}", f"the {kind} token needs its points")
+            if merged.get("per") == "own-houses-of-type" and merged.get("house") not in houses:
+                _fail(spec, "churches", f"churches.{church}.{kind}", f"the {kind} token needs a house type of houses.yaml")
+    count = len(churches["churches"])
+    if len(churches["completion_bonus"]) < count:
+        _fail(spec, "churches", "completion_bonus", f"{len(churches['completion_bonus'])} bonuses for {count} churches")
+    if spec["scoring"]["end_after_churches"] > count:
+        _fail(spec, "scoring", "end_after_churches", f"the game cannot wait for more than the {count} churches")
+
+
+def _check_harbour(spec: Spec) -> None:
+    harbour = spec["harbour"]
+    numbers = [b["number"] for b in harbour["berths"]]
+    if numbers != sorted(set(numbers)):
+        _fail(spec, "harbour", "berths", "berths are listed once each, from the exit berth to the entry berth")
+    if harbour["entry_berth"] != numbers[-1]:
+        _fail(spec, "harbour", "entry_berth", "new ships enter the last berth listed")
+
+
+def _check_market(spec: Spec) -> None:
+    totals = sorted(int(k) for k in spec["market"]["materials_price"]["totals"])
+    if totals != list(range(1, len(totals) + 1)):
+        _fail(spec, "market", "materials_price.totals", "the depot table lists every count from 1 up to its largest")
+
+
+def _check_setup(spec: Spec) -> None:
+    components = spec["components"]
+    for key in spec["setup"]["stock"]:
+        if key not in components["goods"] and key not in components["materials"]:
+            _fail(spec, "setup", f"stock.{key}", f"no good or building material {key!r}")
+
+
+def _check_board(spec: Spec) -> None:
+    board = spec["board"]
+    churches = spec["churches"]["churches"]
+    houses = spec["houses"]["types"]
+    if set(board["parishes"]) != set(churches):
+        _fail(spec, "board", "parishes", f"the parishes must be the churches of churches.yaml ({', '.join(churches)})")
+    for kind, n in board["site_types"].items():
+        if kind not in houses:
+            _fail(spec, "board", f"site_types.{kind}", f"no house type {kind!r}")
+        if n != houses[kind]["count"]:
+            _fail(spec, "board", f"site_types.{kind}", f"{n} sites for {houses[kind]['count']} tiles")
+    sites = board["sites"]
+    if sites is None:
+        if board["links"] is not None:
+            _fail(spec, "board", "links", "brown lines need the sites they join (board:sites)")
+        return
+    names = set()
+    for i, site in enumerate(sites):
+        if site["parish"] not in churches:
+            _fail(spec, "board", f"sites.{i}.parish", f"no parish {site['parish']!r}")
+        if site["type"] not in houses:
+            _fail(spec, "board", f"sites.{i}.type", f"no house type {site['type']!r}")
+        name = f"{site['parish']}-{site['number']}"
+        if name in names:
+            _fail(spec, "board", f"sites.{i}", f"site {name} is listed twice")
+        names.add(name)
+    if len(sites) != board["site_count"]:
+        _fail(spec, "board", "sites", f"{len(sites)} sites listed; the board has {board['site_count']}")
+    by_type = Counter(s["type"] for s in sites)
+    for kind, n in board["site_types"].items():
+        if by_type[kind] != n:
+            _fail(spec, "board", "sites", f"{by_type[kind]} {kind} sites listed; the board has {n}")
+    for i, link in enumerate(board["links"] or ()):
+        for end in link:
+            if end not in names and end not in churches:
+                _fail(spec, "board", f"links.{i}", f"{end!r} is neither a listed site (parish-number) nor a church")
+        if all(end in churches for end in link):
+            _fail(spec, "board", f"links.{i}", "a brown line joins a house site")
