@@ -222,6 +222,7 @@ def _result(state: State, result: Result, report: Report, game_name: str) -> Non
 
 
 def docs_base() -> str:
+    """Where the rulebook site is: $REFEREE_DOCS_URL, else the `site/` that `mkdocs build` writes."""
     base = os.environ.get("REFEREE_DOCS_URL")
     if base:
         return base.rstrip("/")
@@ -229,8 +230,9 @@ def docs_base() -> str:
 
 
 def rule_link(rule: str) -> str:
+    """The rule's heading on its game's rules page (mkdocs.yml builds plain file names: rules.html)."""
     game, _, anchor = rule.partition("/")
-    return f"{docs_base()}/{game}/rules/#{anchor}"
+    return f"{docs_base()}/{game}/rules.html#{anchor}"
 
 
 def format_diagnostic(report: Report, d: Diagnostic) -> str:

@@ -1,0 +1,34 @@
+"""mkdocs hooks: the generated pages of the rulebook site come from `referee.docs` at every build."""
+
+from __future__ import annotations
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+from referee import docs
+from referee.spec import SpecError
+
+_pages: list[docs.Page] = []
+
+
+def on_config(config):
+    global _pages
+    try:
+        _pages = docs.render_site()
+    except SpecError as exc:
+        raise PluginError(f"the rulebook pages cannot be rendered: {exc}") from None
+    config.nav = (config.nav or []) + docs.nav(_pages)
+    return config
+
+
+def on_files(files, config):
+    for page in _pages:
+        files.append(File.generated(config, page.path, content=page.text))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    try:
+        return docs.expand_snippets(markdown)
+    except SpecError as exc:
+        raise PluginError(f"{page.file.src_uri}: {exc}") from None

@@ -1,0 +1,154 @@
+"""The rulebook pages: rendered from the specs, never stale, failing loudly on data they cannot show."""
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee import cli, docs
+from referee.engine import rule_link
+from referee.spec import available_games, data_root, iter_uncertain, load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    """A private copy of The Speicherstadt's specs and the grammars that a test may edit."""
+    for part in ("common", "schema", "speicherstadt"):
+        shutil.copytree(ROOT / "specs" / part, tmp_path / "specs" / part)
+    shutil.copytree(ROOT / "grammar", tmp_path / "grammar")
+    return tmp_path
+
+
+def pages_of(data: Path) -> dict[str, str]:
+    return {page.path: page.text for page in docs.render_site(data)}
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture(scope="module", params=available_games())
+def game_pages(request):
+    spec = load_spec(request.param)
+    return spec, {page.path: page.text for page in docs.GamePages(spec, data_root()).pages()}
+
+
+def test_every_rule_has_its_anchor_where_the_diagnostic_links(game_pages):
+    spec, pages = game_pages
+    rules_page = pages[f"{spec.game}/rules.md"]
+    for rule in spec.rules.values():
+        assert f"{{#{rule.anchor}}}" in rules_page, rule.id
+        assert rule.text in rules_page
+        # the `see:` link names the page that the rules page becomes (use_directory_urls: false)
+        assert rule_link(rule.id).endswith(f"/{spec.game}/rules.html#{rule.anchor}")
+
+
+def test_every_uncertain_value_is_on_the_verify_page(game_pages):
+    spec, pages = game_pages
+    verify = pages[f"{spec.game}/verify.md"]
+    for p in iter_uncertain(spec):
+        assert f'<span id="{docs.verify_anchor(p)}"></span>`specs/{spec.game}/{p.file}.yaml`<br>key `{p.key}`' in verify
+
+
+def all_names(node):
+    if docs.is_names(node):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from all_names(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from all_names(value)
+
+
+def test_every_name_appears_in_every_language_it_has(game_pages):
+    spec, pages = game_pages
+    text = pages[f"{spec.game}/tables.md"] + pages[f"{spec.game}/index.md"]
+    for stem, data in spec.files.items():
+        if stem not in ("rules", "game"):
+            for names in all_names(data):
+                for name in names.values():
+                    assert docs.escape(name) in text, (stem, name)
+
+
+def test_speicherstadt_tables_show_the_data():
+    pages = {p.path: p.text for p in docs.GamePages(load_spec("speicherstadt"), data_root()).pages()}
+    tables = pages["speicherstadt/tables.md"]
+    assert "| <span id=\"cards-types-fireman\"></span>" not in tables  # card types have a heading each
+    assert "#### Fireman {#cards-types-fireman}" in tables
+    assert "English: **Fireman** · German: **Feuerwehrmann** · Hungarian: **Tűzoltó**" in tables
+    assert "| Counts | A: 2, B: 3, C: 2, D: 3 |" in tables
+    assert "### The deck by season {#cards-deck-by-season}" in tables
+    assert "| Points | 2 | 5 | 9 | 14 |" in tables  # counting offices by number owned
+    assert re.search(r"\| <span id=\"setup-by-players-2\"></span>`2` \| 3 \| port, fireman-3 \|", tables)
+    overview = pages["speicherstadt/index.md"]
+    assert "| 1 | Supply | Angebot | Kínálat | [rules](rules.md#section-supply) |" in overview
+
+
+def test_changing_a_number_in_a_spec_changes_the_page(data_copy, tmp_path_factory):
+    assert "| Start | 5 |" in pages_of(data_copy)["speicherstadt/tables.md"]
+    edited = tmp_path_factory.mktemp("edited")  # a new tree: specs are read once per directory and process
+    shutil.copytree(data_copy, edited, dirs_exist_ok=True)
+    edit(edited / "specs" / "speicherstadt" / "components.yaml", "start: 5", "start: 7")
+    after = pages_of(edited)["speicherstadt/tables.md"]
+    assert "| Start | 7 |" in after and "| Start | 5 |" not in after
+
+
+def test_a_variant_shows_each_value_before_and_after(data_copy):
+    (data_copy / "specs" / "speicherstadt" / "variants").mkdir(exist_ok=True)
+    (data_copy / "specs" / "speicherstadt" / "variants" / "rich-start.yaml").write_text(
+        "kind: variant\nid: rich-start\ngame: speicherstadt\ntitle: A richer start\n"
+        "description: Everyone starts with more money.\n"
+        "changes:\n  components:\n    coins: {start: 9}\n  scoring:\n    counting_offices:\n      points: {1: 3, 2: 6, 3: 10, 4: 15}\n",
+        encoding="utf-8",
+    )
+    page = pages_of(data_copy)["speicherstadt/variants.md"]
+    assert "## A richer start {#variant-rich-start}" in page
+    assert "| `components` | `coins.start` | 5 | 9 |" in page
+    assert "| `scoring` | `counting_offices.points.1` | 2 | 3 |" in page
+    assert '`[Variant "rich-start"]`' in page
+
+
+def test_a_rule_without_text_fails_the_build(data_copy):
+    edit(data_copy / "specs" / "speicherstadt" / "rules.yaml", "text: When all 8 building spaces above a card are taken, no further worker may queue there.", "text: ' '")
+    with pytest.raises(docs.DocsError, match="speicherstadt/column-full.*needs a title and text"):
+        docs.render_site(data_copy)
+
+
+def test_data_too_deep_for_tables_fails_the_build(data_copy):
+    deep = "board_art:\n  a:\n    b:\n      c:\n        d:\n          e: {f: 1, g: 2}\n          h: {f: 1}\n"
+    (data_copy / "specs" / "speicherstadt" / "game.yaml").open("a", encoding="utf-8").write(deep)
+    with pytest.raises(docs.DocsError, match="board_art.a.b.c.*nested too deeply"):
+        docs.render_site(data_copy)
+
+
+def test_a_value_of_unknown_type_fails_the_build(data_copy):
+    (data_copy / "specs" / "speicherstadt" / "game.yaml").open("a", encoding="utf-8").write("box: !!set {lid, tray}\n")
+    with pytest.raises(docs.DocsError, match="game.yaml:box: cannot show a value of type set"):
+        docs.render_site(data_copy)
+
+
+def test_referee_docs_writes_the_same_markdown(data_copy, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("REFEREE_DATA", str(data_copy))
+    out = tmp_path / "out"
+    assert cli.main(["docs", "--out", str(out)]) == 0
+    written = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*.md")}
+    assert written == pages_of(data_copy)
+    assert f"wrote {len(written)} pages" in capsys.readouterr().out
+
+
+def test_an_unknown_snippet_in_a_hand_written_page_fails():
+    with pytest.raises(docs.DocsError, match="no generated snippet 'nonsense'"):
+        docs.expand_snippets("<!-- referee:nonsense -->")
+
+
+def test_the_command_line_reference_lists_every_command():
+    page = docs.render_cli()
+    for command in ("check", "show", "moves", "play", "validate", "docs"):
+        assert f"## referee {command} {{#{command}}}" in page
+    assert "| `--format` | One of `text`, `json`. Default: `text`. |" in page

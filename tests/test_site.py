@@ -1,0 +1,147 @@
+"""The rulebook site as users get it: `mkdocs build --strict`, the `see:` links, search in a browser."""
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from referee.engine import check_bytes, format_report, rule_link
+from referee.spec import available_games, data_root, load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+# One query per game and language; the page that must be among the results.
+QUERIES = [
+    ("speicherstadt", "en", "fireman", "speicherstadt/tables.html"),
+    ("speicherstadt", "de", "Feuerwehrmann", "speicherstadt/tables.html"),
+    ("speicherstadt", "hu", "tűzoltó", "speicherstadt/tables.html"),
+    ("canterbury", "en", "chapel", "canterbury/tables.html"),
+    ("canterbury", "de", "Kapelle", "canterbury/tables.html"),
+    ("canterbury", "hu", "kápolna", "canterbury/tables.html"),
+    ("hamburgum", "en", "harbour master", "hamburgum/tables.html"),
+    ("hamburgum", "de", "Hafenmeister", "hamburgum/tables.html"),
+    ("hamburgum", "hu", "kikötőmester", "hamburgum/tables.html"),
+]
+NOT_YET_IN_SPEC = {("canterbury", "de")}  # no source gives Canterbury's German names yet
+
+
+def mkdocs_build(dest: Path, data: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if data is not None:
+        env["REFEREE_DATA"] = str(data)
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(dest)]
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(dest)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return dest
+
+
+def test_the_site_builds_strictly_with_every_page(site):
+    for page in ("index", "getting-started", "notation", "cli"):
+        assert (site / f"{page}.html").is_file()
+    for game in available_games():
+        for page in ("index", "rules", "tables", "variants", "verify", "notation"):
+            assert (site / game / f"{page}.html").is_file(), f"{game}/{page}"
+
+
+def test_every_see_link_leads_to_its_rule(site, monkeypatch):
+    assert rule_link("speicherstadt/purchase-funds") == (data_root() / "site").as_uri() + "/speicherstadt/rules.html#purchase-funds"
+    monkeypatch.setenv("REFEREE_DOCS_URL", site.as_uri() + "/")
+    for game in available_games():
+        html = (site / game / "rules.html").read_text(encoding="utf-8")
+        for rule in load_spec(game).rules:
+            link = urlparse(rule_link(rule))
+            assert Path(link.path) == site / game / "rules.html"
+            assert f'id="{link.fragment}"' in html, rule
+
+
+def test_a_diagnostic_in_a_report_opens_the_rule(site, monkeypatch):
+    monkeypatch.setenv("REFEREE_DOCS_URL", site.as_uri())
+    report = check_bytes(b'[Game "speicherstadt"]\n[Players "beige, orange"]\n\nreveal warehouse\nreveal fireman 9\n', "bad.log")
+    link = urlparse(re.search(r"^see: (\S+)$", format_report(report), re.M).group(1))
+    page = Path(link.path).read_text(encoding="utf-8")
+    assert link.fragment == "card-face" and 'id="card-face"' in page
+
+
+def test_a_rule_without_text_fails_the_build(tmp_path):
+    for part in ("common", "schema", "speicherstadt"):
+        shutil.copytree(ROOT / "specs" / part, tmp_path / "data" / "specs" / part)
+    shutil.copytree(ROOT / "grammar", tmp_path / "data" / "grammar")
+    rules = tmp_path / "data" / "specs" / "speicherstadt" / "rules.yaml"
+    rules.write_text(re.sub(r"text: A warehouse never holds more than 4 cubes at any moment\.", "text: ' '", rules.read_text(encoding="utf-8")), encoding="utf-8")
+    result = mkdocs_build(tmp_path / "site", data=tmp_path / "data")
+    assert result.returncode != 0
+    assert "speicherstadt/warehouse-capacity: a rule needs a title and text" in result.stdout + result.stderr
+
+
+# --- search in a real browser ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser(site, tmp_path_factory):
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
+        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1024"):
+        options.add_argument(arg)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.get(f"http://127.0.0.1:{server.server_port}/index.html")
+    yield driver
+    driver.quit()
+    server.shutdown()
+
+
+def search(driver, query: str) -> list[str]:
+    """Type a query into the site's search box; the paths of the pages among the results."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    if not box.is_displayed():
+        driver.find_element(By.CSS_SELECTOR, "label.md-search__icon").click()
+    box.clear()
+    box.send_keys(query)
+    meta = driver.find_element(By.CSS_SELECTOR, ".md-search-result__meta")
+    WebDriverWait(driver, 20).until(lambda d: "matching" in meta.text and "Type to start" not in meta.text)
+    WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-search-result__item a") or "No matching" in meta.text)
+    return [urlparse(a.get_attribute("href")).path.lstrip("/") for a in driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item a")]
+
+
+@pytest.mark.parametrize("game, lang, query, page", QUERIES, ids=[f"{g}-{lang}" for g, lang, *_ in QUERIES])
+def test_search_finds_a_component_by_its_name_in_each_language(browser, game, lang, query, page):
+    if game not in available_games():
+        pytest.skip(f"there is no spec of {game} yet")
+    if (game, lang) in NOT_YET_IN_SPEC and query not in str(load_spec(game).files):
+        pytest.skip(f"the {game} spec has no {lang} name {query!r} yet")
+    found = search(browser, query)
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / f"search-{game}-{lang}.png"))
+    assert page in found, f"{query!r}: {found}"
