@@ -242,6 +242,10 @@ def flatten(entry: dict, prefix: tuple = ()) -> tuple[dict[tuple, Any], list[tup
     return leaves, through
 
 
+def count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def dotted(path: tuple) -> str:
     return ".".join(str(p) for p in path)
 
@@ -369,7 +373,7 @@ class GamePages:
         """Mappings side by side: a row each, or a small table each when they do not fit in one table."""
         entries = [(key, {"names": e} if is_names(e) else e) for key, e in entries]
         flat = {key: flatten(entry) for key, entry in entries}
-        with_names = any(names_of(e) for _, e in entries)
+        langs = [lang for lang in LANGS if any(names_of(e).get(lang) for _, e in entries)]  # columns with a name in them
         by_id = listed and all(is_scalar(e.get("id")) and e.get("id") is not None for _, e in entries)
         columns: list[tuple] = []
         for leaves, _ in flat.values():
@@ -388,7 +392,7 @@ class GamePages:
             return out
         keyed = not listed or by_id
         header = [key_header(path)] if keyed else []
-        header += list(LANGS.values()) if with_names else []
+        header += [LANGS[lang] for lang in langs]
         header += [" › ".join(human(k) for k in c) for c in main] + (["Other"] if rare else [])
         rows = []
         for key, entry in entries:
@@ -397,7 +401,7 @@ class GamePages:
             leaves, through = flat[key]
             names = names_of(entry)
             row = [f"`{entry['id'] if listed else key}`"] if keyed else []
-            row += [escape(names.get(lang, "—")) for lang in LANGS] if with_names else []
+            row += [escape(names.get(lang, "—")) for lang in langs]
             row += [self.cell(leaves[c], stem, path + (key, *c)) if c in leaves else "—" for c in main]
             if rare:
                 row.append(", ".join(f"{' '.join(map(str, c)).replace('_', ' ')}: {self.cell(leaves[c], stem, path + (key, *c))}" for c in rare if c in leaves) or "—")
@@ -489,11 +493,11 @@ class GamePages:
         uncertain = len(list(iter_uncertain(self.spec)))
         examples = len(self.examples())
         out += [
-            f"- [Rules](rules.md): all {len(self.spec.rules)} rules, from setting up to final scoring and tie-breaks, each under its id.",
+            f"- [Rules](rules.md): {count(len(self.spec.rules), 'rule')}, from setting up to final scoring and tie-breaks, each under its id.",
             "- [Components and tables](tables.md): components, setup by player count and every table of the spec.",
-            f"- [Variants](variants.md): {len(self.variant_files())} overlay files and what each changes.",
-            f"- [Verify with your box](verify.md): {uncertain} values that are less than certain.",
-            f"- [Notation](notation.md): how to write a game down, with {examples} complete example records.",
+            f"- [Variants](variants.md): {count(len(self.variant_files()), 'overlay file')} and what each changes.",
+            f"- [Verify with your box](verify.md): {count(uncertain, 'value')} that are less than certain.",
+            f"- [Notation](notation.md): how to write a game down, with {count(examples, 'complete example record')}.",
             "",
         ]
         glossary = self.glossary()
@@ -552,7 +556,7 @@ class GamePages:
         if not rule.text.strip() or not rule.title.strip():
             raise DocsError(self.spec.path_of("rules"), rule.id, "a rule needs a title and text to be shown in the rulebook")
         out = [f"### {escape(rule.title)} {{#{rule.anchor}}}", "", rule.text, ""]
-        out += [f"`{rule.id}` · {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)}", ""]
+        out += [f"`{rule.id}` · source: {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)}", ""]
         if rule.reading:
             out += ['!!! note "How we read it"', "", *("    " + line for line in rule.reading.splitlines()), ""]
         if rule.reads:
@@ -612,7 +616,7 @@ class GamePages:
         out = [
             f"# Verify with your box: {self.title}",
             "",
-            f"The spec of {self.title} holds {len(uncertain)} values that no source gives for certain. Each is listed "
+            f"The spec of {self.title} holds {count(len(uncertain), 'value')} that no source gives for certain. Each is listed "
             "with its spec file and key, the value the referee uses now, where it came from and the rules that read it.",
             "",
             "If your box shows a value, write it into the spec file at that key in place of the whole "
@@ -641,7 +645,7 @@ class GamePages:
                 else:
                     used = self.inline(p.value, p.file, tuple(p.key.split(".")))
                 note = escape(p.note) + (f" (source: {escape(p.source)})" if p.source else "")
-                rules = ", ".join(f"[{r.anchor}](rules.md#{r.anchor})" for r in readers.get(p.address, [])) or "—"
+                rules = ", ".join(f"[{r.anchor}](rules.md#{r.anchor})" for r in readers.get(p.address, [])) or "no rule reads it"
                 where = f'<span id="{verify_anchor(p)}"></span>`{self.where(p.file)}`<br>key `{p.key}`'
                 rows.append([where, used, note, rules])
             out.append(table(["Spec file and key", "Used now", "Where it comes from", "Rules that read it"], rows))
