@@ -70,12 +70,18 @@ class Page:
 # --- the site ---------------------------------------------------------------------
 
 
+def game_specs(data: Path | None = None) -> tuple[Path, list[Spec]]:
+    """The data root and the spec of every game in it (a spec that does not load raises)."""
+    data = Path(data) if data else data_root()
+    return data, [load_spec(game, root=data / "specs") for game in available_games(data / "specs")]
+
+
 def render_site(data: Path | None = None) -> list[Page]:
     """Every generated page: the command-line reference, then six pages per game."""
-    data = Path(data) if data else data_root()
+    data, specs = game_specs(data)
     pages = [Page("cli.md", "Command line", None, render_cli())]
-    for game in available_games(data / "specs"):
-        pages += GamePages(load_spec(game, root=data / "specs"), data).pages()
+    for spec in specs:
+        pages += GamePages(spec, data).pages()
     return pages
 
 
@@ -107,14 +113,12 @@ def nav(pages: list[Page]) -> list:
 
 def games_table(data: Path | None = None) -> str:
     """A table of the games with links to their pages, for the home page."""
-    data = Path(data) if data else data_root()
     rows = []
-    for game in available_games(data / "specs"):
-        meta = load_spec(game, root=data / "specs").meta
-        players = meta["players"]
+    for spec in game_specs(data)[1]:
+        names, players, game = spec.meta["names"], spec.meta["players"], spec.game
         rows.append([
-            f"[{meta['names']['en']}]({game}/index.md)",
-            *(meta["names"].get(lang, "—") for lang in ("de", "hu")),
+            f"[{names['en']}]({game}/index.md)",
+            *(names.get(lang, "—") for lang in ("de", "hu")),
             f"{players['min']}–{players['max']}",
             f"[rules]({game}/rules.md) · [tables]({game}/tables.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
         ])
@@ -123,9 +127,7 @@ def games_table(data: Path | None = None) -> str:
 
 def notation_links(data: Path | None = None) -> str:
     """A list of the games' notation pages, for the general notation page."""
-    data = Path(data) if data else data_root()
-    games = available_games(data / "specs")
-    return "\n".join(f"- [{load_spec(g, root=data / 'specs').meta['names']['en']}]({g}/notation.md)" for g in games) + "\n"
+    return "".join(f"- [{spec.meta['names']['en']}]({spec.game}/notation.md)\n" for spec in game_specs(data)[1])
 
 
 SNIPPETS = {"games": games_table, "notation": notation_links}
@@ -150,8 +152,13 @@ def slug(*parts: Any) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
 
 
+def words(key: Any) -> str:
+    """A spec key as words: `end_points_per_coin` -> `end points per coin`."""
+    return str(key).replace("_", " ")
+
+
 def human(key: Any) -> str:
-    text = str(key).replace("_", " ")
+    text = words(key)
     return text[:1].upper() + text[1:]
 
 
@@ -190,7 +197,7 @@ def table_like(value: Any) -> bool:
     if isinstance(value, dict):
         items = [v for k, v in value.items() if not (k == "names" and is_names(v))]
         numeric = len(items) >= 3 and all(isinstance(k, int) for k in value) and all(map(is_scalar, items))
-        return numeric or len(items) > MAX_INLINE_ITEMS or any((isinstance(v, dict) and not _names_only(v) and not is_names(v)) or table_like(v) for v in items)
+        return numeric or len(items) > MAX_INLINE_ITEMS or any((isinstance(v, dict) and not only_names(v)) or table_like(v) for v in items)
     if isinstance(value, list):
         return len(value) > MAX_INLINE_ITEMS or any(isinstance(v, dict) for v in value)
     return False
@@ -205,8 +212,9 @@ def is_entries(items: dict) -> bool:
     return any(names_of(v) for v in values) or (len(values) >= 2 and bool(shared))
 
 
-def _names_only(value: Any) -> bool:
-    return isinstance(value, dict) and set(value) == {"names"} and is_names(value["names"])
+def only_names(value: Any) -> bool:
+    """Names and nothing else: shown as a name, never opened up into a table."""
+    return is_names(value) or (isinstance(value, dict) and set(value) == {"names"} and is_names(value["names"]))
 
 
 def key_header(path: tuple) -> str:
@@ -233,7 +241,7 @@ def flatten(entry: dict, prefix: tuple = ()) -> tuple[dict[tuple, Any], list[tup
     for k, v in entry.items():
         if not prefix and k == "names" and is_names(v):
             continue
-        if isinstance(v, dict) and v and not _names_only(v) and not is_names(v):
+        if isinstance(v, dict) and v and not only_names(v):
             sub, sub_through = flatten(v, prefix + (k,))
             leaves.update(sub)
             through += [prefix + (k,), *sub_through]
@@ -315,7 +323,7 @@ class GamePages:
             parts = []
             for k, v in value.items():
                 text = self.cell(v, stem, path + (k,))
-                label = escape(str(k).replace("_", " "))
+                label = escape(words(k))
                 parts.append(f"{label} ({text})" if isinstance(v, (dict, list)) and v else f"{label}: {text}")
             return ", ".join(parts)
         raise DocsError(self.spec.path_of(stem), dotted(path), f"cannot show a value of type {type(value).__name__} in a table")
@@ -385,15 +393,18 @@ class GamePages:
         if nested or len(main) + bool(rare) > MAX_TABLE_COLUMNS:
             out = []
             for key, entry in entries:
-                fallback = f"{human(path[-1] if path else stem)} {key + 1}" if listed else human(key)
-                if not listed and key_header(path) != "Id":
-                    fallback = f"{key_header(path)}: {key}"
-                out += self.block(entry, stem, path + (key,), level + 1, entry_title(entry) or fallback, None if listed else key)
+                if listed:  # the third of the faces, ...
+                    title = f"{human(path[-1] if path else stem)} {key + 1}"
+                else:  # a card type, a player count
+                    title = human(key) if key_header(path) == "Id" else f"{key_header(path)}: {key}"
+                out += self.block(entry, stem, path + (key,), level + 1, entry_title(entry) or title, None if listed else key)
             return out
         keyed = not listed or by_id
         header = [key_header(path)] if keyed else []
         header += [LANGS[lang] for lang in langs]
         header += [" › ".join(human(k) for k in c) for c in main] + (["Other"] if rare else [])
+        if not header:  # mappings with nothing in them
+            return ["none", ""]
         rows = []
         for key, entry in entries:
             anchor = slug(stem, *path, key)
@@ -404,7 +415,7 @@ class GamePages:
             row += [escape(names.get(lang, "—")) for lang in langs]
             row += [self.cell(leaves[c], stem, path + (key, *c)) if c in leaves else "—" for c in main]
             if rare:
-                row.append(", ".join(f"{' '.join(map(str, c)).replace('_', ' ')}: {self.cell(leaves[c], stem, path + (key, *c))}" for c in rare if c in leaves) or "—")
+                row.append(", ".join(f"{escape(' '.join(map(words, c)))}: {self.cell(leaves[c], stem, path + (key, *c))}" for c in rare if c in leaves) or "—")
             marks = "".join(self.mark(stem, path + (key, *c)) for c in [("names",), *through])
             row[0] = f'<span id="{anchor}"></span>{row[0]}{marks}'
             rows.append(row)
