@@ -511,6 +511,12 @@ class GamePages:
             f"- [Notation](notation.md): how to write a game down, with {count(examples, 'complete example record')}.",
             "",
         ]
+        groups = dict(self.rule_groups())
+        for title, section, stem in (("Setting up", "setup", "setup"), ("Final scoring and tie-breaks", "end", "scoring")):
+            links = [f"[the rules](rules.md#section-{section})"] if section in groups else []
+            links += [f"[the {stem} tables](tables.md#{stem})"] if stem in self.spec.files else []
+            if links:
+                out += [f"**{title}:** see {' and '.join(links)}.", ""]
         glossary = self.glossary()
         if glossary:
             out += ["## Names in three languages {#names}", "", "Names as printed in the English, German and Hungarian editions, where known.", ""]
