@@ -1,0 +1,1098 @@
+"""Canterbury: the base game for three and four players and the advanced two-player variant.
+
+A turn is one action: Levy, Full Build or Tax & Build. In the two-player variant a
+placement for the neutral player may open the turn, written as its own line. The city
+is a graph of districts read from `specs/canterbury/board.yaml`; structures, the
+treasury track, the bonuses and every other number come from the other spec files, so
+typing in the numbers printed in a particular box changes the referee, not this module.
+
+An action is worked out on a copy of the board and committed only when every rule
+holds. A rejected move therefore leaves the state as it was, and the random player
+tries its candidate moves with the very code that checks records.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from lark import Token, Tree
+
+from ..notation import Header, Move, Pos, RecordError
+from ..spec import Spec, SpecError, load_spec
+from .base import Game, Seat, Standing, State, Trace, Violation, require
+from .canterbury_checks import check_board, check_neutral, check_scoring, check_structures, check_treasury
+from .canterbury_scoring import divide, district_awards, favour_awards, keyed
+
+# The three actions, by the ids setup.yaml gives them.
+LEVY, FULL, TAX = "levy", "full-build", "tax-build"
+# How a structure of a size spreads its service cubes (structures.yaml, sizes).
+OWN, NEIGHBOURS, CHOSEN = "own", "neighbours", "chosen"
+# Where a player's prosperity comes from; also the checkpoint keys for each part.
+STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS = "structures", "upgrade", "opening", "districts", "favour", "shillings"
+SOURCES = (STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS)
+# Placement problems that a different order of two structures may cure.
+ORDER_SENSITIVE = ("connectivity", "services-first")
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Build:
+    """One structure of a build action, with the demolitions that make way for it."""
+
+    structure: str
+    district: str
+    demolish: tuple[str, ...] = ()
+    serving: tuple[str, ...] = ()  # a large structure's further cube districts
+    pos: Pos | None = field(default=None, compare=False)
+
+
+@dataclass
+class Action(Move):
+    player: str
+    kind: str  # LEVY, FULL or TAX
+    builds: tuple[Build, ...] = ()
+
+
+@dataclass
+class NeutralStep(Move):
+    """The active player places the top tile of their stack for the neutral player."""
+
+    player: str
+    structure: str
+    district: str | None = None  # None: no legal place, the tile leaves the game
+    skipped: str | None = None  # a medium stack's top tile put back in the box
+
+
+# --- static data ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Size:
+    name: str
+    rank: int  # 0 for the smallest
+    spaces: int
+    cubes: str
+    chosen: int
+    demolition: dict | None
+
+
+@dataclass(frozen=True)
+class Structure:
+    id: str
+    name: str
+    service: str
+    size: str
+    spaces: int
+    tiles: int
+    cost: int
+    city: int
+    player: Any  # points, or points by ring (None: not in that ring)
+    kind: str  # what the rule against duplicates compares: the Roman well is a well
+    scores_as_empty: bool
+    set_out: bool
+
+    def points_in(self, ring: str) -> int | None:
+        return self.player.get(ring) if isinstance(self.player, dict) else self.player
+
+
+@dataclass(frozen=True)
+class District:
+    id: str
+    ring: str
+    neighbours: tuple[str, ...]
+
+
+# --- state --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Board:
+    """The tiles in every district, the cubes on every service slot, and the sideboard."""
+
+    tiles: dict[str, list[str]]
+    cubes: dict[str, dict[str, str]]  # district -> service -> owner
+    supply: dict[str, int]
+    used: Counter  # owner -> service cubes on the board
+
+    def copy(self) -> "Board":
+        return Board({d: list(t) for d, t in self.tiles.items()}, {d: dict(c) for d, c in self.cubes.items()}, dict(self.supply), Counter(self.used))
+
+
+@dataclass
+class Player:
+    seat: Seat
+    rank: int
+    money: int
+    points: dict[str, int]
+    must_full_build: bool = False
+    favour: dict[str, int] = field(default_factory=dict)  # King's favour points by service
+    marker_build: bool = False  # the variant marker shows Build
+    stacks: list[list[str]] = field(default_factory=list)  # the neutral's tiles, top first
+
+    @property
+    def prosperity(self) -> int:
+        return sum(self.points.values())
+
+
+@dataclass
+class City:
+    prosperity: int
+    discs: int = 0
+
+
+@dataclass
+class Outcome:
+    """What an action does, worked out on a copy of the board before it is committed."""
+
+    board: Board
+    income: int = 0
+    cost: int = 0
+    points: Counter = field(default_factory=Counter)
+    city_points: int = 0
+    opened: list[str] = field(default_factory=list)
+
+
+# --- the state -----------------------------------------------------------------------------------
+
+
+class CanterburyState(State):
+    def __init__(self, game: "Canterbury", seats: list[Seat], start: int, trace: Trace, neutral_colour: str | None):
+        spec = game.spec
+        setup = spec["setup"]
+        self.game = game
+        self.spec = spec
+        self.trace = trace
+        self.seats = seats
+        self.neutral = game.neutral  # the variant's settings, None without it
+        self.neutral_colour = neutral_colour
+        count = len(seats)
+        self.order = [seats[(start + i) % count].colour for i in range(count)]  # rank order
+        self.players: dict[str, Player] = {}
+        for rank, colour in enumerate(self.order, 1):
+            seat = next(s for s in seats if s.colour == colour)
+            points = {source: 0 for source in SOURCES}
+            points[STRUCTURES] = setup["prosperity_start"]
+            self.players[colour] = Player(seat, rank, setup["money"], points)
+        trace.use(game.rule("start-money"))
+        self.board = game.initial_board()
+        self.city = City(spec["treasury"]["city"]["start"])
+        trace.use(game.rule("city-start"))
+        if self.neutral:
+            self._deal_stacks()
+        self.turns = 0  # completed turns
+        self.scorings = 0
+        self.pending_scorings = 0
+        self.end_triggered = False
+        self.final_turns: int | None = None  # turns left after the one that triggered the end
+        self.over = False
+        self.neutral_due = False
+        self.moves_this_turn = 0
+        self.opened: list[str] = []
+        self._begin_turn()
+
+    def _deal_stacks(self) -> None:
+        """Each player's neutral stacks are taken from the supply (rules.yaml, neutral-setup)."""
+        start_build = self.neutral["marker_start"] == "build"
+        for player in self.players.values():
+            player.marker_build = start_build
+            player.stacks = [list(stack["tiles"]) for stack in self.neutral["stacks"]]
+            for stack in player.stacks:
+                for tile in stack:
+                    self.board.supply[tile] -= 1
+        self.trace.use(self.game.rule("neutral-setup"))
+
+    # --- whose turn --------------------------------------------------------------------------
+
+    def to_act(self) -> str:
+        return self.order[self.turns % len(self.order)]
+
+    def first_round(self) -> bool:
+        return self.turns < len(self.order)
+
+    def _begin_turn(self) -> None:
+        """Flip the active player's variant marker: on Build the neutral places a tile first."""
+        self.opened = []
+        self.moves_this_turn = 0
+        if not self.neutral:
+            return
+        player = self.players[self.to_act()]
+        player.marker_build = not player.marker_build
+        self.neutral_due = player.marker_build and any(player.stacks)
+        self.trace.use(self.game.rule("variant-marker"))
+
+    # --- the treasury ------------------------------------------------------------------------
+
+    def city_position(self) -> int:
+        return self.city.prosperity - self.city.discs * self.spec["treasury"]["track_length"]
+
+    def levy(self) -> int:
+        treasury = self.spec["treasury"]
+        return treasury["levy"][self.city_position()] + treasury["disc_bonus"] * self.city.discs
+
+    def tax(self) -> int:
+        tax = self.spec["treasury"]["tax"]
+        return divide(self.levy(), tax["divisor"], tax["rounding"])
+
+    # --- applying moves ----------------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        rule = self.game.rule
+        require(move.player in self.players, rule("seat"), f"no player {move.player!r} in this game; seats: {', '.join(self.order)}")
+        actor = self.to_act()
+        require(move.player == actor, rule("turn-order"), f"it is {actor}'s turn, not {move.player}'s")
+        self.trace.use(rule("turn-order"))
+        if isinstance(move, NeutralStep):
+            self._neutral_step(move)
+            self.moves_this_turn += 1
+            return
+        if self.neutral_due:
+            stack = self._neutral_stack(self.players[actor])
+            raise Violation(rule("variant-marker"), f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(stack[0])})")
+        outcome = self._execute(move)
+        self._commit(move, outcome)
+        self.moves_this_turn += 1
+        self._end_turn()
+
+    def _execute(self, move: Action) -> Outcome:
+        """Check an action against every rule and work out its effects, without committing."""
+        game, rule = self.game, self.game.rule
+        player = self.players[move.player]
+        self._check_choice(player, move.kind)
+        if move.kind == LEVY:
+            self.trace.use(rule("levy"))
+            self.trace.use(rule("coin-supply"))
+            return Outcome(self.board, income=self.levy())
+        income = self.tax() if move.kind == TAX else 0
+        self._check_count(move)
+        board = self.board.copy()
+        for build in move.builds:
+            info = game.structures[build.structure]
+            require(not info.set_out, rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
+            left = board.supply[build.structure]
+            require(left > 0, rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
+            board.supply[build.structure] = left - 1
+        self.trace.use(rule("supply"))
+        cost = sum(game.structures[b.structure].cost for b in move.builds)
+        funds = player.money + income
+        what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
+        require(cost <= funds, rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
+        self.trace.use(rule("payment"))
+        upgrades = self._demolish(board, move.builds)
+        outcome = Outcome(board, income=income, cost=cost)
+        outcome.opened = self._place_all(board, move.builds, move.player)
+        for build in move.builds:
+            info = game.structures[build.structure]
+            outcome.points[STRUCTURES] += info.points_in(game.districts[build.district].ring)
+            outcome.city_points += info.city
+        outcome.points[UPGRADE] += len(upgrades) * self.spec["scoring"]["upgrade"]["points"]
+        for rid in ("player-marker", "structure-names", "district-names"):
+            self.trace.use(rule(rid))
+        if upgrades:
+            self.trace.use(rule("upgrade-bonus"))
+        return outcome
+
+    def _check_choice(self, player: Player, kind: str) -> None:
+        """The first round and the turn after a Levy call for a Full Build, when one is possible."""
+        rule, setup = self.game.rule, self.spec["setup"]
+        colour = player.seat.colour
+        if self.first_round():
+            self.trace.use(rule("first-round"))
+            if kind != setup["first_round"]:
+                require(self.find_full_build(colour) is None, rule("first-round"), f"the first round is {self._action_name(setup['first_round'])} only, and {colour} can build")
+        elif player.must_full_build:
+            self.trace.use(rule("after-levy"))
+            if kind != setup["after_levy"]:
+                require(self.find_full_build(colour) is None, rule("after-levy"), f"{colour} took a Levy last turn, so this turn is a {self._action_name(setup['after_levy'])}, and {colour} can build")
+
+    def _action_name(self, kind: str) -> str:
+        return self.spec["setup"]["actions"][kind]["names"]["en"]
+
+    def _check_count(self, move: Action) -> None:
+        """How many structures, and of which sizes, one action builds."""
+        game, rule = self.game, self.game.rule
+        key = "full_build" if move.kind == FULL else "tax_build"
+        rid = rule(move.kind)
+        limits = self.spec["setup"][key]
+        low, high = limits["structures"]["min"], limits["structures"]["max"]
+        count = len(move.builds)
+        name = self._action_name(move.kind)
+        require(low <= count <= high, rid, f"a {name} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
+        alone = [b for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())]
+        if alone and count > 1:
+            info = game.structures[alone[0].structure]
+            raise Violation(rid, f"a {info.size} structure ({info.name}) is the only structure of its {name}", move.builds[-1].pos)
+        self.trace.use(rid)
+
+    # --- placement ---------------------------------------------------------------------------
+
+    def placement_problem(self, board: Board, structure: str, district: str) -> tuple[str, str] | None:
+        """Why a structure cannot stand in a district now, as (rule, reason); None when it can."""
+        game = self.game
+        info = game.structures[structure]
+        where = game.districts[district]
+        tiles = board.tiles[district]
+        if not tiles and not any(board.tiles[n] for n in where.neighbours):
+            return "connectivity", f"{district} holds no structure and borders no district that does"
+        if info.points_in(where.ring) is None:
+            return "centre-forbidden", f"the {info.name} may not be built in the {game.ring_name(where.ring)} ({district})"
+        twin = next((t for t in tiles if game.structures[t].kind == info.kind), None)
+        if twin is not None:
+            return "no-duplicate", f"{district} already holds the {game.structure_name(twin)}"
+        free = game.free_spaces(tiles)
+        if free < info.spaces:
+            return "space", f"the {info.name} needs {info.spaces} empty building space{'s' if info.spaces != 1 else ''} in {district}; {free} {'is' if free == 1 else 'are'} empty"
+        missing = [s for s in game.services_before(info.service) if s not in board.cubes[district]]
+        if missing:
+            return "services-first", f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
+        return None
+
+    def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
+        """Place the structures in the order written; return the districts they open."""
+        rule = self.game.rule
+        before = board.copy() if len(builds) > 1 else board
+        opened: list[str] = []
+        for build in builds:
+            problem = self.placement_problem(board, build.structure, build.district)
+            if problem is not None:
+                if problem[0] in ORDER_SENSITIVE and self._other_order_works(before, builds, owner):
+                    raise Violation(rule("build-order"), f"{problem[1]}; placed in the other order both structures would be legal, and the record gives the order of placing", build.pos)
+                raise Violation(rule(problem[0]), problem[1], build.pos)
+            if not self.board.tiles[build.district] and not board.tiles[build.district]:
+                opened.append(build.district)
+            board.tiles[build.district].append(build.structure)
+            self._place_cubes(board, build, owner)
+        for rid in ("connectivity", "centre-forbidden", "no-duplicate", "space", "services-first"):
+            self.trace.use(rule(rid))
+        if len(builds) > 1:
+            self.trace.use(rule("build-order"))
+        return opened
+
+    def _other_order_works(self, board: Board, builds: tuple[Build, ...], owner: str) -> bool:
+        """True when two structures could be placed in the reverse of the order written."""
+        if len(builds) <= 1:
+            return False
+        scratch = board.copy()
+        for build in reversed(builds):
+            if self.placement_problem(scratch, build.structure, build.district) is not None:
+                return False
+            scratch.tiles[build.district].append(build.structure)
+            try:
+                self._place_cubes(scratch, build, owner)
+            except Violation:
+                return False
+        return True
+
+    def cube_stock(self, owner: str) -> int:
+        """Service cubes a colour has for the districts (rules.yaml, cube-supply)."""
+        cubes = self.spec["setup"]["cubes"]
+        set_aside = cubes["set_aside"]
+        keys = self.neutral["set_aside"] if self.neutral and owner == self.neutral["name"] else set_aside
+        return cubes["per_colour"] - sum(set_aside[k] for k in keys)
+
+    def _place_cubes(self, board: Board, build: Build, owner: str) -> None:
+        """Cubes on the structure's service slot: own district, neighbours or named districts."""
+        game, rule = self.game, self.game.rule
+        info = game.structures[build.structure]
+        size = game.sizes[info.size]
+        targets = [build.district]
+        if size.cubes == NEIGHBOURS:
+            targets.extend(game.districts[build.district].neighbours)
+            self.trace.use(rule("medium-cubes"))
+        elif size.cubes == OWN:
+            self.trace.use(rule("small-cubes"))
+        large = rule("large-cubes")
+        if build.serving:
+            require(size.cubes == CHOSEN, large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
+        if size.cubes == CHOSEN:
+            serving = build.serving
+            require(len(serving) <= size.chosen, large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
+            require(len(set(serving)) == len(serving), large, "a district is named twice for the cubes", build.pos)
+            require(build.district not in serving, large, f"{build.district} is the structure's own district; it gets its cube anyway", build.pos)
+            for district in serving:
+                holder = board.cubes[district].get(info.service)
+                require(holder is None, large, f"{district} already has a {info.service} cube ({holder}); a cube never replaces another", build.pos)
+            targets.extend(serving)
+            self.trace.use(large)
+        stock = self.cube_stock(owner)
+        for district in targets:
+            if info.service in board.cubes[district]:
+                continue
+            if board.used[owner] >= stock:
+                self.trace.use(rule("cube-supply"))
+                break
+            board.cubes[district][info.service] = owner
+            board.used[owner] += 1
+
+    # --- demolition --------------------------------------------------------------------------
+
+    def _demolish(self, board: Board, builds: tuple[Build, ...]) -> set[int]:
+        """Carry out the demolitions that open a build action; return the builds that upgrade."""
+        game, rule = self.game, self.game.rule
+        need: Counter = Counter()
+        freed: Counter = Counter()
+        for build in builds:
+            need[build.district] += game.structures[build.structure].spaces
+            freed[build.district] += sum(game.structures[t].spaces for t in build.demolish)
+        free_at_start = {d: game.free_spaces(board.tiles[d]) for d in need}
+        upgrades: set[int] = set()
+        for index, build in enumerate(builds):
+            new = game.structures[build.structure]
+            for gone_id in build.demolish:
+                gone = game.structures[gone_id]
+                tiles = board.tiles[build.district]
+                require(gone_id in tiles, rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
+                self._check_demolition(board, build, new, gone)
+                same = gone.service == new.service
+                if not same:
+                    spare = free_at_start[build.district] + freed[build.district] - gone.spaces
+                    require(spare < need[build.district], rule("demolish-purpose"),
+                            f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+                tiles.remove(gone_id)
+                if same:
+                    upgrades.add(index)
+                for rid in ("demolition", "demolish-purpose", f"demolish-{gone.size}", "demolished-tiles"):
+                    self.trace.use(rule(rid))
+                if gone.set_out:
+                    self.trace.use(rule("roman-well"))
+        return upgrades
+
+    def _check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure) -> None:
+        """The size conditions under which a structure may be demolished (structures.yaml)."""
+        game, rule = self.game, self.game.rule
+        rid = rule(f"demolish-{gone.size}")
+        conditions = game.sizes[gone.size].demolition
+        require(conditions is not None, rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
+        require(game.sizes[gone.size].rank < game.sizes[new.size].rank, rule("demolish-purpose"),
+                f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
+        if gone.service == new.service and new.size in conditions["replaced_by"]:
+            return
+        for district in game.districts[build.district].neighbours:
+            if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["neighbour"] for t in board.tiles[district]):
+                return
+        for tiles in board.tiles.values():
+            if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["anywhere"] for t in tiles):
+                return
+        raise Violation(rid, f"the {gone.name} may go only for a larger {gone.service} structure in its place, {game.demolition_help(gone)}", build.pos)
+
+    # --- committing a turn -------------------------------------------------------------------
+
+    def _commit(self, move: Action, outcome: Outcome) -> None:
+        player = self.players[move.player]
+        self.board = outcome.board
+        player.money += outcome.income - outcome.cost
+        for source, points in outcome.points.items():
+            player.points[source] += points
+        self.opened.extend(outcome.opened)
+        self._advance_city(outcome.city_points)
+        player.must_full_build = move.kind == LEVY
+
+    def _advance_city(self, points: int) -> None:
+        """Move the city marker; every pass of space 0 adds a disc and a district scoring."""
+        treasury = self.spec["treasury"]
+        length, most = treasury["track_length"], treasury["city"]["discs"]
+        self.trace.use(self.game.rule("city-marker"))
+        if self.city.discs >= most:
+            return
+        self.city.prosperity += points
+        while self.city.discs < most and self.city.prosperity >= (self.city.discs + 1) * length:
+            self.city.discs += 1
+            self.pending_scorings += 1
+        if self.city.discs >= most:
+            self.city.prosperity = most * length + treasury["city"]["final_position"]
+            self.end_triggered = True
+
+    def _end_turn(self) -> None:
+        """Opening bonuses, then any district scoring, then the next turn (or the end)."""
+        rule = self.game.rule
+        player = self.players[self.to_act()]
+        per_cube = self.spec["scoring"]["opening"]["points_per_cube"]
+        for district in dict.fromkeys(self.opened):
+            player.points[OPENING] += per_cube * len(self.board.cubes[district])
+            self.trace.use(rule("opening-bonus"))
+        while self.pending_scorings:
+            self.pending_scorings -= 1
+            self._score_districts()
+        count = len(self.order)
+        if self.end_triggered and self.final_turns is None:
+            self.final_turns = count - 1 - self.turns % count + count
+            self.trace.use(rule("game-end"))
+        elif self.final_turns is not None:
+            self.final_turns -= 1
+        self.turns += 1
+        if self.final_turns == 0:
+            self._final_scoring()
+            return
+        self._begin_turn()
+
+    # --- scoring ----------------------------------------------------------------------------
+
+    def _score_districts(self) -> None:
+        """One district scoring, then the rank markers' shillings for that scoring."""
+        game, rule = self.game, self.game.rule
+        district = self.spec["scoring"]["district"]
+        self.scorings += 1
+        for d, tiles in self.board.tiles.items():
+            primary = game.scored_spaces(tiles)
+            if not primary:
+                continue
+            for owner, points in district_awards(self._cube_counts(d), primary, district["secondary"], district["split_rounding"]).items():
+                if owner in self.players:
+                    self.players[owner].points[DISTRICTS] += points
+        for rid in ("district-scoring", "roman-well"):
+            self.trace.use(rule(rid))
+        if self.neutral:
+            self.trace.use(rule("neutral-city"))
+        markers = self.spec["scoring"]["rank_markers"]
+        for player in self.players.values():
+            amounts = keyed(markers, player.rank) or []
+            if self.scorings <= len(amounts):
+                player.money += amounts[self.scorings - 1]
+                self.trace.use(rule("rank-markers"))
+                self.trace.use(rule("coin-supply"))
+
+    def _cube_counts(self, district: str) -> Counter:
+        """Cubes per competitor in a district: players and the neutral, never the city cube."""
+        city = self.spec["board"]["city_cube"]["owner"]
+        return Counter(owner for owner in self.board.cubes[district].values() if owner != city)
+
+    def favour_positions(self, service: str) -> dict[str, int]:
+        """The King's favour board: districts each competitor serves with a service."""
+        city = self.spec["board"]["city_cube"]["owner"]
+        counts = Counter(slots[service] for slots in self.board.cubes.values() if service in slots)
+        counts.pop(city, None)
+        return dict(counts)
+
+    def _final_scoring(self) -> None:
+        """The fourth district scoring, the King's favour from water to culture, then money."""
+        rule, scoring = self.game.rule, self.spec["scoring"]
+        self._score_districts()
+        for service in self.game.services:
+            table = scoring["kings_favour"][service]
+            awards = favour_awards(self.favour_positions(service), table["first"], table["second"], scoring["district"]["split_rounding"])
+            for owner, points in awards.items():
+                if owner in self.players:
+                    self.players[owner].points[FAVOUR] += points
+                    self.players[owner].favour[service] = points
+        money = scoring["money"]
+        for player in self.players.values():
+            player.points[SHILLINGS] = divide(player.money, money["shillings_per_point"], money["rounding"])
+        for rid in ("final-scoring", "kings-favour", "money-points", "tie-break"):
+            self.trace.use(rule(rid))
+        self.over = True
+
+    # --- the neutral player ------------------------------------------------------------------
+
+    def _neutral_stack(self, player: Player) -> list[str]:
+        return next((stack for stack in player.stacks if stack), [])
+
+    def _stack_settings(self, player: Player) -> dict:
+        index = next(i for i, stack in enumerate(player.stacks) if stack)
+        return self.neutral["stacks"][index]
+
+    def _neutral_step(self, move: NeutralStep) -> None:
+        game, rule = self.game, self.game.rule
+        marker = rule("variant-marker")
+        require(self.neutral is not None, marker, "there is no neutral player: the two-player variant is not in play")
+        require(self.moves_this_turn == 0, marker, f"{move.player} has already placed the neutral's tile this turn")
+        player = self.players[move.player]
+        require(self.neutral_due, marker, f"{move.player}'s variant marker shows No Build this turn" if any(player.stacks) else f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
+        stack = self._neutral_stack(player)
+        settings = self._stack_settings(player)
+        top = stack[0]
+        stack_rule = rule("neutral-stack")
+        if move.skipped is not None:
+            skip = rule("neutral-skip")
+            require(settings["skip"], skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
+            require(move.skipped == top, stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
+            require(len(stack) > 1, skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
+            self.trace.use(skip)
+        tile = stack[1] if move.skipped is not None else top
+        require(move.structure == tile, stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
+        board = self.board.copy()
+        owner = self.neutral["name"]
+        if move.district is None:
+            spots = [d for d in game.district_ids if self.placement_problem(board, tile, d) is None]
+            require(not spots, rule("neutral-discard"), f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+            self.trace.use(rule("neutral-discard"))
+        else:
+            problem = self.placement_problem(board, tile, move.district)
+            if problem is not None:
+                raise Violation(rule(problem[0]), f"the neutral's {game.structure_name(tile)}: {problem[1]}")
+            board.tiles[move.district].append(tile)
+            self._place_cubes(board, Build(tile, move.district), owner)
+        if move.skipped is not None:
+            stack.remove(move.skipped)
+        stack.remove(tile)
+        self.board = board
+        self.neutral_due = False
+        self.trace.use(stack_rule)
+        if move.district is not None and self.neutral["city_points"]:
+            self._advance_city(game.structures[tile].city)
+            self.trace.use(rule("neutral-city"))
+
+    # --- figures and reports -----------------------------------------------------------------
+
+    def seat(self, colour: str, pos: Pos | None = None, rule: str | None = None) -> Seat:
+        """Checkpoints may also name the city and, in the variant, the neutral player."""
+        if colour in self._extra_names():
+            return Seat(colour)
+        if colour not in self.players and rule == self.game.rule("checkpoint"):
+            known = ", ".join([*self.order, *self._extra_names()])
+            raise RecordError(f"no player {colour!r} in this game; a checkpoint names one of: {known}", pos)
+        return super().seat(colour, pos, rule)
+
+    def _extra_names(self) -> list[str]:
+        names = [self.spec["board"]["city_cube"]["owner"]]
+        if self.neutral:
+            names.append(self.neutral["name"])
+        return names
+
+    def figures(self, colour: str) -> dict[str, Any]:
+        city_name = self.spec["board"]["city_cube"]["owner"]
+        city = {"city": self.city_position(), "discs": self.city.discs}
+        if colour == city_name:
+            return {"prosperity": self.city.prosperity, "position": self.city_position(), "discs": self.city.discs, "levy": self.levy(), "tax": self.tax()}
+        favour = {s: self.favour_positions(s).get(colour, 0) for s in self.game.services}
+        if colour not in self.players:
+            return {**favour, "cubes": self.board.used[colour]}
+        player = self.players[colour]
+        favour_points = {f"{FAVOUR}-{s}": player.favour.get(s, 0) for s in self.game.services}
+        return {"money": player.money, "prosperity": player.prosperity, **player.points, **favour, **favour_points, "cubes": self.board.used[colour], **city}
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def standings(self) -> list[Standing]:
+        fewer_money = "fewer-money" in self.spec["scoring"]["tie_break"]
+        out = []
+        for colour in self.order:
+            player = self.players[colour]
+            tiebreak = [("money", player.money, -1)] if fewer_money else []
+            out.append(Standing(player.seat, player.prosperity, {k: v for k, v in player.points.items() if v}, tiebreak))
+        return out
+
+    def play_checkpoints(self, next_move: Move) -> list[str]:
+        """At the start of every round after the first: money and prosperity, and the city."""
+        if self.moves_this_turn or not self.turns or self.turns % len(self.order):
+            return []
+        lines = [f"check {c}: money {p.money}, prosperity {p.prosperity}" for c, p in self.players.items()]
+        city = self.figures(self.spec["board"]["city_cube"]["owner"])
+        lines.append(f"check {self.spec['board']['city_cube']['owner']}: prosperity {city['prosperity']}, position {city['position']}, discs {city['discs']}")
+        return lines
+
+    def describe(self) -> dict:
+        count = len(self.order)
+        out: dict[str, Any] = {
+            "round": self.turns // count + 1,
+            "to_act": None if self.over else self.to_act(),
+            "neutral_builds_first": self.neutral_due,
+            "city": {"prosperity": self.city.prosperity, "position": self.city_position(), "discs": self.city.discs, "levy": self.levy(), "tax": self.tax()},
+            "district_scorings": self.scorings,
+            "turns_left_after_this": self.final_turns,
+            "over": self.over,
+            "players": {
+                colour: {
+                    "rank": p.rank,
+                    "money": p.money,
+                    "prosperity": p.prosperity,
+                    "breakdown": {k: v for k, v in p.points.items() if v},
+                    "must_full_build": p.must_full_build,
+                    "kings_favour": {s: self.favour_positions(s).get(colour, 0) for s in self.game.services},
+                    "cubes_left": self.cube_stock(colour) - self.board.used[colour],
+                    **({"variant_marker": "build" if p.marker_build else "no-build", "stacks": p.stacks} if self.neutral else {}),
+                }
+                for colour, p in self.players.items()
+            },
+            "districts": {
+                d: {"structures": tiles, "cubes": dict(self.board.cubes[d])}
+                for d, tiles in self.board.tiles.items()
+                if tiles or self.board.cubes[d]
+            },
+            "supply": {s: n for s, n in self.board.supply.items()},
+        }
+        if self.neutral:
+            name = self.neutral["name"]
+            out["neutral"] = {
+                "colour": self.neutral_colour,
+                "kings_favour": {s: self.favour_positions(s).get(name, 0) for s in self.game.services},
+                "cubes_left": self.cube_stock(name) - self.board.used[name],
+            }
+        return out
+
+    # --- legal and random moves ----------------------------------------------------------------
+
+    def _try(self, move: Action) -> Outcome | None:
+        """The outcome of a candidate action, or None when a rule forbids it."""
+        trace, self.trace = self.trace, Trace()  # a trial uses no rule on the record's behalf
+        try:
+            return self._execute(move)
+        except Violation:
+            return None
+        finally:
+            self.trace = trace
+
+    def _demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
+        """Demolitions worth trying with a structure: none, upgrades, or room where it lacks."""
+        game = self.game
+        info = game.structures[structure]
+        rank = game.sizes[info.size].rank
+        smaller = [t for t in board.tiles[district] if game.sizes[game.structures[t].size].rank < rank]
+        problem = self.placement_problem(board, structure, district)
+        if problem is None:
+            yield ()
+            smaller = [t for t in smaller if game.structures[t].service == info.service]
+        elif problem[0] != "space":
+            return
+        for size in range(1, len(smaller) + 1):
+            yield from itertools.combinations(smaller, size)
+
+    def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None) -> Iterator[Build]:
+        """Candidate single structures (unchecked): affordable, in the supply, placeable or
+        placeable after demolitions. In a random order when `rng` is given."""
+        game = self.game
+        ids = [s for s in game.buildable if board.supply[s] > 0 and game.structures[s].cost <= money and (sizes is None or game.structures[s].size in sizes)]
+        districts = list(game.district_ids)
+        if rng is not None:
+            rng.shuffle(ids)
+        for structure in ids:
+            if rng is not None:
+                rng.shuffle(districts)
+            for district in districts:
+                choices = list(self._demolition_choices(board, structure, district))
+                if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
+                    rng.shuffle(choices)
+                for demolish in choices:
+                    yield Build(structure, district, tuple(demolish), self._serving(board, structure, district, rng))
+
+    def _serving(self, board: Board, structure: str, district: str, rng: random.Random | None) -> tuple[str, ...]:
+        """Districts a large structure names for its cubes: the first free ones, or a random pick."""
+        game = self.game
+        info = game.structures[structure]
+        size = game.sizes[info.size]
+        if size.cubes != CHOSEN:
+            return ()
+        free = [d for d in game.district_ids if d != district and info.service not in board.cubes[d]]
+        if rng is None:
+            return tuple(free[: size.chosen])
+        count = min(size.chosen, len(free))
+        if rng.random() >= game.play["serving"]:
+            count = rng.randint(0, count)
+        return tuple(sorted(rng.sample(free, count)))
+
+    def find_full_build(self, colour: str, rng: random.Random | None = None) -> Action | None:
+        """A legal Full Build of one structure for the player, or None when there is none."""
+        player = self.players[colour]
+        for build in self.single_builds(self.board, player.money, rng=rng):
+            move = Action(colour, FULL, (build,))
+            if self._try(move) is not None:
+                return move
+        return None
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal next move; a large structure is listed with one choice of cube districts
+        (the first free ones), as the choices multiply beyond listing."""
+        if self.over:
+            return []
+        colour = self.to_act()
+        if self.neutral_due:
+            return self._neutral_options(colour)
+        player = self.players[colour]
+        moves: list[Move] = []
+        for kind in (LEVY, FULL, TAX):
+            if kind == LEVY:
+                candidates = [Action(colour, LEVY)]
+            else:
+                money = player.money + (self.tax() if kind == TAX else 0)
+                candidates = [Action(colour, kind, (b,)) for b in self.single_builds(self.board, money)]
+            legal = [m for m in candidates if self._try(m) is not None]
+            moves.extend(legal)
+            if kind == FULL:
+                moves.extend(self._pairs(colour, legal))
+        return moves
+
+    def _pairs(self, colour: str, singles: list[Action]) -> list[Action]:
+        """Full Builds of two small or medium structures, the second chosen after the first."""
+        game = self.game
+        pair_sizes = game.pair
+        out = []
+        for single in singles:
+            first = single.builds[0]
+            if game.structures[first.structure].size not in pair_sizes:
+                continue
+            outcome = self._execute(single)
+            money = self.players[colour].money - outcome.cost
+            for second in self.single_builds(outcome.board, money, pair_sizes):
+                move = Action(colour, FULL, (first, second))
+                if self._try(move) is not None:
+                    out.append(move)
+        return out
+
+    def _neutral_options(self, colour: str) -> list[Move]:
+        player = self.players[colour]
+        stack = self._neutral_stack(player)
+        tiles = [(stack[0], None)]
+        if self._stack_settings(player)["skip"] and len(stack) > 1:
+            tiles.append((stack[1], stack[0]))
+        moves: list[Move] = []
+        for tile, skipped in tiles:
+            spots = [d for d in self.game.district_ids if self.placement_problem(self.board, tile, d) is None]
+            moves.extend(NeutralStep(colour, tile, d, skipped) for d in spots)
+            if not spots:
+                moves.append(NeutralStep(colour, tile, None, skipped))
+        return moves
+
+    def random_move(self, rng: random.Random) -> Move:
+        colour = self.to_act()
+        if self.neutral_due:
+            return self._random_neutral(colour, rng)
+        player = self.players[colour]
+        play = self.game.play
+        if self.first_round() or player.must_full_build:
+            found = self.find_full_build(colour, rng)
+            if found is not None:
+                return self._random_full(colour, rng) or found
+        weights = play["action_weights"]
+        kinds = [LEVY, FULL, TAX]
+        while kinds:
+            kind = rng.choices(kinds, [weights[k] for k in kinds]).pop()
+            kinds.remove(kind)
+            move = self._random_full(colour, rng) if kind == FULL else self._random_tax(colour, rng) if kind == TAX else self._random_levy(colour)
+            if move is not None:
+                return move
+        return Action(colour, LEVY)
+
+    def _random_levy(self, colour: str) -> Action | None:
+        move = Action(colour, LEVY)
+        return move if self._try(move) is not None else None
+
+    def _random_single(self, colour: str, kind: str, money: int, rng: random.Random, sizes=None, board: Board | None = None, first: Build | None = None) -> Action | None:
+        """A random legal action of one structure (or a second one after `first`)."""
+        game = self.game
+        board = board or self.board
+        if sizes is None and rng.random() >= game.play["large"]:
+            sizes = game.pair
+        tried = set()
+        for build in self.single_builds(board, money, sizes, rng):
+            if build.structure not in tried and len(tried) >= game.play["attempts"]:
+                break
+            tried.add(build.structure)
+            move = Action(colour, kind, (first, build) if first else (build,))
+            if self._try(move) is not None:
+                return move
+        return None
+
+    def _random_full(self, colour: str, rng: random.Random) -> Action | None:
+        game = self.game
+        player = self.players[colour]
+        move = self._random_single(colour, FULL, player.money, rng)
+        if move is None or rng.random() >= game.play["second_structure"]:
+            return move
+        first = move.builds[0]
+        if game.structures[first.structure].size not in game.pair:
+            return move
+        outcome = self._execute(move)
+        second = self._random_single(colour, FULL, player.money - outcome.cost, rng, game.pair, outcome.board, first)
+        return second or move
+
+    def _random_tax(self, colour: str, rng: random.Random) -> Action | None:
+        return self._random_single(colour, TAX, self.players[colour].money + self.tax(), rng)
+
+    def _random_neutral(self, colour: str, rng: random.Random) -> NeutralStep:
+        options = self._neutral_options(colour)
+        skips = [m for m in options if m.skipped is not None]
+        plain = [m for m in options if m.skipped is None]
+        if skips and rng.random() < self.game.play["neutral_skip"]:
+            return rng.choice(skips)
+        return rng.choice(plain)
+
+
+# --- the game ------------------------------------------------------------------------------------
+
+
+class Canterbury(Game):
+    name = "canterbury"
+
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        self.services = [s["id"] for s in spec["services"]["services"]]
+        self.sizes = {
+            name: Size(name, rank, s["spaces"], s["cubes"], s.get("chosen_districts", 0), s["demolition"])
+            for rank, (name, s) in enumerate(spec["structures"]["sizes"].items())
+        }
+        self.structures = {sid: self._structure(sid, s) for sid, s in spec["structures"]["structures"].items()}
+        self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
+        self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
+        self.district_ids = list(self.districts)
+        self.neutral = spec["setup"]["neutral"]
+        # the sizes that may share a Full Build: those not built alone
+        alone = spec["setup"]["full_build"].get("alone", [])
+        self.pair = tuple(s for s in self.sizes if s not in alone)
+        self.play = spec["play"]
+        self._structure_names = self._name_index()
+        self._district_names = {**{d: d for d in self.districts}, **(spec["board"].get("aliases") or {})}
+
+    def _structure(self, sid: str, s: dict) -> Structure:
+        printed = s["printed"]
+        return Structure(
+            id=sid,
+            name=s["names"]["en"],
+            service=s["service"],
+            size=s["size"],
+            spaces=self.sizes[s["size"]].spaces,
+            tiles=printed["tiles"],
+            cost=printed.get("cost", 0),
+            city=printed.get("city", 0),
+            player=printed.get("player", 0),
+            kind=s.get("counts_as", sid),
+            scores_as_empty=bool(s.get("scores_as_empty")),
+            set_out=bool(s.get("set_out")),
+        )
+
+    @classmethod
+    def required_variants(cls, players: int) -> list[str]:
+        required = load_spec(cls.name)["setup"].get("required_variants") or {}
+        return list(keyed(required, players) or [])
+
+    # --- spec checks -----------------------------------------------------------------------
+
+    @classmethod
+    def check_spec(cls, spec: Spec) -> None:
+        check_board(spec)
+        check_structures(spec)
+        check_treasury(spec)
+        check_scoring(spec)
+        check_neutral(spec)
+
+    # --- helpers the rules share -----------------------------------------------------------
+
+    def structure_name(self, sid: str) -> str:
+        return self.structures[sid].name
+
+    def ring_name(self, ring: str) -> str:
+        return self.spec["board"]["rings"][ring]["names"]["en"]
+
+    def services_before(self, service: str) -> list[str]:
+        return self.services[: self.services.index(service)]
+
+    def free_spaces(self, tiles: list[str]) -> int:
+        return self.spec["board"]["building_spaces"] - sum(self.structures[t].spaces for t in tiles)
+
+    def scored_spaces(self, tiles: list[str]) -> int:
+        """Occupied building spaces for district scoring; the Roman well's counts as empty."""
+        return sum(self.structures[t].spaces for t in tiles if not self.structures[t].scores_as_empty)
+
+    def demolition_help(self, gone: Structure) -> str:
+        conditions = self.sizes[gone.size].demolition
+        parts = []
+        if conditions["neighbour"]:
+            parts.append(f"a {' or '.join(conditions['neighbour'])} {gone.service} structure in an adjacent district")
+        if conditions["anywhere"]:
+            parts.append(f"a {' or '.join(conditions['anywhere'])} {gone.service} structure anywhere in the city")
+        return "or " + " or ".join(parts) if parts else "and nothing else allows it"
+
+    def initial_board(self) -> Board:
+        board_spec = self.spec["board"]
+        tiles: dict[str, list[str]] = {d: [] for d in self.districts}
+        cubes: dict[str, dict[str, str]] = {d: {} for d in self.districts}
+        well = board_spec["roman_well"]
+        tiles[well["district"]].append(well["structure"])
+        cube = board_spec["city_cube"]
+        cubes[cube["district"]][cube["service"]] = cube["owner"]
+        supply = {sid: s.tiles for sid, s in self.structures.items() if not s.set_out}
+        return Board(tiles, cubes, supply, Counter())
+
+    # --- notation --------------------------------------------------------------------------
+
+    def _name_index(self) -> dict[str, str]:
+        index = {}
+        for sid, s in self.spec["structures"]["structures"].items():
+            index[sid] = sid
+            index[_word(s["names"]["en"])] = sid
+        return index
+
+    def structure_of(self, token: Token) -> str:
+        return _look_up(self._structure_names, _word(str(token)), token, "structure", ", ".join(self.structures))
+
+    def district_of(self, token: Token) -> str:
+        return _look_up(self._district_names, str(token).lower(), token, "district", ", ".join(self._district_names))
+
+    def build_move(self, tree: Tree) -> Move:
+        player_tok, action = tree.children
+        player = str(player_tok).lower()
+        if action.data == "levy":
+            return Action(player, LEVY)
+        if action.data in ("full_build", "tax_build"):
+            kind = FULL if action.data == "full_build" else TAX
+            return Action(player, kind, tuple(self._build(t) for t in action.children))
+        skipped = None
+        tile = action.children[-1]
+        if len(action.children) > 1:
+            skipped = self.structure_of(action.children[0].children[0])
+        if tile.data == "neutral_discard":
+            return NeutralStep(player, self.structure_of(tile.children[0]), None, skipped)
+        structure, district = tile.children
+        return NeutralStep(player, self.structure_of(structure), self.district_of(district), skipped)
+
+    def _build(self, tree: Tree) -> Build:
+        structure, district, *extra = tree.children
+        build = Build(self.structure_of(structure), self.district_of(district), pos=Pos.of(tree))
+        for part in extra:
+            if part.data == "demolish":
+                build.demolish = tuple(self.structure_of(t) for t in part.children)
+            else:
+                build.serving = tuple(self.district_of(t) for t in part.children)
+        return build
+
+    def format_move(self, move: Move) -> str:
+        if isinstance(move, NeutralStep):
+            skip = f"skip {move.skipped}, " if move.skipped else ""
+            tile = f"{move.structure} {move.district}" if move.district else f"discard {move.structure}"
+            return f"{move.player}: neutral {skip}{tile}"
+        if move.kind == LEVY:
+            return f"{move.player}: levy"
+        words = "full build" if move.kind == FULL else "tax build"
+        return f"{move.player}: {words} " + ", ".join(_build_text(b) for b in move.builds)
+
+    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> CanterburyState:
+        count = len(seats)
+        where = header.pos("players") or Pos(1, 1)
+        required = self.required_variants(count)
+        if required and not self.neutral:
+            raise RecordError(
+                f"{count} players play Canterbury with the {' and '.join(required)} variant (a neutral player); "
+                f"add [Variant \"{', '.join(required)}\"] to the header or pass --variant {required[0]}", where)
+        if self.neutral and count not in self.neutral["players"]:
+            raise RecordError(f"the neutral player's variant is for {' or '.join(map(str, self.neutral['players']))} players, not {count}", where)
+        seated = {s.colour for s in seats}
+        neutral_colour = next((c for c in self.spec.meta["colours"] if c not in seated), None) if self.neutral else None
+        return CanterburyState(self, seats, start, trace, neutral_colour)
+
+
+def _look_up(index: dict[str, str], key: str, token: Token, what: str, known: str) -> str:
+    """A name from the record, or a RecordError pointing at it."""
+    if key not in index:
+        raise RecordError(f"unknown {what} {str(token)!r}; {what}s: {known}", Pos.of(token))
+    return index[key]
+
+
+def _word(text: str) -> str:
+    """A name as a record writes it: lower case, hyphens for spaces, no apostrophes."""
+    return text.lower().replace("'", "").replace(" ", "-")
+
+
+def _build_text(build: Build) -> str:
+    text = f"{build.structure} {build.district}"
+    if build.demolish:
+        text += " demolish " + " ".join(build.demolish)
+    if build.serving:
+        text += " serving " + " ".join(build.serving)
+    return text
+
+
+GAME = Canterbury

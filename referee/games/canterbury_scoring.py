@@ -1,0 +1,67 @@
+"""Canterbury's scoring rules as small pure functions of counts and printed tables.
+
+District scoring and the King's favour share one shape: a first place, a second place
+for a lone runner-up behind a lone leader, and ties that share or lose a bonus.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def divide(value: int, divisor: int, rounding: str) -> int:
+    """Division with the rounding a rule names ("down" or "up")."""
+    return -(-value // divisor) if rounding == "up" else value // divisor
+
+
+def podium(counts: dict[str, int]) -> tuple[list[str], str | None]:
+    """Those tied for most, and the single runner-up (None when the most are tied, nobody is
+    second, or several are tied for second): both district scoring and the King's favour
+    award a second place only to a lone runner-up behind a lone leader."""
+    counts = {owner: n for owner, n in counts.items() if n > 0}
+    if not counts:
+        return [], None
+    best = max(counts.values())
+    leaders = sorted(o for o, n in counts.items() if n == best)
+    rest = {o: n for o, n in counts.items() if n < best}
+    if len(leaders) > 1 or not rest:
+        return leaders, None
+    second = max(rest.values())
+    runners = [o for o, n in rest.items() if n == second]
+    return leaders, runners.pop() if len(runners) == 1 else None
+
+
+def district_awards(counts: dict[str, int], primary: int, secondary: dict, split: str) -> dict[str, int]:
+    """Primary and secondary bonus of one district, by the cubes each owner has there."""
+    leaders, runner = podium(counts)
+    if len(leaders) > 1:
+        share = divide(primary, len(leaders), split)
+        return {o: share for o in leaders}
+    awards = {o: primary for o in leaders}
+    if runner is not None:
+        awards[runner] = divide(primary, secondary["divisor"], secondary["rounding"])
+    return awards
+
+
+def favour_awards(positions: dict[str, int], first: dict, second: dict, split: str) -> dict[str, int]:
+    """King's favour for one service: the numbers printed under the leaders' and runner-up's cubes."""
+    leaders, runner = podium(positions)
+    if len(leaders) > 1:
+        position = positions[leaders[0]]
+        share = divide(printed_at(first, position) + printed_at(second, position), len(leaders), split)
+        return {o: share for o in leaders}
+    awards = {o: printed_at(first, positions[o]) for o in leaders}
+    if runner is not None:
+        awards[runner] = printed_at(second, positions[runner])
+    return awards
+
+
+def printed_at(table: dict, position: int) -> int:
+    """A printed number by position; positions without a number score nothing."""
+    value = table.get(position, table.get(str(position)))
+    return value or 0
+
+
+def keyed(table: dict, key: int) -> Any:
+    """A value from a YAML mapping whose keys may be read as numbers or as strings."""
+    return table.get(key, table.get(str(key)))
