@@ -11,7 +11,6 @@ reported as not checked and everything else is still enforced.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -93,6 +92,19 @@ def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
                 if ship_loading_fits(left, rest):
                     return True
     return False
+
+
+def enter_harbour(harbour: dict[int, list[str]], order: list[int], capacity: int, owner: str) -> None:
+    """A new ship enters the entry berth (the last in `order`); a full one shifts the harbour first.
+
+    The ships of the first berth leave (players' ships go back to their supply,
+    Flying Dutchmen leave the game) and every other berth's ships move one on.
+    """
+    if len(harbour[order[-1]]) >= capacity:
+        for here, there in zip(order, order[1:]):
+            harbour[here] = harbour[there]
+        harbour[order[-1]] = []
+    harbour[order[-1]].append(owner)
 
 
 class HamburgumState(State):
@@ -203,10 +215,20 @@ class HamburgumState(State):
             raise
         self.turn += 1
 
-    _MUTABLE = ("players", "harbour", "dutchmen", "built", "sites", "churches", "completed", "office_stack", "face_up", "over")
-
     def _snapshot(self) -> dict:
-        return copy.deepcopy({k: getattr(self, k) for k in self._MUTABLE if k != "players"} | {"players": {c: _player_copy(p) for c, p in self.players.items()}})
+        """Everything a turn may change, copied, so that a rejected turn leaves no trace."""
+        return {
+            "players": {c: _player_copy(p) for c, p in self.players.items()},
+            "harbour": {b: list(ships) for b, ships in self.harbour.items()},
+            "dutchmen": self.dutchmen,
+            "built": Counter(self.built),
+            "sites": dict(self.sites),
+            "churches": {c: Church(list(s.tokens_left), list(s.discs), s.complete) for c, s in self.churches.items()},
+            "completed": list(self.completed),
+            "office_stack": list(self.office_stack),
+            "face_up": self.face_up,
+            "over": self.over,
+        }
 
     def _restore(self, snapshot: dict) -> None:
         for k, v in snapshot.items():
@@ -301,14 +323,7 @@ class HamburgumState(State):
             self.trace.use(rule(r))
 
     def _enter_harbour(self, owner: str) -> None:
-        """A new ship enters the entry berth; when it is full, the harbour shifts first."""
-        order = self.game.berth_order
-        entry = self.harbour[order[-1]]
-        if len(entry) >= self.berth_capacity:
-            for here, there in zip(order, order[1:]):
-                self.harbour[here] = self.harbour[there]
-            self.harbour[order[-1]] = []
-        self.harbour[order[-1]].append(owner)
+        enter_harbour(self.harbour, self.game.berth_order, self.berth_capacity, owner)
 
     # --- church -------------------------------------------------------------------------
 
@@ -393,6 +408,7 @@ class HamburgumState(State):
         game, rule, colour = self.game, self.game.rule, player.colour
         pos = house.pos
         site = house.site
+        require(not self.over, rule("game-over"), "the sixth church is finished, so the game is over; no house follows", pos)
         self._check_site(site, house.kind, pos)
         office = None
         if house.kind == game.office_type:
@@ -559,14 +575,13 @@ class HamburgumState(State):
         return figures
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
-        """After every round, each player's money, prestige, goods and materials."""
+        """After every round, each player's money and prestige, as a table would note them."""
         if not isinstance(next_move, Turn) or self.turn == 0 or self.turn % len(self.order):
             return []
-        keys = ("money", "prestige", *self.game.goods, "wood", "brick")
         lines = []
         for colour in self.order:
             figs = self.figures(colour)
-            lines.append(f"check {colour}: " + ", ".join(f"{k} {figs[k]}" for k in keys if k in figs))
+            lines.append(f"check {colour}: money {figs['money']}, prestige {figs['prestige']}")
         return lines
 
     def describe(self) -> dict:
@@ -710,6 +725,9 @@ class Hamburgum(Game):
 
     def spaces_of(self, action: str) -> list[str]:
         return [s for s in self.spaces if self._space[s]["action"] == action]
+
+    def space_action(self, space: str) -> str:
+        return self._space[space]["action"]
 
     def space_side(self, space: str) -> str | None:
         return self._space[space].get("side")

@@ -1,0 +1,411 @@
+"""Civitas Hamburgum: the legal next moves, and random but purposeful ones for `referee play`.
+
+A random game has to end: the sixth church is finished only after thirty
+donations, each paid in bricks, wood, money and bells. So the generator does
+not pick uniformly among every legal move; it first picks a kind of turn that
+can do something useful (weights in `specs/hamburgum/play.yaml`), then plans a
+move of that kind from the state: ship what fits, buy what the next donation
+needs, donate as often as the stock allows, build on sites the player may use.
+Every move it writes is one the rules accept.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING, Callable
+
+from ..notation import Move
+from .hamburgum_moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
+from .hamburgum import MONEY, enter_harbour, ship_loading_fits
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .hamburgum import HamburgumState, Player
+
+
+# --- the rondel ---------------------------------------------------------------------------
+
+
+def reachable(state: "HamburgumState", player: "Player") -> list[tuple[str, int]]:
+    """Every space the player can move to this turn, with its prestige cost."""
+    game = state.game
+    if player.space is None:
+        return [(s, 0) for s in game.spaces]
+    out = []
+    for space in game.spaces:
+        cost = game.step_cost(game.steps(player.space, space))
+        if player.prestige - cost >= state.spec["components"]["prestige"]["minimum"]:
+            out.append((space, cost))
+    return out
+
+
+def _turn(state: "HamburgumState", player: "Player", space: str) -> dict:
+    """The fields of a turn to `space`; the side is written only when it is needed."""
+    game = state.game
+    action = game.space_action(space)
+    side = None
+    candidates = game.spaces_of(action)
+    if len(candidates) > 1:
+        nearest = None if player.space is None else min(candidates, key=lambda s: game.steps(player.space, s))
+        if nearest != space:
+            side = game.space_side(space)
+    return {"player": player.colour, "action": action, "side": side}
+
+
+def _chance(state: "HamburgumState", rng: random.Random, choice: str) -> bool:
+    weights = state.spec["play"]["choices"][choice]
+    return rng.choices((True, False), (weights["do"], weights["skip"]))[0]
+
+
+# --- planning one kind of turn -----------------------------------------------------------
+
+
+def plan_produce(state, player, space, rng) -> Move | None:
+    move = Produce(**_turn(state, player, space))
+    if _chance(state, rng, "state_yield"):
+        good = state.game.produces[move.action]
+        move.amount = 1 + sum(1 for h in player.houses if state.game.house_types[h].get("produces") == good)
+    return move
+
+
+def plan_sell(state, player, space, rng) -> Move | None:
+    goods = Counter({g: player.stock[g] for g in state.game.goods if player.stock[g] > 0})
+    if not goods:
+        return None
+    left = Counter(goods)
+    shipped: Counter = Counter()
+    for capacity in sorted(state.own_capacities(player.colour), reverse=True):
+        best = max(left, key=lambda g: (left[g], state.price(g)), default=None)
+        if best is None or left[best] == 0:
+            break
+        n = min(capacity, left[best])
+        shipped[best] += n
+        left[best] -= n
+    capacities = state.own_capacities(player.colour)
+    bank = Counter()
+    if _chance(state, rng, "bank_rest") or not shipped:
+        for good, n in left.items():
+            if n > 0 and not ship_loading_fits(capacities, list((shipped + Counter({good: 1})).values())):
+                bank[good] = n
+    if not shipped and not bank:
+        return None
+    return Trade(**_turn(state, player, space), sell=_sorted(shipped), bank=_sorted(bank))
+
+
+def _needs_bell(state, player) -> bool:
+    if player.stock[state.game.bell] >= state.spec["components"]["bell_limit"]:
+        return False
+    last = len(state.game.token_kinds) - 1
+    return any(not c.complete and state.donations_made(ch) >= last - 1 for ch, c in state.churches.items())
+
+
+def plan_buy(state, player, space, rng) -> Move | None:
+    game = state.game
+    totals = game.materials_totals
+    affordable = [k for k, price in totals.items() if price <= player.money]
+    if not affordable:
+        return None
+    want: list[str] = []
+    for material, n in state.spec["play"]["wishes"]["stock"].items():
+        if material == game.bell:
+            if _needs_bell(state, player):
+                want.append(material)
+            continue
+        want.extend([material] * max(0, n - player.stock[material]))
+    if not want:
+        want = [rng.choice([m for m in game.materials if m != game.bell])]
+    rng.shuffle(want)
+    count = min(len(want), max(affordable))
+    bought = Counter(want[:count])
+    return Trade(**_turn(state, player, space), buy=_sorted(bought))
+
+
+def _ship_room(state, player) -> int:
+    """How many ships the player could build now, counting ships that come back in the action."""
+    harbour = {b: list(v) for b, v in state.harbour.items()}
+    cost = state.spec["harbour"]["ship_cost"]
+    built = 0
+    while all(player.stock[m] >= n * (built + 1) for m, n in cost.items()):
+        if sum(v.count(player.colour) for v in harbour.values()) >= state.game.limit("ships"):
+            break
+        enter_harbour(harbour, state.game.berth_order, state.berth_capacity, player.colour)
+        built += 1
+    return built
+
+
+def plan_dockyard(state, player, space, rng) -> Move | None:
+    room = _ship_room(state, player)
+    if room == 0:
+        return None
+    return Dockyard(**_turn(state, player, space), ships=rng.randint(1, room))
+
+
+def _affordable_donations(state, player, church: str) -> int:
+    """How many donations in a row the player can pay for at a church right now."""
+    c = state.churches[church]
+    if c.complete:
+        return 0
+    stock, money = Counter(player.stock), player.money
+    discs = state.discs_free(player)
+    made = state.donations_made(church)
+    count = 0
+    for entry in state.game.donations[made:]:
+        cost = Counter({k: v for k, v in entry.items() if k in state.game.materials})
+        price = entry.get(MONEY, 0) + entry.get("money_per_own_citizen", 0) * len(player.citizens)
+        if discs <= count or money < price or any(stock[k] < v for k, v in cost.items()):
+            break
+        stock -= cost
+        money -= price
+        count += 1
+    return count
+
+
+def _take_tokens(state, church: str, count: int, rng) -> tuple[str, ...]:
+    left = list(state.churches[church].tokens_left)
+    taken = []
+    for _ in range(count):
+        kind = state.game.first_token if state.donations_made(church) + len(taken) == 0 else rng.choice(left)
+        left.remove(kind)
+        taken.append(kind)
+    return tuple(taken)
+
+
+def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -> tuple[tuple[str, str], ...]:
+    """Tokens to score: enough to keep one unscored of each kind, and some more by chance."""
+    unscored = [(t.church, t.kind) for t in player.unscored()] + taken
+    by_kind: dict[str, list[tuple[str, str]]] = {}
+    for token in unscored:
+        by_kind.setdefault(token[1], []).append(token)
+    scores = []
+    for kind, tokens in by_kind.items():
+        rng.shuffle(tokens)
+        keep = 0 if ends_game else 1
+        for i, token in enumerate(tokens):
+            if i >= keep or _chance(state, rng, "score_extra_token"):
+                scores.append(token)
+    return tuple(scores)
+
+
+def plan_church(state, player, space, rng) -> Move | None:
+    options = {c: _affordable_donations(state, player, c) for c in state.game.church_ids}
+    options = {c: k for c, k in options.items() if k > 0}
+    donations: tuple[Donation, ...] = ()
+    taken: list[tuple[str, str]] = []
+    ends_game = False
+    if options:
+        churches = list(options)
+        weights = [state.donations_made(c) + 1 for c in churches]
+        church = rng.choices(churches, weights)[0]
+        count = options[church] if _chance(state, rng, "all_donations") else rng.randint(1, options[church])
+        tokens = _take_tokens(state, church, count, rng)
+        donations = (Donation(church, tokens),)
+        taken = [(church, k) for k in tokens]
+        finishes = state.donations_made(church) + count == len(state.game.token_kinds)
+        ends_game = finishes and len(state.completed) + 1 >= state.spec["scoring"]["end_after_churches"]
+    scores = _scores(state, player, taken, rng, ends_game)
+    if not donations and not scores:
+        return None
+    return ChurchTurn(**_turn(state, player, space), donations=donations, scores=scores)
+
+
+def _tiles_left(state, kind: str, chosen: list[House]) -> bool:
+    game = state.game
+    if kind == game.office_type:
+        return bool(state.office_stack) and not any(h.kind == kind for h in chosen)
+    return game.house_types[kind]["count"] - state.built[kind] - sum(1 for h in chosen if h.kind == kind) > 0
+
+
+def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
+    """Sites the player may build on next; without board data, a fresh site in some parish."""
+    game = state.game
+    taken = set(state.sites) | {h.site for h in chosen}
+    if game.board_sites is None:
+        if len(taken) >= state.spec["board"]["site_count"]:
+            return []
+        parish = rng.choice(game.church_ids)
+        number = 1 + max((s.number for s in taken if s.parish == parish), default=0)
+        return [Site(parish, number)]
+    own = {s.name for s in player.citizens} | {h.site.name for h in chosen}
+    churches = {t.church for t in player.tokens}
+    out = []
+    for site in game.board_sites:
+        if site in taken:
+            continue
+        if player.builder or any(n in churches or n in own for n in game.links.get(site.name, ())):
+            out.append(site)
+    return out
+
+
+def _office_word(state, rng) -> str | None:
+    mode = state.spec["offices"]["mode"]
+    if mode == "numbered":
+        return None
+    if mode == "choice":
+        return rng.choice(state.office_stack)
+    return state.face_up
+
+
+def plan_guildhall(state, player, space, rng) -> Move | None:
+    game = state.game
+    if not (player.builder or player.tokens):
+        return None
+    cost = state.spec["houses"]["cost"]
+    room = min([player.stock[m] // n for m, n in cost.items()] + [game.limit("citizens") - len(player.citizens)])
+    if room <= 0:
+        return None
+    count = room if _chance(state, rng, "all_houses") else rng.randint(1, room)
+    want_office = _chance(state, rng, "office")
+    chosen: list[House] = []
+    for _ in range(count):
+        sites = _free_sites(state, player, chosen, rng)
+        rng.shuffle(sites)
+        pick = None
+        for site in sites:
+            kinds = [game.board_sites[site]] if game.board_sites is not None else list(game.house_types)
+            kinds = [k for k in kinds if _tiles_left(state, k, chosen) and (want_office or k != game.office_type)]
+            if kinds:
+                pick = (site, rng.choice(kinds))
+                break
+        if pick is None:
+            break
+        site, kind = pick
+        office = _office_word(state, rng) if kind == game.office_type else None
+        chosen.append(House(kind, site, office))
+    if not chosen:
+        return None
+    _add_canon_donation(state, player, chosen, rng)
+    return Guildhall(**_turn(state, player, space), houses=tuple(chosen))
+
+
+def _add_canon_donation(state, player, chosen: list[House], rng) -> None:
+    """The canon's donation, if the canon is built; its house goes last, as it may end the game."""
+    game = state.game
+    office = next((h for h in chosen if h.kind == game.office_type), None)
+    top = office and (office.office or (state.office_stack[0] if state.office_stack else None))
+    if top != game.canon or not _chance(state, rng, "canon_donation"):
+        return
+    cost = state.spec["houses"]["cost"]
+    bricks = Counter(game.offices[game.canon]["donation"])
+    after = Counter({m: player.stock[m] - n * len(chosen) for m, n in cost.items()})
+    churches = [c for c, s in state.churches.items() if not s.complete]
+    if not churches or state.discs_free(player) <= 0 or any(after[m] < n for m, n in bricks.items() if m != MONEY):
+        return
+    church = rng.choice(churches)
+    office.donation = Donation(church, _take_tokens(state, church, 1, rng))
+    chosen.remove(office)
+    chosen.append(office)
+
+
+PLANNERS: dict[str, tuple[str, Callable]] = {
+    "production": ("production", plan_produce),
+    "sell": ("trade", plan_sell),
+    "buy": ("trade", plan_buy),
+    "dockyard": ("dockyard", plan_dockyard),
+    "church": ("church", plan_church),
+    "guildhall": ("guildhall", plan_guildhall),
+}
+
+
+# --- choosing ----------------------------------------------------------------------------
+
+
+def random_move(state: "HamburgumState", rng: random.Random) -> Move:
+    if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
+        return Reveal(office=rng.choice(sorted(state.office_stack)))
+    player = state.players[state.current()]
+    play = state.spec["play"]
+    spaces = reachable(state, player)
+    options: list[tuple[int, str, list[str]]] = []
+    for kind, (action, _) in PLANNERS.items():
+        here = [(s, c) for s, c in spaces if _action_of(state, s, action)]
+        if not here:
+            continue
+        cheapest = min(c for _, c in here)
+        step = play["free_step_weight"] if cheapest == 0 else play["paid_step_weight"]
+        options.append((play["action_weights"][kind] * step, kind, [s for s, c in here if c == cheapest]))
+    while options:
+        weights = [w for w, _, _ in options]
+        index = rng.choices(range(len(options)), weights)[0]
+        _, kind, where = options.pop(index)
+        move = PLANNERS[kind][1](state, player, rng.choice(where), rng)
+        if move is not None:
+            return move
+    space = min(spaces, key=lambda sc: sc[1])[0]  # nothing useful: take the cheapest action, doing nothing there
+    return _idle(state, player, space)
+
+
+def _action_of(state, space: str, action: str) -> bool:
+    found = state.game.space_action(space)
+    return found in state.game.produces if action == "production" else found == action
+
+
+def _idle(state, player, space: str) -> Move:
+    fields = _turn(state, player, space)
+    kinds = {"trade": Trade, "dockyard": Dockyard, "church": ChurchTurn, "guildhall": Guildhall}
+    if fields["action"] in state.game.produces:
+        return Produce(**fields)
+    if fields["action"] == "dockyard":
+        return Dockyard(**fields, ships=0)
+    return kinds[fields["action"]](**fields)
+
+
+def legal_moves(state: "HamburgumState") -> list[Move]:
+    """The legal next moves, one step each: single items, single donations, single houses."""
+    if state.over:
+        return []
+    if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
+        return [Reveal(office=o) for o in sorted(state.office_stack)]
+    player = state.players[state.current()]
+    game = state.game
+    rng = random.Random(0)
+    moves: list[Move] = []
+    forced = _scores(state, player, [], _NoChance(), False)
+    for space, _ in reachable(state, player):
+        fields = _turn(state, player, space)
+        action = fields["action"]
+        if action in game.produces:
+            moves.append(Produce(**fields))
+        elif action == "trade":
+            moves.append(Trade(**fields))
+            sell = plan_sell(state, player, space, _NoChance())
+            if sell:
+                moves.append(sell)
+            bell_room = player.stock[game.bell] < state.spec["components"]["bell_limit"]
+            if game.materials_totals[1] <= player.money:
+                moves.extend(Trade(**fields, buy=((m, 1),)) for m in game.materials if m != game.bell or bell_room)
+        elif action == "dockyard":
+            moves.extend(Dockyard(**fields, ships=n) for n in range(_ship_room(state, player) + 1))
+        elif action == "church":
+            moves.append(ChurchTurn(**fields, scores=forced))
+            for church in game.church_ids:
+                if _affordable_donations(state, player, church):
+                    left = state.churches[church].tokens_left
+                    kinds = [game.first_token] if state.donations_made(church) == 0 else left
+                    for kind in kinds:
+                        scores = _scores(state, player, [(church, kind)], _NoChance(), False)
+                        moves.append(ChurchTurn(**fields, donations=(Donation(church, (kind,)),), scores=scores))
+            moves.extend(ChurchTurn(**fields, scores=tuple(dict.fromkeys(forced + ((t.church, t.kind),)))) for t in player.unscored() if (t.church, t.kind) not in forced)
+        elif action == "guildhall":
+            moves.append(Guildhall(**fields))
+            if (player.builder or player.tokens) and all(player.stock[m] >= n for m, n in state.spec["houses"]["cost"].items()) and len(player.citizens) < game.limit("citizens"):
+                for kind in game.house_types:
+                    if not _tiles_left(state, kind, []):
+                        continue
+                    sites = [s for s in _free_sites(state, player, [], rng) if game.board_sites is None or game.board_sites[s] == kind]
+                    if sites:
+                        moves.append(Guildhall(**fields, houses=(House(kind, sites[0], _office_word(state, rng) if kind == game.office_type else None),)))
+    return moves
+
+
+class _NoChance(random.Random):
+    """A chooser that always says no and keeps the first option, for listing moves."""
+
+    def choices(self, population, weights=None, *, cum_weights=None, k=1):
+        return [list(population)[-1]] * k
+
+    def shuffle(self, x, random=None):
+        return None
+
+
+def _sorted(amounts: Counter) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((k, v) for k, v in amounts.items() if v > 0))
