@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import itertools
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -438,10 +439,16 @@ class GamePages:
     # --- the pages ----------------------------------------------------------------------
 
     def table_stems(self) -> list[str]:
-        """Spec files shown on the tables page: components and setup first, scoring last."""
-        first, last = ["components", "setup"], ["scoring"]
+        """Spec files shown on the tables page: components and setup first, then scoring, then how `referee play` plays."""
+        order = ["components", "setup", "*", "scoring", "play"]
         stems = [s for s in self.spec.files if s not in ("game", "rules")]
-        return sorted(stems, key=lambda s: (s in last, first.index(s) if s in first else len(first), s))
+        return sorted(stems, key=lambda s: (order.index(s if s in order else "*"), s))
+
+    def about(self, kind: str) -> str:
+        """What a kind of spec file holds, from its schema's title ("The Speicherstadt: setup by player count")."""
+        path = self.spec.directory.parent / "schema" / f"{kind}.schema.json"
+        title = json.loads(path.read_text(encoding="utf-8")).get("title", "") if path.is_file() else ""
+        return title.split(": ", 1)[-1]
 
     def tables_page(self) -> str:
         out = [
@@ -461,7 +468,8 @@ class GamePages:
 
     def file_section(self, stem: str, data: dict, title: str) -> list[str]:
         self.anchors[f"{stem}:"] = slug(stem)
-        out = [f"## {title} {{#{slug(stem)}}}", "", f"From `{self.where(stem)}`.", ""]
+        about = self.about(str(data.get("kind", "")))
+        out = [f"## {title} {{#{slug(stem)}}}", "", f"From `{self.where(stem)}`" + (f": {escape(about)}." if about else "."), ""]
         out += self.body(data, stem, (), 2)
         touch = TOUCHES.get(str(data.get("kind")))
         return out + (touch(self, stem, data) if touch else [])
