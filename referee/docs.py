@@ -271,6 +271,7 @@ class GamePages:
         self.game = spec.game
         self.title = spec.meta["names"]["en"]
         self.anchors: dict[str, str] = {}  # "file:key" -> anchor on the tables page
+        self.verify_links = True  # False for a variant's values, which the verify page does not list
 
     def pages(self) -> list[Page]:
         tables = self.tables_page()  # first: it records the anchors the other pages link to
@@ -296,7 +297,9 @@ class GamePages:
     def mark(self, stem: str, path: tuple) -> str:
         """A link to the verify page when the value at this address is not certain."""
         p = self.spec.provenance.get(f"{stem}:{dotted(path)}")
-        return f" <sup>[{p.status}](verify.md#{verify_anchor(p)})</sup>" if p else ""
+        if not p:
+            return ""
+        return f" <sup>[{p.status}](verify.md#{verify_anchor(p)})</sup>" if self.verify_links else f" <sup>{p.status}</sup>"
 
     def cell(self, value: Any, stem: str, path: tuple) -> str:
         """A value as the text of one table cell."""
@@ -612,7 +615,7 @@ class GamePages:
             vspec = load_spec(self.game, (path.stem,), root=self.spec.directory.parent)
             variant = vspec.variants[-1]
             after = GamePages(vspec, self.data)
-            after.marked = False
+            after.verify_links = False
             out += [f"## {escape(variant.title)} {{#variant-{slug(path.stem)}}}", ""]
             if variant.description:
                 out += [variant.description.strip(), ""]
@@ -621,8 +624,7 @@ class GamePages:
             for stem, key in overlay_leaves(variant.changes, self.spec):
                 address = f"{stem}:{dotted(key)}"
                 before = self.cell(self.spec.get(address), stem, key) if self.spec.has(address) else "*(not set)*"
-                changed = vspec.provenance.get(address)
-                rows.append([f"`{stem}`", f"`{dotted(key)}`", before, after.cell(vspec.get(address), stem, key) + (f" *({changed.status})*" if changed else "")])
+                rows.append([f"`{stem}`", f"`{dotted(key)}`", before, after.cell(vspec.get(address), stem, key)])
             out.append(table(["File", "Key", "Before", "After"], rows))
         return "\n".join(out)
 
