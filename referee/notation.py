@@ -11,6 +11,7 @@ Every object keeps its line and column so that diagnostics can point at it.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,10 +171,40 @@ def variants_of(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=None)
 def parser_for(game: str, root: str | None = None) -> Lark:
+    """The LALR parser of a game's records, built once per process.
+
+    Building the LALR tables takes longer than checking a whole record, so
+    Lark keeps them in a cache file named by the grammar's hash: a changed
+    grammar gets a new file, and an unusable cache is simply rebuilt.
+    """
     base = Path(root) if root else grammar_root()
     common = (base / "common.lark").read_text(encoding="utf-8")
     own = (base / f"{game}.lark").read_text(encoding="utf-8")
-    return Lark(common + "\n" + own, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    grammar = common + "\n" + own
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
+
+
+def _grammar_cache_file(game: str, grammar: str) -> str | bool:
+    """A cache file in a directory only this user can write, or False for no cache.
+
+    A private directory, not the shared temporary one: Lark unpickles the cache.
+    """
+    import hashlib
+    import tempfile
+
+    override = os.environ.get("REFEREE_CACHE")
+    if override == "":
+        return False
+    directory = Path(override) if override else Path(tempfile.gettempdir()) / f"referee-cache-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = directory.stat()
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            return False
+    except OSError:
+        return False
+    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:20]
+    return str(directory / f"grammar-{game}-{digest}.lark")
 
 
 def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -> Record:
