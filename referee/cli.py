@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"referee {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except SpecError as exc:
-        print(f"{exc.file}{':' + exc.key if exc.key else ''}: error: {exc.message}", file=sys.stderr)
+        print(exc.display(), file=sys.stderr)
         return EXIT_SPEC
     except KeyboardInterrupt:
         return 130

@@ -96,7 +96,8 @@ def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = 
         report.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
     except SpecError as exc:
         report.status = "invalid-spec"
-        report.diagnostics.append(Diagnostic("error", exc.message, None, file=f"{exc.file}:{exc.key}" if exc.key else exc.file))
+        message = f"{exc.key}: {exc.message}" if exc.key else exc.message
+        report.diagnostics.append(Diagnostic("error", message, None, file=exc.where))
     except Exception as exc:  # a bug in the referee: report it like any diagnostic
         report.status = "internal-error"
         report.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", report.position))

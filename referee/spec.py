@@ -53,14 +53,89 @@ def grammar_root() -> Path:
 
 
 class SpecError(Exception):
-    """Spec or variant data that cannot be used (exit code 4)."""
+    """Spec or variant data that cannot be used (exit code 4).
 
-    def __init__(self, file: str | Path, key: str, message: str):
+    `key` is the dotted path of the offending value inside `file` (or a rule
+    id). `line` and `column` are found from the key when not given, so that
+    the message points where an editor can jump to, as for a record.
+    """
+
+    def __init__(self, file: str | Path, key: str, message: str, line: int | None = None, column: int | None = None):
         self.file = str(file)
         self.key = key
         self.message = message
+        self.line = line
+        self.column = column
         where = f"{self.file}:{key}" if key else self.file
         super().__init__(f"{where}: {message}")
+
+    @property
+    def where(self) -> str:
+        """`file:line:column` when the file is a YAML file that can be read, else `file`."""
+        if self.line is None:
+            self.line, self.column = locate(Path(self.file), self.key) or (None, None)
+        return f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+
+    def display(self) -> str:
+        """The one-line message a user sees: `file:line:column: error: key: message`."""
+        return f"{self.where}: error: {self.key + ': ' if self.key else ''}{self.message}"
+
+
+def locate(path: Path, key: str) -> tuple[int, int] | None:
+    """Line and column of a dotted key in a YAML file (1-based).
+
+    A key that is not there points at its deepest existing parent (a missing
+    required key is reported at the mapping that lacks it); a key that is no
+    path at all (a rule id) points at the first scalar equal to it.
+    """
+    if path.suffix not in (".yaml", ".yml"):
+        return None
+    try:
+        if not path.is_file():
+            return None
+        if path.stat().st_size > MAX_SPEC_BYTES:
+            return 1, 1
+        text = path.read_text(encoding="utf-8")
+        _check_events(text, path)
+        node = yaml.compose(text, Loader=_YAML_LOADER)
+    except Exception:  # unreadable or broken: the start of the file is the best we can say
+        return 1, 1
+    if node is None:
+        return 1, 1
+    mark = node.start_mark
+    found_any = False
+    for part in key.split(".") if key else ():
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == part:
+                    child, mark = v, k.start_mark
+                    break
+        elif isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
+            child = node.value[int(part)]
+            mark = child.start_mark
+        if child is None:
+            break
+        node, found_any = child, True
+    if key and not found_any:
+        scalar = _find_scalar(node, key)
+        if scalar is not None:
+            mark = scalar.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+def _find_scalar(root: Any, value: str) -> Any:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            if node.value == value:
+                return node
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(n for pair in reversed(node.value) for n in reversed(pair))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+    return None
 
 
 @dataclass(frozen=True)
@@ -202,8 +277,16 @@ def _child(node: Any, part: str) -> Any:
 # --- reading YAML -----------------------------------------------------------
 
 
+# libyaml when PyYAML has it: the pure-Python reader is ten times slower at start-up.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_SPEC_DEPTH = 64
+_OPENERS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSERS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
 def read_yaml(path: Path) -> Any:
-    """Read one YAML file safely: size cap, no aliases (they can expand without bound)."""
+    """Read one YAML file safely: size cap, no aliases (they can expand without bound),
+    and bounded nesting (deep nesting exhausts the stack of the YAML composer)."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -217,18 +300,30 @@ def read_yaml(path: Path) -> Any:
     except OSError as exc:
         raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                mark = event.start_mark
-                raise SpecError(path, f"line {mark.line + 1}", "YAML aliases are not allowed in spec files")
-        return yaml.safe_load(text)
+        _check_events(text, path)
+        return yaml.load(text, Loader=_YAML_LOADER)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise SpecError(path, where, f"YAML syntax: {problem}") from None
-    except RecursionError:
-        raise SpecError(path, "", "nesting too deep") from None
+        if mark:
+            raise SpecError(path, "", f"YAML syntax: {problem}", mark.line + 1, mark.column + 1) from None
+        raise SpecError(path, "", f"YAML syntax: {problem}") from None
+
+
+def _check_events(text: str, path: Path) -> None:
+    """Refuse aliases and deep nesting before anything builds the document."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_YAML_LOADER):
+        if isinstance(event, yaml.AliasEvent):
+            mark = event.start_mark
+            raise SpecError(path, "", "YAML aliases are not allowed in spec files", mark.line + 1, mark.column + 1)
+        if isinstance(event, _OPENERS):
+            depth += 1
+            if depth > MAX_SPEC_DEPTH:
+                mark = event.start_mark
+                raise SpecError(path, "", f"nested deeper than {MAX_SPEC_DEPTH} levels", mark.line + 1, mark.column + 1)
+        elif isinstance(event, _CLOSERS):
+            depth -= 1
 
 
 def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Path) -> Any:

@@ -36,8 +36,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 cls.check_spec(spec)
                 cls(spec)  # the game module can read everything it needs
             except SpecError as exc:
-                where = f"{exc.file}:{exc.key}" if exc.key else exc.file
-                lines.append(f"{where}: error: {exc.message}  ({label})")
+                lines.append(f"{exc.display()}  ({label})")
                 code = EXIT_SPEC
                 continue
             except (KeyError, TypeError, ValueError) as exc:
