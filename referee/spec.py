@@ -21,11 +21,12 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 PROVENANCE_STATUSES = ("certain", "likely", "guess", "provisional", "unknown")
 UNCERTAIN = ("likely", "guess", "provisional", "unknown")
@@ -375,7 +376,12 @@ SCHEMA_BASE = "https://referee.invalid/schema/"
 
 @functools.lru_cache(maxsize=None)
 def _schema_registry(root: str):
-    """Every schema under specs/schema, so that one may $ref another by relative path."""
+    """Every schema under specs/schema, so that one may $ref another by relative path.
+
+    The schemas are not checked against the JSON Schema meta-schema here: that
+    check costs more than loading every spec of a game. A broken schema is
+    found when data is validated against it (`validate_against_schema`).
+    """
     from referencing import Registry, Resource
 
     base = Path(root) / "schema"
@@ -384,16 +390,32 @@ def _schema_registry(root: str):
         rel = path.relative_to(base).as_posix()
         try:
             schema = json.loads(path.read_text(encoding="utf-8"))
-            Draft202012Validator.check_schema(schema)
-        except (json.JSONDecodeError, SchemaError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise SpecError(path, "", f"broken schema: {str(exc).splitlines()[0]}") from None
+        if not isinstance(schema, dict):
+            raise SpecError(path, "", "broken schema: a schema is a JSON object")
         schema["$id"] = SCHEMA_BASE + rel
         resources.append((SCHEMA_BASE + rel, Resource.from_contents(schema)))
     return Registry().with_resources(resources)
 
 
+def _schema_problem(kind: str, root: str) -> SpecError | None:
+    """The meta-schema's complaint about a kind's schema, if it has one."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    path = Path(root) / "schema" / f"{kind}.schema.json"
+    try:
+        Draft202012Validator.check_schema(_schema_registry(root).contents(SCHEMA_BASE + f"{kind}.schema.json"))
+    except SchemaError as exc:
+        return SpecError(path, ".".join(map(str, exc.absolute_path)), f"broken schema: {exc.message}")
+    return None
+
+
 @functools.lru_cache(maxsize=None)
 def _validator(kind: str, root: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # imported when first needed: it is slow to import
+
     path = Path(root) / "schema" / f"{kind}.schema.json"
     if not path.is_file():
         raise SpecError(path, "", f"no schema for kind {kind!r}")
@@ -404,7 +426,13 @@ def _validator(kind: str, root: str) -> Draft202012Validator:
 
 def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> None:
     validator = _validator(kind, str(root))
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    try:
+        errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    except Exception as exc:  # the schema, not the data, is broken (see _schema_registry)
+        problem = _schema_problem(kind, str(root))
+        if problem is None:
+            raise
+        raise problem from exc
     if errors:
         err = errors[0]
         key = ".".join(str(p) for p in err.absolute_path)
