@@ -8,20 +8,9 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .engine import (
-    EXIT_INTERNAL,
-    EXIT_MALFORMED,
-    EXIT_OK,
-    EXIT_SPEC,
-    EXIT_USAGE,
-    EXIT_VIOLATION,
-    check_bytes,
-    format_diagnostic,
-    format_report,
-    read_source,
-    report_json,
-)
-from .spec import SpecError, available_games, specs_root
+
+# The engine, the spec loader and the parser are imported inside the commands
+# that use them, so that `--version` and `--help` answer at once.
 
 EPILOG = """exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
 3 malformed record, 4 invalid spec or variant data, 5 internal error.
@@ -36,6 +25,8 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors exit 2 with a short message, as argparse does
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
+        from .engine import EXIT_USAGE
+
         raise SystemExit(EXIT_USAGE)
 
 
@@ -81,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .engine import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE
+    from .spec import SpecError
+
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
@@ -102,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _read(path: str) -> tuple[bytes, str]:
+    from .engine import read_source
+
     try:
         return read_source(path)
     except OSError as exc:
@@ -109,6 +105,8 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def _check_one(job: tuple[str, list[str]]) -> tuple[int, str, dict]:
+    from .engine import EXIT_USAGE, check_bytes, format_report, report_json
+
     path, variants = job
     try:
         data, name = _read(path)
@@ -144,12 +142,16 @@ def cmd_check(args) -> int:
 
 
 def _replay_for_state(path: str, variants: list[str], at: int | None):
+    from .engine import check_bytes
+
     data, name = _read(path)
     report = check_bytes(data, name, variants, stop_after=at)
     return report
 
 
 def cmd_show(args) -> int:
+    from .engine import format_diagnostic, format_report
+
     if args.at is not None and args.at < 0:
         raise UsageError("--at takes a move number of 0 or more")
     report = _replay_for_state(args.file, args.variant, args.at)
@@ -173,6 +175,8 @@ def cmd_show(args) -> int:
 
 
 def cmd_moves(args) -> int:
+    from .engine import EXIT_OK, format_report
+
     report = _replay_for_state(args.file, args.variant, None)
     if report.status != "legal":
         print(format_report(report), file=sys.stderr)
@@ -199,7 +203,9 @@ def cmd_moves(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from .engine import EXIT_OK
     from .play import play_game
+    from .spec import available_games
 
     if args.game not in available_games():
         raise UsageError(f"unknown game {args.game!r}; games: {', '.join(available_games())}")
@@ -212,6 +218,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    from .spec import specs_root
     from .validate import validate
 
     root = Path(args.specdir) if args.specdir else specs_root()
@@ -225,6 +232,7 @@ def cmd_validate(args) -> int:
 
 def cmd_docs(args) -> int:
     from .docs import write_docs
+    from .engine import EXIT_OK
 
     written = write_docs(Path(args.out))
     print(f"wrote {len(written)} pages to {args.out}")
