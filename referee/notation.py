@@ -224,7 +224,7 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -
         if part.data == "header":
             for tag in part.children:
                 name_tok, value_tok = tag.children
-                value = bytes(value_tok[1:-1], "utf-8").decode("unicode_escape") if "\\" in value_tok else value_tok[1:-1]
+                value = _unescape(value_tok[1:-1])
                 key = str(name_tok).lower()
                 if key in header.tags:
                     raise RecordError(f"tag [{name_tok}] appears twice", Pos.of(name_tok))
@@ -233,6 +233,14 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -
             for entry in part.children:
                 entries.append(_entry(entry, build_move))
     return Record(name, text, header, entries)
+
+
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def _unescape(value: str) -> str:
+    """A tag value as written, with PGN's escapes: a backslash takes the next character as it is."""
+    return _ESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
 def _entry(entry: Tree, build_move: Callable[[Tree], Move]):

@@ -1,0 +1,58 @@
+"""Broken records end in a diagnostic with a position and the design's exit code, never a crash.
+
+Each test here pins one input that once crashed the referee or could; the
+property tests at the end throw generated text at it. The broad search lives
+in `scripts/fuzz.py`, which the fuzz tests run a sample of.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.engine import check_bytes
+from referee.notation import MAX_LINE_CHARS, MAX_RECORD_BYTES
+from referee.play import play_game
+
+GAME = "speicherstadt"  # the notation is shared; one game's records stand for all here
+
+
+@functools.cache
+def legal_record(players: int = 3, seed: int = 1) -> str:
+    """A complete legal record without its [Date] tag, so that it is the same every day."""
+    text = play_game(GAME, players, seed)
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("[Date "))
+
+
+def check(text: str | bytes):
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return check_bytes(data, "game.log")
+
+
+def assert_reported(report, status: str, line: int | None = None):
+    """The record ends with `status` and its first error has a position (on `line`, when given)."""
+    assert report.status == status, [d.message for d in report.diagnostics]
+    error = report.errors[0]
+    assert error.pos is not None and error.pos.line >= 1 and error.pos.column >= 1
+    if line is not None:
+        assert error.pos.line == line, (error.pos, error.message)
+    return error
+
+
+def line_of(text: str, prefix: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(prefix))
+
+
+# --- tag values ------------------------------------------------------------------
+
+
+def test_tag_values_take_pgn_escapes_and_any_backslash_is_harmless():
+    record = "".join(line for line in legal_record().splitlines(keepends=True) if not line.startswith("[Event "))
+    record = record.replace('[Start "', '[Event "Zo\\"\u00eb \\\\ \\N{bogus} \\x4"]\n[Start "', 1)
+    report = check(record)
+    assert report.status == "legal", [d.message for d in report.diagnostics]
+    assert report.record.header.get("event") == 'Zo"\u00eb \\ N{bogus} x4'
