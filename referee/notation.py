@@ -24,6 +24,7 @@ from .spec import grammar_root
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
+MAX_NUMBER_DIGITS = 9  # no count, score or move number in a game comes near a billion
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,7 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -
         raise _syntax_error(exc, text) from None
     except RecursionError:
         raise RecordError("record nested too deeply to read") from None
+    _check_numbers(tree)
 
     header = Header()
     entries: list = []
@@ -233,6 +235,18 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -
             for entry in part.children:
                 entries.append(_entry(entry, build_move))
     return Record(name, text, header, entries)
+
+
+_NUMBER = re.compile(r"[+-]?([0-9]+)\.?")
+
+
+def _check_numbers(tree: Tree) -> None:
+    """Refuse overlong numbers before anything converts them: Python will not read an int of
+    more than 4300 digits, and no figure of a game needs more than a few."""
+    for token in tree.scan_values(lambda v: isinstance(v, Token) and len(v) > MAX_NUMBER_DIGITS):
+        match = _NUMBER.fullmatch(token)
+        if match and len(match.group(1)) > MAX_NUMBER_DIGITS:
+            raise RecordError(f"a number of {len(match.group(1))} digits; numbers in a record have at most {MAX_NUMBER_DIGITS}", Pos.of(token))
 
 
 _ESCAPE = re.compile(r"\\(.)")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import check_bytes
-from referee.notation import MAX_LINE_CHARS, MAX_RECORD_BYTES
+from referee.notation import MAX_LINE_CHARS, MAX_NUMBER_DIGITS, MAX_RECORD_BYTES
 from referee.play import play_game
 
 GAME = "speicherstadt"  # the notation is shared; one game's records stand for all here
@@ -43,8 +43,9 @@ def assert_reported(report, status: str, line: int | None = None):
     return error
 
 
-def line_of(text: str, prefix: str) -> int:
-    return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(prefix))
+def line_of(text: str, fragment: str) -> int:
+    """The line on which `fragment` first begins."""
+    return text[: text.index(fragment)].count("\n") + 1
 
 
 # --- tag values ------------------------------------------------------------------
@@ -56,3 +57,24 @@ def test_tag_values_take_pgn_escapes_and_any_backslash_is_harmless():
     report = check(record)
     assert report.status == "legal", [d.message for d in report.diagnostics]
     assert report.record.header.get("event") == 'Zo"\u00eb \\ N{bogus} x4'
+
+
+# --- numbers -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "where, old, new",
+    [
+        ("a move", "\nbeige: place ", "\nbeige: place {n} # was "),
+        ("a move number", "\nbeige: place ", "\n{n}. beige: place "),
+        ("a checkpoint", "\ncheck beige: points ", "\ncheck beige: points {n}, points "),
+        ("the result", "\nresult ", "\nresult beige {n}, "),
+    ],
+)
+def test_a_number_longer_than_any_game_needs_is_malformed_where_it_stands(where, old, new):
+    long = "9" * 5000  # Python refuses to convert more than 4300 digits
+    record = legal_record().replace(old, new.format(n=long), 1)
+    error = assert_reported(check(record), "malformed", line_of(record, new.format(n=long)) + 1)
+    assert "5000 digits" in error.message
+    short = "9" * MAX_NUMBER_DIGITS
+    assert check(legal_record().replace(old, new.format(n=short), 1)).status in ("legal", "illegal")
