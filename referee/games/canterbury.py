@@ -181,7 +181,9 @@ class CanterburyState(State):
             self.players[colour] = Player(seat, rank, setup["money"], points)
         trace.use(game.rule("start-money"))
         self.board = game.initial_board()
-        self.city = City(spec["treasury"]["city"]["start"])
+        treasury = spec["treasury"]
+        start_at = treasury["city"]["start"]
+        self.city = City(start_at, min(start_at // treasury["track_length"], treasury["city"]["discs"]))
         trace.use(game.rule("city-start"))
         if self.neutral:
             self._deal_stacks()
@@ -447,14 +449,10 @@ class CanterburyState(State):
                 gone = game.structures[gone_id]
                 tiles = board.tiles[build.district]
                 require(gone_id in tiles, rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
-                self._check_demolition(board, build, new, gone)
-                same = gone.service == new.service
-                if not same:
-                    spare = free_at_start[build.district] + freed[build.district] - gone.spaces
-                    require(spare < need[build.district], rule("demolish-purpose"),
-                            f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+                spare = free_at_start[build.district] + freed[build.district] - gone.spaces
+                self._check_demolition(board, build, new, gone, spare < need[build.district])
                 tiles.remove(gone_id)
-                if same:
+                if gone.service == new.service:
                     upgrades.add(index)
                 for rid in ("demolition", "demolish-purpose", f"demolish-{gone.size}", "demolished-tiles"):
                     self.trace.use(rule(rid))
@@ -462,15 +460,19 @@ class CanterburyState(State):
                     self.trace.use(rule("roman-well"))
         return upgrades
 
-    def _check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure) -> None:
-        """The size conditions under which a structure may be demolished (structures.yaml)."""
+    def _check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure, room_needed: bool) -> None:
+        """Whether a structure may go: its size allows it, it makes way for a larger structure
+        that needs the room or serves the same service, and a condition of its size holds."""
         game, rule = self.game, self.game.rule
         rid = rule(f"demolish-{gone.size}")
+        purpose = rule("demolish-purpose")
         conditions = game.sizes[gone.size].demolition
         require(conditions is not None, rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
-        require(game.sizes[gone.size].rank < game.sizes[new.size].rank, rule("demolish-purpose"),
+        require(game.sizes[gone.size].rank < game.sizes[new.size].rank, purpose,
                 f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
-        if gone.service == new.service and new.size in conditions["replaced_by"]:
+        same = gone.service == new.service
+        require(same or room_needed, purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+        if same and new.size in conditions["replaced_by"]:
             return
         for district in game.districts[build.district].neighbours:
             if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["neighbour"] for t in board.tiles[district]):

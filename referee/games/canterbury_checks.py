@@ -79,6 +79,9 @@ def check_treasury(spec: Spec) -> None:
     for position, amount in (treasury.get("levy_known") or {}).items():
         if treasury["levy"][int(position)] != amount:
             raise SpecError(path, "levy", f"the rulebook gives {amount} shillings at position {position}; the track says {treasury['levy'][int(position)]}")
+    city = treasury["city"]
+    if city["start"] >= city["discs"] * treasury["track_length"]:
+        raise SpecError(path, "city.start", f"the city cannot start at {city['start']}: the game ends when it reaches {city['discs'] * treasury['track_length']}")
     tax = treasury["tax"]
     for levy, amount in (tax.get("printed") or {}).items():
         if divide(int(levy), tax["divisor"], tax["rounding"]) != amount:

@@ -1,0 +1,80 @@
+"""Random games from `referee play` replay legal, end scored, and reach every kind of move."""
+
+import re
+from collections import Counter
+
+import pytest
+
+from referee.engine import check_bytes
+from referee.play import play_game
+
+GAMES_PER_COUNT = 100
+LARGE = ("aqueduct", "granary", "cathedral", "castle", "guildhall", "amphitheatre")
+
+
+def _kinds(text):
+    for line in text.splitlines():
+        if line.startswith(("check ", "result ")):
+            yield line.split()[0]
+            continue
+        m = re.match(r"^\w+: (levy|full build|tax build|neutral)\b(.*)$", line)
+        if not m:
+            continue
+        action, rest = m.groups()
+        yield action
+        if action == "full build":
+            yield "two structures" if "," in rest else "one structure"
+        if "demolish" in rest:
+            yield "demolish"
+        if "roman-well" in rest:
+            yield "demolish the roman well"
+        if " serving " in rest:
+            yield "large with cube districts"
+        elif any(f"{name} " in rest for name in LARGE):
+            yield "large"
+        if action == "neutral":
+            yield "neutral skip" if "skip" in rest else "neutral discard" if "discard" in rest else "neutral place"
+
+
+def _replayed(players, seed):
+    """A generated game and its replay, which must be legal, finished and scored."""
+    text = play_game("canterbury", players, seed)
+    report = check_bytes(text.encode(), f"seed-{seed}.log")
+    verdict = (report.status, report.complete, len(report.standings), text.rstrip().rsplit("\n", 1)[-1].split()[0])
+    assert verdict == ("legal", True, players, "result"), (seed, [d.message for d in report.diagnostics])
+    assert report.checkpoints_confirmed >= players
+    assert report.state.city.discs == report.state.spec["treasury"]["city"]["discs"]  # the city reached its peak
+    return text, report
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_generated_games_replay_legal(players):
+    kinds = Counter()
+    for seed in range(GAMES_PER_COUNT):
+        text, _ = _replayed(players, seed)
+        kinds.update(_kinds(text))
+    expected = {"levy", "full build", "tax build", "one structure", "two structures", "demolish", "demolish the roman well", "large with cube districts", "check", "result"}
+    if players == 2:
+        expected |= {"neutral", "neutral place", "neutral skip", "neutral discard"}
+    assert expected <= set(kinds), f"never generated: {sorted(expected - set(kinds))}"
+
+
+def test_generated_games_upgrade_and_make_room():
+    """Demolitions of both kinds: for a larger structure of the same service, and for room."""
+    upgrade = room = 0
+    for seed in range(30):
+        text, report = _replayed(4, seed)
+        upgrade += sum(s.breakdown.get("upgrade", 0) for s in report.standings)
+        room += sum(1 for line in text.splitlines() if re.search(r"(church|chapel|barracks|castle|cathedral) \w+ demolish (well|garden|fountain|farm)", line))
+    assert upgrade and room
+
+
+def test_same_seed_same_game():
+    assert play_game("canterbury", 3, 42) == play_game("canterbury", 3, 42)
+    assert play_game("canterbury", 3, 42) != play_game("canterbury", 3, 43)
+
+
+def test_two_players_get_the_neutral_variant_in_the_header():
+    text = play_game("canterbury", 2, 1)
+    assert '[Variant "two-player"]' in text
+    assert ": neutral " in text
