@@ -1,0 +1,126 @@
+"""Random games from `referee play` replay legal, end scored, and reach every kind of move."""
+
+import re
+from collections import Counter
+
+import pytest
+
+from referee.engine import check_bytes
+from referee.games import load_game
+from referee.games.base import Seat, Trace
+from referee.games.hamburgum_moves import Turn
+from referee.notation import parse
+from referee.play import play_game
+
+from .records import TEST_BOARD
+
+GAMES_PER_COUNT = 100
+VARIANT_GAMES = 8  # per player count and variant
+
+
+def _replay(text, variants=()):
+    report = check_bytes(text.encode(), "generated.log", list(variants))
+    assert report.status == "legal", [(d.rule, d.message, d.pos) for d in report.errors]
+    assert report.complete
+    assert text.rstrip().splitlines()[-1].startswith("result ")
+    return report
+
+
+def _kinds(text):
+    """Kinds of line in a record: the action word, and the parts of trade and church lines."""
+    for line in text.splitlines():
+        if line.startswith(("check ", "result ", "reveal ")):
+            yield line.split()[0]
+            continue
+        m = re.match(r"^\w+: (?:(upper|lower) )?(\w+)(.*)$", line)
+        if not m:
+            continue
+        side, action, rest = m.groups()
+        yield action
+        if side:
+            yield "side"
+        for part in ("sell", "bank", "buy", "donate", "score"):
+            if re.search(rf"\b{part}\b", rest):
+                yield part
+        if action == "church" and re.search(r"donate \w+ \w+", rest):
+            yield "several donations"
+        if action == "guildhall" and rest.count(",") and re.search(r"\b(office|councillor|vicar|mayor|canon|guildmaster|harbour-master|deacon|sexton|master-builder|civil-servant) at", rest):
+            yield "several houses with an office"
+        if action == "dockyard" and int(rest or 1) > 1:
+            yield "several ships"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_generated_games_replay_legal(players):
+    kinds = Counter()
+    for seed in range(GAMES_PER_COUNT):
+        text = play_game("hamburgum", players, seed)
+        report = _replay(text)
+        assert len(report.standings) == players
+        assert report.checkpoints_confirmed >= players
+        assert len(report.state.completed) == len(report.state.churches)
+        kinds.update(_kinds(text))
+    expected = {
+        "beer", "sugar", "cloth", "trade", "dockyard", "church", "guildhall", "side",
+        "sell", "bank", "buy", "donate", "score", "several donations", "several houses with an office",
+        "several ships", "check", "result",
+    }
+    assert expected <= set(kinds), f"never generated: {sorted(expected - set(kinds))}"
+
+
+@pytest.mark.parametrize("variant", ["advanced-1", "advanced-2", "londinium", TEST_BOARD], ids=["advanced-1", "advanced-2", "londinium", "test-board"])
+def test_generated_games_under_variants(variant):
+    offices = Counter()
+    for players in (2, 3, 4, 5):
+        for seed in range(VARIANT_GAMES):
+            text = play_game("hamburgum", players, seed, [variant])
+            report = _replay(text)  # the record's [Variant] tag selects the overlay
+            built = [o for p in report.state.players.values() for o in p.offices]
+            offices.update(built)
+            if variant == "advanced-2":
+                assert text.count("\nreveal ") >= len(built) and "office turned up" in report.record_facts[0][0]
+            if variant == TEST_BOARD:
+                assert not [d for d in report.diagnostics if d.severity == "warning"]
+            else:
+                warned = {d.rule for d in report.diagnostics if d.severity == "warning"}
+                assert "hamburgum/site-type" in warned and warned <= {"hamburgum/guildhall-adjacency", "hamburgum/site-type"}
+    if variant.startswith("advanced"):
+        assert set(offices) == set(load_game("hamburgum").spec["offices"]["blue"]), offices
+        assert len(offices) == len(load_game("hamburgum").spec["offices"]["blue"])
+
+
+def test_canon_donations_are_generated():
+    texts = [play_game("hamburgum", players, seed, ["advanced-1"]) for players in (2, 3, 4, 5) for seed in range(VARIANT_GAMES)]
+    assert any(re.search(r"canon at \w+ \d+ donate", t) for t in texts)
+
+
+def test_generated_harbour_shifts_and_church_completions():
+    """Replaying move by move: some dockyard turn pushes the harbour on and brings a ship back."""
+    game = load_game("hamburgum")
+    shifts = returned = 0
+    for seed in range(10):
+        text = play_game("hamburgum", 3, seed)
+        state = game.new_state([Seat("red"), Seat("blue"), Seat("green")], 0, None, Trace())
+        record = parse(text, "x", "hamburgum", game.build_move)
+        for move in [e for e in record.entries if isinstance(e, Turn)]:
+            before = {b: list(s) for b, s in state.harbour.items()}
+            supply = state.ships_in_supply(move.player)
+            state.apply(move)
+            if type(move).__name__ == "Dockyard" and state.harbour[1] != before[1]:
+                shifts += 1
+                returned += state.ships_in_supply(move.player) + move.ships > supply
+        assert state.is_over()
+    assert shifts and returned
+
+
+def test_same_seed_same_game():
+    assert play_game("hamburgum", 3, 42) == play_game("hamburgum", 3, 42)
+    assert play_game("hamburgum", 3, 42) != play_game("hamburgum", 3, 43)
+
+
+def test_five_player_seed_3_has_standings_tie_break_and_board_warnings():
+    report = _replay(play_game("hamburgum", 5, 3))
+    assert [s.rank for s in report.standings][0] == 1
+    assert all(s.tiebreak and s.tiebreak[0][0] == "money" for s in report.standings)
+    warned = {d.rule: d.message for d in report.diagnostics if d.severity == "warning"}
+    assert "board:links" in warned["hamburgum/guildhall-adjacency"]
