@@ -481,8 +481,8 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
     paths: dict[str, Path] = {}
     for path in sorted(game_dir.glob("*.yaml")):
         data = read_yaml(path)
-        if not isinstance(data, dict) or "kind" not in data:
-            raise SpecError(path, "kind", "a spec file is a mapping with a 'kind' key")
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise SpecError(path, "kind", "a spec file is a mapping with a 'kind' key that names its schema")
         raw[path.stem] = data
         paths[path.stem] = path
 

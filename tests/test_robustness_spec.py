@@ -1,0 +1,81 @@
+"""Broken spec and variant files end in exit code 4 with the file, line and column, never a crash.
+
+A spec directory here is a copy of the bundled specs with one file changed;
+variant files are written next to it and passed by path, as a user would.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.engine import check_bytes
+from referee.play import play_game
+from referee.spec import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = "speicherstadt"
+
+
+@pytest.fixture
+def specs(tmp_path) -> Path:
+    """A private copy of the bundled specs, free to break."""
+    root = tmp_path / "specs"
+    shutil.copytree(ROOT / "specs", root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def record() -> bytes:
+    return play_game(GAME, 3, 1).encode("utf-8")
+
+
+def variant(tmp_path: Path, body: str, name: str = "mine.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(f"kind: variant\nid: mine\ngame: {GAME}\ntitle: Mine\n{body}", encoding="utf-8")
+    return path
+
+
+def spec_error(record: bytes, path: Path):
+    """The one diagnostic of checking `record` with the variant at `path`."""
+    report = check_bytes(record, "game.log", [str(path)])
+    assert report.status == "invalid-spec", [d.message for d in report.diagnostics]
+    (error,) = report.errors
+    return error
+
+
+def test_a_spec_file_whose_kind_is_no_name_is_invalid_not_a_crash(specs, capsys):
+    (specs / GAME / "extra.yaml").write_text("kind: [a, list]\n", encoding="utf-8")
+    assert main(["validate", str(specs)]) == 4
+    err = capsys.readouterr().err
+    assert f"{specs / GAME / 'extra.yaml'}:1:1: error: kind:" in err
+    with pytest.raises(SpecError):
+        load_spec(GAME, root=specs)
+
+
+@pytest.mark.parametrize(
+    "body, line, column, words",
+    [
+        # the document and `changes` are two levels; the bracket one level too deep is reported
+        ("changes:\n  setup: " + "[" * 100_000 + "]" * 100_000 + "\n", 6, len("  setup: ") + MAX_SPEC_DEPTH - 1, "nested deeper"),
+        ("changes:\n  setup: &a {by_players: {}}\n  cards: *a\n", 7, 10, "aliases are not allowed"),
+        ("changes: [\n", 6, 1, "YAML syntax"),
+        ("changes:\n  setup: 5\n", 6, 3, "changes.setup: 5 is not of type 'object'"),
+        ("changes:\n  nothing: {a: 1}\n", 6, 3, "changes.nothing: no spec file nothing.yaml"),
+    ],
+    ids=["deep-nesting", "alias", "syntax", "wrong-type", "unknown-file"],
+)
+def test_a_broken_variant_is_named_with_line_and_column(tmp_path, record, body, line, column, words):
+    path = variant(tmp_path, body)
+    error = spec_error(record, path)
+    assert error.file == f"{path}:{line}:{column}"
+    assert words in error.message
+
+
+def test_a_variant_larger_than_the_limit_is_refused_before_it_is_read(tmp_path, record):
+    path = variant(tmp_path, "description: '" + "x" * (10 * 1024 * 1024) + "'\nchanges: {}\n")
+    error = spec_error(record, path)
+    assert error.file == f"{path}:1:1" and f"limited to {MAX_SPEC_BYTES}" in error.message
