@@ -504,13 +504,40 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
     provenance: dict[str, Provenance] = {}
     files: dict[str, Any] = {}
     for stem, data in raw.items():
-        files[stem] = _unwrap(data, stem, "", provenance, paths[stem])
-        validate_against_schema(files[stem], files[stem]["kind"], paths[stem], root)
+        try:
+            files[stem] = _unwrap(data, stem, "", provenance, paths[stem])
+            validate_against_schema(files[stem], files[stem]["kind"], paths[stem], root)
+        except SpecError as exc:
+            raise _blame_variant(exc, stem, str(paths[stem]), applied) from None
 
     rules = _load_rules(game, files, paths, root)
     spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw)
     _check_addresses(spec)
     return spec
+
+
+def _blame_variant(exc: SpecError, stem: str, base: str, applied: list[Variant]) -> SpecError:
+    """An error in a merged file, moved to the last variant that wrote the offending value."""
+    if exc.file != base:
+        return exc
+    parts = exc.key.split(".") if exc.key else []
+    for variant in reversed(applied):
+        if parts and _writes(variant.changes.get(stem), parts):
+            return SpecError(variant.path, f"changes.{stem}.{exc.key}", exc.message)
+    return exc
+
+
+def _writes(overlay: Any, parts: list[str]) -> bool:
+    """True when merging `overlay` sets the value at the path `parts` (itself or a value around it)."""
+    node = overlay
+    for part in parts:
+        if not isinstance(node, dict) or (set(node) <= WRAPPER_KEYS and "provenance" in node):
+            return node is not None  # a list, a scalar or a wrapper replaces everything below it
+        found = [v for k, v in node.items() if str(k) == part]
+        if not found:
+            return False
+        node = found[0]
+    return True
 
 
 def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Rule]:

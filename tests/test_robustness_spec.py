@@ -79,3 +79,19 @@ def test_a_variant_larger_than_the_limit_is_refused_before_it_is_read(tmp_path, 
     path = variant(tmp_path, "description: '" + "x" * (10 * 1024 * 1024) + "'\nchanges: {}\n")
     error = spec_error(record, path)
     assert error.file == f"{path}:1:1" and f"limited to {MAX_SPEC_BYTES}" in error.message
+
+
+def test_a_wrong_value_from_a_variant_is_reported_in_the_variant_not_the_base_file(tmp_path, record):
+    path = variant(tmp_path, "changes:\n  setup:\n    by_players:\n      3: {supply: many}\n")
+    error = spec_error(record, path)
+    assert error.file == f"{path}:8:11"
+    assert error.message == "changes.setup.by_players.3.supply: 'many' is not of type 'integer'"
+
+
+def test_a_wrong_value_in_a_base_file_is_still_reported_there(specs, tmp_path):
+    setup = specs / GAME / "setup.yaml"
+    setup.write_text(setup.read_text(encoding="utf-8").replace("supply: 4", "supply: many"), encoding="utf-8")
+    path = variant(tmp_path, "changes:\n  setup:\n    by_players:\n      2: {supply: 3}\n")
+    with pytest.raises(SpecError) as caught:
+        load_spec(GAME, [str(path)], root=specs)
+    assert caught.value.file == str(setup) and caught.value.key == "by_players.3.supply"
