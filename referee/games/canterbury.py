@@ -32,8 +32,8 @@ LEVY, FULL, TAX = "levy", "full-build", "tax-build"
 # How a structure of a size spreads its service cubes (structures.yaml, sizes).
 OWN, NEIGHBOURS, CHOSEN = "own", "neighbours", "chosen"
 # Where a player's prosperity comes from; also the checkpoint keys for each part.
-STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS = "structures", "upgrade", "opening", "districts", "favour", "shillings"
-SOURCES = (STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS)
+START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS = "start", "structures", "upgrade", "opening", "districts", "favour", "shillings"
+SOURCES = (START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS)
 # Placement problems that a different order of two structures may cure.
 ORDER_SENSITIVE = ("connectivity", "services-first")
 
@@ -177,7 +177,7 @@ class CanterburyState(State):
         for rank, colour in enumerate(self.order, 1):
             seat = next(s for s in seats if s.colour == colour)
             points = {source: 0 for source in SOURCES}
-            points[STRUCTURES] = setup["prosperity_start"]
+            points[START] = setup["prosperity_start"]
             self.players[colour] = Player(seat, rank, setup["money"], points)
         trace.use(game.rule("start-money"))
         self.board = game.initial_board()

@@ -49,6 +49,8 @@ def check_structures(spec: Spec) -> None:
     rings = spec["board"]["rings"]
     totals: Counter = Counter()
     for size, entry in data["sizes"].items():
+        if f"canterbury/demolish-{size}" not in spec.rules:
+            raise SpecError(path, f"sizes.{size}", f"rules.yaml needs a rule canterbury/demolish-{size} for demolishing {size} structures")
         for key, sizes in (entry["demolition"] or {}).items():
             for other in sizes:
                 if other not in data["sizes"]:
