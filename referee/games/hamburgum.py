@@ -445,10 +445,9 @@ class HamburgumState(State):
 
     def _check_adjacency(self, player: Player, site: Site, pos: Pos | None) -> None:
         rule = self.game.rule("guildhall-adjacency")
-        if player.builder:
-            self.trace.use(rule)
-            return
         links = self.game.links
+        if player.builder:  # church builders build anywhere; no line needs to be known
+            return
         if links is None:
             self.trace.not_checked(rule, "board:links (the brown lines of the city map)", pos)
             return

@@ -279,3 +279,34 @@ def test_flying_dutchmen_leave_the_game_and_captain_without_ships():
     # the Flying Dutchman pushed the harbour on; red's ship came back and entered again
     assert state.harbour == {1: ["red", "red"], 2: ["red", "red"], 3: ["dutchman", "red"]}
     assert state.dutchmen == 2
+
+
+# --- the end --------------------------------------------------------------------------------
+
+
+def test_final_scoring_and_the_money_tie_break():
+    """Unscored tokens score, goods and materials sell for 50, prestige is bought at 100."""
+    from referee.engine import Report, rank, tie_note
+
+    state = position(["red", "blue"])
+    donate(state, "red", "nikolai", "five")
+    for kind in ("five", "ship", "building", "citizen", "donation"):
+        donate(state, "blue", "petri", kind, scored=True)
+    for kind in ("ship", "building", "citizen", "donation"):
+        donate(state, "blue", "nikolai", kind, scored=True)
+    for church in ("michaelis", "katharinen", "jacobi", "cathedral"):
+        for kind in ("five", "ship", "building", "citizen", "donation"):
+            donate(state, "blue", church, kind, scored=True)
+    assert state.is_over() and state.completed[-1] == "cathedral"
+    red, blue = state.players["red"], state.players["blue"]
+    red.prestige, blue.prestige = 40, 46
+    give(state, "red", beer=1, sugar=0, cloth=0, wood=1, brick=0, bell=1, money=130)  # sells for 150
+    give(state, "blue", beer=0, sugar=0, cloth=0, wood=0, brick=1, bell=0, money=70)  # sells for 50
+    standings = {s.seat.colour: s for s in state.standings()}
+    assert standings["red"].breakdown == {"prestige": 40, "unscored tokens": 5, "bought prestige": 2}
+    assert standings["blue"].breakdown == {"prestige": 46, "unscored tokens": 0, "bought prestige": 1}
+    assert standings["red"].tiebreak == [("money", 80, 1)] and standings["blue"].tiebreak == [("money", 20, 1)]
+    report = Report("end", complete=True, standings=rank(list(standings.values())))
+    assert [(s.seat.colour, s.rank) for s in report.standings] == [("red", 1), ("blue", 2)]
+    assert "decided by money" in tie_note(report)
+    assert state.figures("red")["prestige"] == 47 and state.figures("red")["money"] == 80

@@ -1,5 +1,6 @@
 """Random games from `referee play` replay legal, end scored, and reach every kind of move."""
 
+import copy
 import re
 from collections import Counter
 
@@ -8,7 +9,7 @@ import pytest
 from referee.engine import check_bytes
 from referee.games import load_game
 from referee.games.base import Seat, Trace
-from referee.games.hamburgum_moves import Turn
+from referee.games.hamburgum_moves import Reveal, Turn
 from referee.notation import parse
 from referee.play import play_game
 
@@ -124,3 +125,21 @@ def test_five_player_seed_3_has_standings_tie_break_and_board_warnings():
     assert all(s.tiebreak and s.tiebreak[0][0] == "money" for s in report.standings)
     warned = {d.rule: d.message for d in report.diagnostics if d.severity == "warning"}
     assert "board:links" in warned["hamburgum/guildhall-adjacency"]
+
+
+def test_every_listed_legal_move_is_legal():
+    """`referee moves` lists moves the rules accept, at every turn of some generated games."""
+    game = load_game("hamburgum", ("advanced-2",))
+    for seed in range(3):
+        text = play_game("hamburgum", 3, seed, ["advanced-2"])
+        state = game.new_state([Seat("red"), Seat("blue"), Seat("green")], 0, None, Trace())
+        record = parse(text, "x", "hamburgum", game.build_move)
+        for number, move in enumerate(e for e in record.entries if isinstance(e, (Turn, Reveal))):
+            if number % 7 == 0:
+                listed = state.legal_moves()
+                assert listed
+                shared = {id(state.game): state.game, id(state.spec): state.spec}
+                for candidate in listed:
+                    copy.deepcopy(state, dict(shared)).apply(candidate)
+            state.apply(move)
+        assert state.legal_moves() == []

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine import check_bytes
 from referee.games import load_game
 from referee.games.hamburgum import Hamburgum
 from referee.spec import SpecError, iter_uncertain, load_spec, specs_root
@@ -104,3 +105,12 @@ def test_broken_overlays_are_refused(tmp_path, body, message):
     with pytest.raises(SpecError) as caught:
         Hamburgum.check_spec(load_spec("hamburgum", (_variant(tmp_path, body),), root=specs_root()))
     assert message in caught.value.message
+
+
+def test_the_grammar_example_is_a_legal_record():
+    text = (ROOT / "grammar" / "hamburgum.lark").read_text(encoding="utf-8")
+    block = text.split("// A complete record")[1].split("// Names may")[0]
+    record = "\n".join(line[len("//   "):] for line in block.splitlines()[1:] if line.startswith("//   "))
+    report = check_bytes(record.encode(), "grammar example")
+    assert report.status == "legal", [d.message for d in report.errors]
+    assert report.moves > 20 and report.checkpoints_confirmed
