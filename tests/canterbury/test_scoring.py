@@ -176,3 +176,42 @@ def test_tied_players_are_ranked_by_less_money():
     assert [s.rank for s in ordered] == [1, 2, 3]
     report.standings = ordered
     assert "decided by money" in format_report(report)
+
+
+# --- setup and points from building ---------------------------------------------------------------
+
+
+def test_setup_money_city_and_ranks():
+    report = check(HEADER_4P + "check blue: money 6, prosperity 0\ncheck yellow: money 6\ncheck city: prosperity 1, position 1, discs 0\n")
+    assert report.status == "legal" and report.checkpoints_confirmed == 6
+    state = report.state
+    assert [state.players[c].rank for c in ("blue", "red", "green", "yellow")] == [1, 2, 3, 4]
+    assert state.board.tiles["c3"] == ["roman-well"] and state.board.cubes["c3"] == {"water": "city"}
+
+
+def test_a_large_structure_scores_by_the_ring_of_its_district():
+    from .records import RICH
+
+    report = check(HEADER_4P + "blue: full build aqueduct b3 serving a3\nred: full build granary a3\n", [RICH])
+    assert report.status == "legal", [d.message for d in report.errors]
+    assert figures(report, "blue")["structures"] == 11  # inner
+    assert figures(report, "red")["structures"] == 14  # outer
+    assert figures(report, "blue")["water"] == 2 and report.state.city.prosperity == 1 + 12 + 14
+
+
+def test_the_neutral_stacks_come_out_of_the_supply():
+    report = check(HEADER_2P)
+    state = report.state
+    assert state.board.supply["well"] == 9 - 2 and state.board.supply["stage"] == 5 - 2
+    assert state.board.supply["guildhall"] == 1
+    assert state.players["blue"].stacks[0][0] == "well" and state.players["blue"].stacks[1][0] == "fountain"
+    assert state.neutral_colour == "green"
+
+
+def test_money_scores_one_point_per_full_three_shillings(monkeypatch):
+    from .records import HERE, ROOT
+
+    monkeypatch.chdir(ROOT)
+    report = check((HERE / "records" / "kings-favour.log").read_text())
+    for colour, player in report.state.players.items():
+        assert player.points["shillings"] == player.money // 3, colour
