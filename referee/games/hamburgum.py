@@ -22,7 +22,7 @@ from lark import Token, Tree
 from ..notation import Header, Move, Pos, RecordError
 from ..spec import Spec
 from .base import Game, Seat, Standing, State, Trace, Violation, require
-from .hamburgum_moves import ChurchTurn, Dockyard, Donation, Guildhall, House, MoveBuilder, Produce, Reveal, Site, Trade, Turn, format_move
+from .hamburgum_moves import ChurchTurn, Dockyard, Guildhall, House, MoveBuilder, Produce, Reveal, Site, Trade, Turn, format_move
 from .hamburgum_spec import check_spec, word_of
 
 DUTCHMAN = "dutchman"  # a Flying Dutchman in the harbour, where player ships show their colour
@@ -206,10 +206,12 @@ class HamburgumState(State):
         require(move.player == expected, rule("turn-order"), f"it is {expected}'s turn, not {move.player}'s")
         player = self.players[move.player]
         snapshot = self._snapshot()
+        actions: dict[type, Callable[[Player, Any], None]] = {
+            Produce: self._produce, Trade: self._trade, Dockyard: self._dockyard, ChurchTurn: self._church, Guildhall: self._guildhall,
+        }
         try:
             self._move_marker(player, move)
-            handler: Callable[[Player, Any], None] = getattr(self, f"_do_{type(move).__name__.lower()}")
-            handler(player, move)
+            actions[type(move)](player, move)
         except Violation:
             self._restore(snapshot)
             raise
@@ -258,7 +260,7 @@ class HamburgumState(State):
         player.space = target
         self.trace.use(rule("rondel-steps"))
 
-    def _do_produce(self, player: Player, move: Produce) -> None:
+    def _produce(self, player: Player, move: Produce) -> None:
         good = self.game.produces[move.action]
         amount = 1 + sum(1 for h in player.houses if self.game.house_types[h].get("produces") == good)
         if move.amount is not None:
@@ -267,7 +269,7 @@ class HamburgumState(State):
         player.stock[good] += amount
         self.trace.use(self.game.rule("production"))
 
-    def _do_trade(self, player: Player, move: Trade) -> None:
+    def _trade(self, player: Player, move: Trade) -> None:
         rule = self.game.rule
         selling = move.sell or move.bank
         require(not (selling and move.buy), rule("trade-either"), f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
@@ -309,7 +311,7 @@ class HamburgumState(State):
         for r in ("buy-price", "bell-limit", "supply-unlimited"):
             self.trace.use(rule(r))
 
-    def _do_dockyard(self, player: Player, move: Dockyard) -> None:
+    def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
         cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
@@ -327,7 +329,7 @@ class HamburgumState(State):
 
     # --- church -------------------------------------------------------------------------
 
-    def _do_churchturn(self, player: Player, move: ChurchTurn) -> None:
+    def _church(self, player: Player, move: ChurchTurn) -> None:
         rule = self.game.rule
         named = list(dict.fromkeys(d.church for d in move.donations))
         require(len(named) <= 1, rule("church-one"), f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
@@ -352,7 +354,7 @@ class HamburgumState(State):
         cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
         short = self.can_pay(player, cost)
         require(not short, cost_rule, f"donation {ordinal} at {name} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}" + (f" and {player.money} thalers" if MONEY in short else ""))
-        require(self.discs_free(player) > 0, rule("discs"), f"all {game.limit('discs')} of {colour}'s discs are in use")
+        require(self.discs_free(player) > 0, rule("discs"), f"{colour} has no free disc for donation {ordinal} at {name}; all {game.limit('discs')} are on church sites or the church table")
         if ordinal == 1:
             require(kind == game.first_token, rule("donation-token"), f"the first donation at {name} takes the {game.first_token} token, not the {kind} token")
         else:
@@ -393,7 +395,7 @@ class HamburgumState(State):
 
     # --- guildhall ----------------------------------------------------------------------
 
-    def _do_guildhall(self, player: Player, move: Guildhall) -> None:
+    def _guildhall(self, player: Player, move: Guildhall) -> None:
         game, rule, colour = self.game, self.game.rule, player.colour
         offices = [h for h in move.houses if h.kind == game.office_type]
         require(len(offices) <= 1, rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
@@ -415,9 +417,9 @@ class HamburgumState(State):
             office = self._take_office(house)
         else:
             left = game.house_types[house.kind]["count"] - self.built[house.kind]
-            require(left > 0, rule("house-supply"), f"all {game.house_types[house.kind]['count']} {game.house_name(house.kind)} tiles are built", pos)
+            require(left > 0, rule("house-supply"), f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
         require(house.donation is None or office == game.canon, rule("canon"), f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
-        require(len(player.citizens) < game.limit("citizens"), rule("citizens"), f"all {game.limit('citizens')} of {colour}'s citizens are on the board", pos)
+        require(len(player.citizens) < game.limit("citizens"), rule("citizens"), f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
         require(player.builder or player.tokens, rule("guildhall-donor"), f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
         self.pay(player, Counter(self.spec["houses"]["cost"]))
@@ -636,10 +638,6 @@ def _player_copy(p: Player) -> Player:
                   [DonationToken(t.church, t.kind, t.scored) for t in p.tokens], p.churches_built)
 
 
-def _count_parishes(state: HamburgumState, player: Player, church, house) -> int:
-    return len({s.parish for s in player.citizens})
-
-
 # What an office pays for and what a token scores: counts on the board, by name.
 MEASURES: dict[str, Callable[[HamburgumState, Player, str | None, str | None], int]] = {
     "all-citizens": lambda s, p, c, h: sum(len(q.citizens) for q in s.players.values()),
@@ -650,7 +648,7 @@ MEASURES: dict[str, Callable[[HamburgumState, Player, str | None, str | None], i
     "own-tokens": lambda s, p, c, h: len(p.tokens),
     "churches-donated": lambda s, p, c, h: len({t.church for t in p.tokens}),
     "own-citizens": lambda s, p, c, h: len(p.citizens),
-    "own-parishes": _count_parishes,
+    "own-parishes": lambda s, p, c, h: len({site.parish for site in p.citizens}),
     "own-houses-of-type": lambda s, p, c, h: p.houses.count(h),
     "own-citizens-in-parish": lambda s, p, c, h: sum(1 for site in p.citizens if site.parish == c),
 }
@@ -658,7 +656,7 @@ MEASURES: dict[str, Callable[[HamburgumState, Player, str | None, str | None], i
 
 def _amounts_text(amounts) -> str:
     items = dict(amounts)
-    return ", ".join(f"{n} {k}" for k, n in items.items() if n) or "nothing"
+    return ", ".join(f"{n} {'thalers' if k == MONEY else k}" for k, n in items.items() if n) or "nothing"
 
 
 def _stock_text(stock: Counter, keys) -> str:
