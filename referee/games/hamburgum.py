@@ -533,6 +533,8 @@ class HamburgumState(State):
         """Final scoring without touching the state: tokens, the end sale, bought prestige."""
         scoring = self.spec["scoring"]
         tokens = sum(self.token_value(player, t) for t in player.unscored())
+        for kind in {t.kind for t in player.unscored()}:
+            self.trace.use(self.game.rule(self.game.token_rule(kind)))
         sale = sum(n * scoring["end_sale"]["goods"] for g, n in player.stock.items() if g in self.game.goods)
         sale += sum(n * scoring["end_sale"]["materials"] for m, n in player.stock.items() if m in self.game.materials)
         money = player.money + sale
@@ -547,7 +549,7 @@ class HamburgumState(State):
                 f = self.final(player)
                 parts = {"prestige": f["prestige"], "unscored tokens": f["tokens"], "bought prestige": f["bought"]}
                 money = f["money"]
-                for r in ("final-scoring", "tie-break", "token-values", "token-building", "token-citizen"):
+                for r in ("final-scoring", "tie-break"):
                     self.trace.use(rule(r))
             else:
                 parts, money = {"prestige": player.prestige}, player.money

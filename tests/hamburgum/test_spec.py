@@ -114,3 +114,15 @@ def test_the_grammar_example_is_a_legal_record():
     report = check_bytes(record.encode(), "grammar example")
     assert report.status == "legal", [d.message for d in report.errors]
     assert report.moves > 20 and report.checkpoints_confirmed
+
+
+def test_londinium_has_its_own_churches_marked_uncertain():
+    game = load_game("hamburgum", ("londinium",))
+    assert game.church_ids[0] == "st-pauls" and "nikolai" not in game.church_ids
+    assert game.token_spec("st-pauls", "citizen") == {**game.spec["churches"]["tokens"]["citizen"], "per": "own-citizens", "points": 1}
+    statuses = {p.address: p.status for p in iter_uncertain(game.spec)}
+    assert statuses["churches:churches.yellow-church.building"] == "likely"
+    assert statuses["churches:churches.church-4.building"] == "provisional"
+    header = '[Game "hamburgum"]\n[Variant "londinium"]\n[Players "red, blue"]\n\n'
+    assert check_bytes((header + "red: church st-pauls donate five\n").encode(), "x").status == "legal"
+    assert check_bytes((header + "red: church nikolai donate five\n").encode(), "x").status == "malformed"
