@@ -439,7 +439,7 @@ class HamburgumState(State):
             require(len(self.sites) < self.spec["board"]["site_count"], rule("site"), f"all {self.spec['board']['site_count']} house sites are built on", pos)
         require(site not in self.sites, rule("site"), f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
         if game.board_sites is None:
-            self.trace.not_checked(rule("site-type"), "board:sites (the house type printed on each site)", pos)
+            self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
             return
         shown = game.board_sites[site]
         require(shown == kind, rule("site-type"), f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
@@ -451,7 +451,7 @@ class HamburgumState(State):
         if player.builder:  # church builders build anywhere; no line needs to be known
             return
         if links is None:
-            self.trace.not_checked(rule, "board:links (the brown lines of the city map)", pos)
+            self.trace.not_checked(rule, "board:links (board data: the brown lines of the city map)", pos)
             return
         churches = {t.church for t in player.tokens}
         neighbours = links.get(site.name, set())
