@@ -158,7 +158,11 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         elif isinstance(entry, Checkpoint):
             if stop_after is not None and report.moves >= stop_after:
                 continue
-            _checkpoint(state, entry, report, game_name)
+            try:
+                _checkpoint(state, entry, report, game_name)
+            except Violation as v:
+                violation(v.rule, v.message, v.pos or entry.pos)
+                break
         elif isinstance(entry, Result):
             if stop_after is not None:
                 continue

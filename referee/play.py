@@ -8,7 +8,7 @@ import random
 from .engine import rank
 from .games import load_game
 from .games.base import Seat, Trace
-from .notation import Header
+from .notation import Header, RecordError
 from .spec import SpecError
 
 MAX_MOVES = 100_000
@@ -32,7 +32,12 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     colours = meta["colours"][:players]
     seats = [Seat(c) for c in colours]
     header = Header()
-    state = game.new_state(seats, 0, header, Trace())
+    try:
+        state = game.new_state(seats, 0, header, Trace())
+    except RecordError as exc:  # e.g. a player count that needs a variant the caller left out
+        from .cli import UsageError
+
+        raise UsageError(exc.message) from None
     lines = [
         f'[Game "{game_name}"]',
         f'[Players "{", ".join(colours)}"]',

@@ -34,11 +34,13 @@ def test_deck_that_no_longer_adds_up_exits_4_naming_file_and_key(data_copy):
     cards.write_text(cards.read_text().replace("counts: {B: 5, C: 5, D: 5}", "counts: {B: 5, C: 5, D: 6}"))
     result = referee("validate", str(data_copy / "specs" / "speicherstadt"))
     assert result.returncode == 4
-    assert "cards.yaml:seasons.D" in result.stdout + result.stderr
+    out = result.stdout + result.stderr
+    assert "speicherstadt/cards.yaml:" in out and "seasons.D" in out and "should hold 15 cards" in out
     # the same broken data stops `check` too, with the same exit code
     result = referee("check", "-", data=data_copy, stdin=TO_SPRING)
     assert result.returncode == 4
-    assert "cards.yaml:seasons.D" in result.stderr + result.stdout
+    out = result.stdout + result.stderr
+    assert "speicherstadt/cards.yaml:" in out and "seasons.D" in out
 
 
 def test_moving_a_fireman_to_another_season_changes_the_verdict(data_copy):
