@@ -171,11 +171,13 @@ class MoveBuilder:
         if first.type == "INT":
             return self.game.site_by_number(first)
         if len(parts) > 1:
-            return Site(self.game.resolve("parish", first), int(parts[-1]))
-        stem, _, number = str(first).rpartition("-")
-        if not stem or not number.isdigit():
-            raise RecordError(f"a site is a parish and a number, e.g. 'petri 2' or 'petri-2', not {str(first)!r}", Pos.of(first))
-        return Site(self.game.resolve("parish", Token("WORD", stem, line=first.line, column=first.column, end_line=first.end_line, end_column=first.end_column)), int(number))
+            parish, number = first, str(parts[-1])
+        else:
+            stem, _, number = str(first).rpartition("-")
+            parish = Token("WORD", stem, line=first.line, column=first.column, end_line=first.end_line, end_column=first.end_column)
+        if not parish or not number.isdigit() or int(number) < 1:
+            raise RecordError(f"a site is a parish and a number from 1, e.g. 'petri 2' or 'petri-2', not {' '.join(map(str, parts))!r}", Pos.of(tree))
+        return Site(self.game.resolve("parish", parish), int(number))
 
 
 # --- writing --------------------------------------------------------------------------
