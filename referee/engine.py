@@ -326,7 +326,7 @@ def format_report(report: Report) -> str:
             shown = "not known" if p.status == "unknown" else _short(p.value)
             out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
     if report.record_facts:
-        out.append(f"card faces and draws taken from the record ({len(report.record_facts)}):")
+        out.append(f"facts taken from the record rather than the spec ({len(report.record_facts)}):")
         summary: dict[str, int] = {}
         for text, _ in report.record_facts:
             summary[text] = summary.get(text, 0) + 1

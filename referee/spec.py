@@ -209,7 +209,7 @@ class Spec:
         return node
 
     def has(self, address: str) -> bool:
-        """True when the address exists; a `*` segment matches any key of a mapping."""
+        """True when the address exists; a `*` segment matches any key or list item."""
         stem, _, key = address.partition(":")
         if stem not in self.files:
             return False
@@ -217,8 +217,8 @@ class Spec:
         for part in key.split(".") if key else ():
             nxt = []
             for node in nodes:
-                if part == "*" and isinstance(node, dict):
-                    nxt.extend(node.values())
+                if part == "*" and isinstance(node, (dict, list)):
+                    nxt.extend(node.values() if isinstance(node, dict) else node)
                     continue
                 try:
                     nxt.append(_child(node, part))
