@@ -16,9 +16,11 @@ verdict relied on, and `validate --provenance` can list them all.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -567,12 +569,35 @@ def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Ru
     return rules
 
 
+PLACEHOLDER = re.compile(r"\{([a-z0-9_-]+:[A-Za-z0-9_.-]+)\}")
+
+
 def _check_addresses(spec: Spec) -> None:
-    """Every spec key a rule says it reads must exist."""
-    for i, rule in enumerate(spec.rules.values()):
+    """Every spec key a rule reads must exist; `{file:key}` in a rule's words becomes that value.
+
+    Rule texts name their numbers through placeholders, so that a variant that
+    changes a number changes the rule's wording in reports and docs as well.
+    """
+    for rule in list(spec.rules.values()):
         for address in rule.reads:
             if not spec.has(address):
                 raise SpecError(spec.path_of("rules"), rule.id, f"reads {address}, which is not in the spec")
+
+        def fill(match: re.Match) -> str:
+            address = match.group(1)
+            if not spec.has(address):
+                raise SpecError(spec.path_of("rules"), rule.id, f"its text names {{{address}}}, which is not in the spec")
+            return _words(spec.get(address))
+
+        spec.rules[rule.id] = dataclasses.replace(rule, title=PLACEHOLDER.sub(fill, rule.title), text=PLACEHOLDER.sub(fill, rule.text))
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_words(v)}" for k, v in value.items())
+    return str(value)
 
 
 def iter_uncertain(spec: Spec, statuses=UNCERTAIN) -> Iterator[Provenance]:

@@ -115,7 +115,7 @@ def test_a_variant_shows_each_value_before_and_after(data_copy):
 
 
 def test_a_rule_without_text_fails_the_build(data_copy):
-    edit(data_copy / "specs" / "speicherstadt" / "rules.yaml", "text: When all 8 building spaces above a card are taken, no further worker may queue there.", "text: ' '")
+    edit(data_copy / "specs" / "speicherstadt" / "rules.yaml", "text: When all {components:board.building_spaces} building spaces above a card are taken, no further worker may queue there.", "text: ' '")
     with pytest.raises(docs.DocsError, match="speicherstadt/column-full.*needs a title and text"):
         docs.render_site(data_copy)
 

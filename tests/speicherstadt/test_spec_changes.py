@@ -80,3 +80,15 @@ def test_counting_office_table_overlay_changes_the_score(tmp_path):
     # with the result line the table wrote, the new scores contradict it: the verdict changes
     original = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
     assert referee("check", str(original), "--variant", str(overlay)).returncode == 1
+
+
+def test_rule_words_follow_the_numbers_a_variant_changes(tmp_path):
+    from referee.spec import load_spec
+
+    overlay = tmp_path / "coins.yaml"
+    overlay.write_text("kind: variant\nid: rich\ngame: speicherstadt\ntitle: Seven coins each\nchanges:\n  components:\n    coins: {start: 7}\n")
+    base = load_spec("speicherstadt").rules["speicherstadt/start-money"]
+    rich = load_spec("speicherstadt", [str(overlay)]).rules["speicherstadt/start-money"]
+    assert base.title == "Everyone starts with 5 coins"
+    assert rich.title == "Everyone starts with 7 coins"
+    assert "{" not in rich.text and "7 coins" in rich.text
