@@ -181,7 +181,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     report.standings = rank(state.standings())
     for rule, message, pos in trace.warnings:
         report.diagnostics.append(Diagnostic("warning", message, pos, rule))
-    report.relied_on = game.spec.relied_on(trace.rules_used)
+    report.relied_on = game.spec.relied_on(trace.rules_used, trace.values_used)
     report.record_facts = trace.record_facts
 
 

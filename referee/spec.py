@@ -244,16 +244,14 @@ class Spec:
                 found.append(p)
         return found
 
-    def relied_on(self, rule_ids) -> list[Provenance]:
-        """Uncertain values that the given rules read, in a stable order."""
+    def relied_on(self, rule_ids, values=()) -> list[Provenance]:
+        """Uncertain values that the given rules read (all their `reads`), plus those at or
+        below the given addresses (values a rule used one by one), in a stable order."""
+        addresses = [a for rid in sorted(rule_ids) if rid in self.rules for a in self.rules[rid].reads]
         seen: dict[str, Provenance] = {}
-        for rid in sorted(rule_ids):
-            rule = self.rules.get(rid)
-            if rule is None:
-                continue
-            for address in rule.reads:
-                for p in self.uncertain_under(address):
-                    seen.setdefault(p.address, p)
+        for address in [*addresses, *sorted(values)]:
+            for p in self.uncertain_under(address):
+                seen.setdefault(p.address, p)
         return sorted(seen.values(), key=lambda p: p.address)
 
     def path_of(self, stem: str) -> str:

@@ -44,13 +44,21 @@ class Seat:
 class Trace:
     """What a replay learned besides legality: rules used, warnings, facts taken from the record."""
 
-    rules_used: set[str] = field(default_factory=set)
+    rules_used: set[str] = field(default_factory=set)  # applied, relying on all they read
+    rules_applied: set[str] = field(default_factory=set)  # applied, relying on values_used only
+    values_used: set[str] = field(default_factory=set)
     warnings: list[tuple[str, str, Pos | None]] = field(default_factory=list)
     record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
     _warned: set[tuple[str, str]] = field(default_factory=set)
 
-    def use(self, rule: str) -> None:
-        self.rules_used.add(rule)
+    def use(self, rule: str, *values: str) -> None:
+        """A rule was applied. Naming the spec values it used (`file:key`) narrows what the
+        report lists to those values; without them, everything the rule reads counts."""
+        if values:
+            self.values_used.update(values)
+            self.rules_applied.add(rule)
+        else:
+            self.rules_used.add(rule)
 
     def not_checked(self, rule: str, needs: str, pos: Pos | None = None) -> None:
         """A rule that needs a value no source gives; warn once per rule and key."""

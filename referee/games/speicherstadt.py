@@ -89,6 +89,7 @@ class Card:
     season: str
     face: dict[str, Any] = field(default_factory=dict)
     id: str | None = None
+    source: str | None = None  # the spec address of its face, for the report's provenance
 
 
 @dataclass
@@ -248,7 +249,7 @@ class SpeicherstadtState(State):
             require(move.card == game.fire, rule("game-end"), f"the last round is over; only the fires left in the pile are resolved now, not a {move.card}")
         require(season is not None, rule("deck-season"), "the draw pile is empty")
         card = self._draw(season, move)
-        self.trace.use(rule("deck-season"))
+        self.trace.use(rule("deck-season"), "cards:seasons", f"cards:types.{card.type}.counts")
         if card.type == game.fire:
             self._resolve_fire(card, move)
             if self.phase == FINAL_FIRES and not any(self.deck.values()):
@@ -294,7 +295,7 @@ class SpeicherstadtState(State):
         matches.sort(key=lambda c: -sum(1 for v in c.face.values() if v is not None))
         card = matches[0]
         stack.remove(card)
-        drawn = Card(card.type, card.season, dict(card.face), card.id)
+        drawn = Card(card.type, card.season, dict(card.face), card.id, card.source)
         for key in game.face_fields(card.type):
             stated = face.get(key)
             if drawn.face.get(key) is None:
@@ -302,7 +303,8 @@ class SpeicherstadtState(State):
                     raise Violation(rule("card-face"), f"the record must state the {key} of this {game.card_name(card.type)}; no source gives it")
                 drawn.face[key] = stated
                 self.trace.fact(f"{game.card_name(card.type)} {key} stated by the record", move.pos)
-        self.trace.use(rule("card-face"))
+        if drawn.source:
+            self.trace.use(rule("card-face"), drawn.source)
         return drawn
 
     def _ship_cargo(self, move: Reveal) -> list[str]:
@@ -328,7 +330,7 @@ class SpeicherstadtState(State):
                 self.players[colour].fire_points += delta
         self.discards.append(card)
         self.fires_resolved += 1
-        self.trace.use(self.game.rule("fire-resolution"))
+        self.trace.use(self.game.rule("fire-resolution"), card.source or f"cards:types.{card.type}.faces")
         self.trace.use(self.game.rule("negative-score"))
 
     def demand_total(self) -> int:
@@ -540,8 +542,9 @@ class SpeicherstadtState(State):
             pts += t.get("end_points_per_cube", 0) * len(player.warehouse)
             if pts:
                 per_card[label] = per_card.get(label, 0) + pts
+                self.trace.use(rule("score-cards"), f"cards:types.{card.type}")
         parts.update(per_card)
-        for r in ("score-contracts", "score-counting-offices", "score-cards", "tie-break"):
+        for r in ("score-contracts", "score-counting-offices", "tie-break"):
             self.trace.use(rule(r))
         return parts
 
@@ -874,9 +877,11 @@ class Speicherstadt(Game):
                     if i < len(known):
                         f = known[i]
                         face = {k: (tuple(f[k]) if isinstance(f.get(k), list) else f.get(k)) for k in field_}
-                        deck[season].append(Card(tid, season, face, f.get("id")))
+                        source = f"cards:types.{tid}.faces.{faces.index(f)}"
+                        deck[season].append(Card(tid, season, face, f.get("id"), source))
                     else:
-                        deck[season].append(Card(tid, season, {k: None for k in field_}))
+                        source = f"cards:types.{tid}.faces" if field_ else None
+                        deck[season].append(Card(tid, season, {k: None for k in field_}, None, source))
         for card in self.removed_cards(players):
             stack = deck[card.season]
             for c in stack:

@@ -92,3 +92,20 @@ def test_the_value_3_autumn_fireman_stays_with_four_players():
             card.face["value"] = card.face["value"] or 4
     state.apply(Reveal("fireman", value=3))
     assert [c.face["value"] for c in state.deck["D"] if c.type == "fireman"] == [4, 4]
+
+
+def test_report_lists_only_the_uncertain_values_the_replay_touched():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "specs" / "speicherstadt" / "examples" / "purchase-queue.log").read_text()
+    report = check(text)
+    # four Winter cards came up; only the uncertain counts of those cards were relied on
+    assert [p.address for p in report.relied_on] == [
+        "cards:types.spice-trader.counts",
+        "cards:types.tea-taster.counts",
+        "cards:types.warehouse.counts",
+    ]
+    # once a fire is revealed, its face (stated by the record) is part of what the verdict rests on
+    report = check(TO_SPRING)
+    fires = [p.address for p in report.relied_on if p.address.startswith("cards:types.fire")]
+    assert fires == ["cards:types.fire.faces.0.points"]
