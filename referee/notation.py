@@ -121,7 +121,9 @@ class Record:
 # --- reading -------------------------------------------------------------------
 
 def _tag_pattern(name: str) -> re.Pattern:
-    return re.compile(r'^\s*\[\s*' + name + r'\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
+    # Blanks, not \s: \s also matches line breaks, and `^\s*` at the start of every line of a
+    # long run of blank lines makes the search take time quadratic in the run's length.
+    return re.compile(r'^[ \t\f]*\[[ \t\f]*' + name + r'[ \t\f]+"([^"\n]*)"[ \t\f]*\]', re.IGNORECASE | re.MULTILINE)
 
 
 GAME_TAG = _tag_pattern("Game")

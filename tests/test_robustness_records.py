@@ -78,3 +78,14 @@ def test_a_number_longer_than_any_game_needs_is_malformed_where_it_stands(where,
     assert "5000 digits" in error.message
     short = "9" * MAX_NUMBER_DIGITS
     assert check(legal_record().replace(old, new.format(n=short), 1)).status in ("legal", "illegal")
+
+
+# --- size --------------------------------------------------------------------------
+
+
+def test_the_game_tag_is_found_within_one_line_only():
+    # `\s` in the tag search spanned line breaks, which made a long run of blank lines
+    # take quadratic time (128 000 of them took 12 s)
+    assert check('[\nGame "speicherstadt"]\n').status == "malformed"
+    report = check("\n" * (MAX_RECORD_BYTES - len(legal_record()) - 1) + legal_record())
+    assert report.status == "legal" and report.complete
