@@ -14,7 +14,7 @@ from typing import Any
 
 from .games import load_game
 from .games.base import Seat, Standing, State, Trace, Violation
-from .notation import Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse, variants_of
+from .notation import MAX_RECORD_BYTES, Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse, variants_of
 from .spec import Provenance, SpecError, data_root
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
@@ -78,13 +78,17 @@ def rank(standings: list[Standing]) -> list[Standing]:
 
 
 def read_source(path: str) -> tuple[bytes, str]:
-    """Bytes of a record file, or of standard input for '-'."""
+    """Bytes of a record file, or of standard input for '-'.
+
+    No more than one byte over the size limit is read, so that a huge file or an
+    endless pipe is refused (by `decode`) without filling the memory first.
+    """
     import sys
 
     if path == "-":
-        return sys.stdin.buffer.read(), "<stdin>"
+        return sys.stdin.buffer.read(MAX_RECORD_BYTES + 1), "<stdin>"
     with open(path, "rb") as fh:
-        return fh.read(), path
+        return fh.read(MAX_RECORD_BYTES + 1), path
 
 
 def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = (), stop_after: int | None = None) -> Report:

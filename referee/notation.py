@@ -22,7 +22,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .spec import grammar_root
 
-MAX_RECORD_BYTES = 16 * 1024 * 1024
+# A record is a few kilobytes (the longest random game is 13 KB). The limit keeps the
+# worst case, a file packed with the shortest tokens, well within two seconds.
+MAX_RECORD_BYTES = 128 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_NUMBER_DIGITS = 9  # no count, score or move number in a game comes near a billion
 
@@ -132,7 +134,7 @@ VARIANT_TAG = _tag_pattern("Variant")
 
 def decode(data: bytes) -> str:
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"record is {len(data)} bytes; the limit is {MAX_RECORD_BYTES}")
+        raise RecordError(f"the record is longer than {MAX_RECORD_BYTES} bytes, the most a record may hold")
     if b"\x00" in data:
         offset = data.index(b"\x00")
         raise RecordError("binary data: a NUL byte in the record", _pos_of_offset(data, offset))

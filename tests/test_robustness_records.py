@@ -8,13 +8,16 @@ in `scripts/fuzz.py`, which the fuzz tests run a sample of.
 from __future__ import annotations
 
 import functools
+import io
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.engine import check_bytes
+from referee.cli import main
+from referee.engine import check_bytes, read_source
 from referee.notation import MAX_LINE_CHARS, MAX_NUMBER_DIGITS, MAX_RECORD_BYTES
 from referee.play import play_game
 
@@ -89,3 +92,15 @@ def test_the_game_tag_is_found_within_one_line_only():
     assert check('[\nGame "speicherstadt"]\n').status == "malformed"
     report = check("\n" * (MAX_RECORD_BYTES - len(legal_record()) - 1) + legal_record())
     assert report.status == "legal" and report.complete
+
+
+def test_a_record_over_the_size_limit_is_refused_after_reading_one_byte_more(tmp_path, monkeypatch, capsys):
+    huge = tmp_path / "huge.log"
+    huge.write_bytes(legal_record().encode() + b"#" * (4 * MAX_RECORD_BYTES))
+    data, _ = read_source(str(huge))
+    assert len(data) == MAX_RECORD_BYTES + 1
+    assert main(["check", str(huge)]) == 3
+    assert capsys.readouterr().out.startswith(f"{huge}:1:1: error: the record is longer than {MAX_RECORD_BYTES} bytes")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(huge.read_bytes())))
+    assert main(["check", "-"]) == 3
+    assert capsys.readouterr().out.startswith("<stdin>:1:1: error: the record is longer than")
