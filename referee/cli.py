@@ -123,8 +123,9 @@ def cmd_check(args) -> int:
     if args.jobs > 1 and len(jobs) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(_check_one, jobs, chunksize=max(1, len(jobs) // (args.jobs * 4))))
+        workers = min(args.jobs, len(jobs))  # the pool starts every worker at once
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(_check_one, jobs, chunksize=max(1, len(jobs) // (workers * 4))))
     else:
         results = [_check_one(j) for j in jobs]
     code = max(r[0] for r in results)

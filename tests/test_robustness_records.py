@@ -104,3 +104,34 @@ def test_a_record_over_the_size_limit_is_refused_after_reading_one_byte_more(tmp
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(huge.read_bytes())))
     assert main(["check", "-"]) == 3
     assert capsys.readouterr().out.startswith("<stdin>:1:1: error: the record is longer than")
+
+
+# --- the command line ----------------------------------------------------------------
+
+
+def test_check_starts_no_more_processes_than_there_are_files(tmp_path, monkeypatch, capsys):
+    import concurrent.futures
+
+    started = []
+
+    class Pool:  # runs the jobs here, noting how many workers were asked for
+        def __init__(self, max_workers):
+            started.append(max_workers)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def map(self, fn, jobs, chunksize=1):
+            return map(fn, jobs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    files = []
+    for i in range(2):
+        files.append(tmp_path / f"{i}.log")
+        files[-1].write_text(legal_record(), encoding="utf-8")
+    assert main(["check", "-q", "-j", "1000", *map(str, files)]) == 0
+    assert started == [2]
+    assert capsys.readouterr().out.count(": legal (") == 2
