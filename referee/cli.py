@@ -212,7 +212,10 @@ def cmd_play(args) -> int:
         raise UsageError(f"unknown game {args.game!r}; games: {', '.join(available_games())}")
     text = play_game(args.game, args.players, args.seed, args.variant)
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -235,7 +238,10 @@ def cmd_docs(args) -> int:
     from .docs import write_docs
     from .engine import EXIT_OK
 
-    written = write_docs(Path(args.out))
+    try:
+        written = write_docs(Path(args.out))
+    except OSError as exc:
+        raise UsageError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
     print(f"wrote {len(written)} pages to {args.out}")
     return EXIT_OK
 

@@ -135,3 +135,13 @@ def test_check_starts_no_more_processes_than_there_are_files(tmp_path, monkeypat
     assert main(["check", "-q", "-j", "1000", *map(str, files)]) == 0
     assert started == [2]
     assert capsys.readouterr().out.count(": legal (") == 2
+
+
+@pytest.mark.parametrize("argv", [["play", GAME, "--players", "3", "--out"], ["docs", "--out"]], ids=["play", "docs"])
+def test_an_output_path_that_cannot_be_written_is_a_usage_error(tmp_path, capsys, argv):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="utf-8")
+    target = blocked / "inside"  # a file cannot hold files
+    assert main([*argv, str(target)]) == 2
+    err = capsys.readouterr().err
+    assert f"error: cannot write {target}" in err and "internal error" not in err
