@@ -163,13 +163,13 @@ def cmd_show(args) -> int:
         raise UsageError(f"the record has only {report.moves} moves")
     state = report.state.describe()
     summary = {"file": report.name, "game": report.game, "after_move": report.moves, "status": report.status, "state": state}
+    for d in report.errors:  # why the replay stopped early, in either format
+        print(format_diagnostic(report, d), file=sys.stderr)
     if args.format == "json":
         print(json.dumps(summary, indent=2, ensure_ascii=False, default=str))
     else:
         import yaml
 
-        for d in report.errors:
-            print(format_diagnostic(report, d), file=sys.stderr)
         print(f"{report.name}: state after move {report.moves} ({report.status})")
         print(yaml.safe_dump(state, sort_keys=False, allow_unicode=True, width=100).rstrip())
     return report.exit_code

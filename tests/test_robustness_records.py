@@ -145,3 +145,13 @@ def test_an_output_path_that_cannot_be_written_is_a_usage_error(tmp_path, capsys
     assert main([*argv, str(target)]) == 2
     err = capsys.readouterr().err
     assert f"error: cannot write {target}" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_show_says_why_an_illegal_record_stopped_in_either_format(tmp_path, capsys, form):
+    record = tmp_path / "game.log"
+    text = legal_record().replace("\nbeige: place ", "\nbeige: place 9", 1)
+    record.write_text(text, encoding="utf-8")
+    assert main(["show", str(record), "--format", form]) == 1
+    err = capsys.readouterr().err
+    assert f"{record}:{line_of(text, 'beige: place 9')}:1: error[{GAME}/" in err
