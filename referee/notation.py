@@ -111,8 +111,9 @@ class Record:
     header: Header
     entries: list  # Move | Checkpoint | Result, in order
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
+        """Split once: every diagnostic quotes a line, and a record may have thousands of each."""
         return self.text.split("\n")
 
     def line(self, number: int) -> str:

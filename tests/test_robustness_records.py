@@ -155,3 +155,13 @@ def test_show_says_why_an_illegal_record_stopped_in_either_format(tmp_path, caps
     assert main(["show", str(record), "--format", form]) == 1
     err = capsys.readouterr().err
     assert f"{record}:{line_of(text, 'beige: place 9')}:1: error[{GAME}/" in err
+
+
+def test_a_record_with_thousands_of_contradicted_checkpoints_is_split_into_lines_once():
+    # every diagnostic quotes its line; splitting the text for each made such records quadratic
+    lines = legal_record().split("\n")
+    first = line_of(legal_record(), "check beige:")
+    record = "\n".join(lines[:first] + [lines[first - 1].replace("coins", "coins 1, coins")] * 3000 + lines[first:])
+    report = check(record)
+    assert report.status == "illegal" and len(report.errors) >= 3000
+    assert report.record.lines is report.record.lines
