@@ -75,7 +75,7 @@ class SpecError(Exception):
 
     @property
     def where(self) -> str:
-        """`file:line:column` when the file is a YAML file that can be read, else `file`."""
+        """`file:line:column` when the file exists (a variant may have any name), else `file`."""
         if self.line is None:
             self.line, self.column = locate(Path(self.file), self.key) or (None, None)
         return f"{self.file}:{self.line}:{self.column}" if self.line else self.file
@@ -92,8 +92,6 @@ def locate(path: Path, key: str) -> tuple[int, int] | None:
     required key is reported at the mapping that lacks it); a key that is no
     path at all (a rule id) points at the first scalar equal to it.
     """
-    if path.suffix not in (".yaml", ".yml"):
-        return None
     try:
         if not path.is_file():
             return None

@@ -95,3 +95,9 @@ def test_a_wrong_value_in_a_base_file_is_still_reported_there(specs, tmp_path):
     with pytest.raises(SpecError) as caught:
         load_spec(GAME, [str(path)], root=specs)
     assert caught.value.file == str(setup) and caught.value.key == "by_players.3.supply"
+
+
+def test_a_variant_file_of_any_name_is_located(tmp_path, record):
+    path = tmp_path / "overlay.txt"
+    path.write_text("kind: variant\nid: mine\ngame: speicherstadt\ntitle: Mine\nchanges:\n  setup: []\n", encoding="utf-8")
+    assert spec_error(record, path).file == f"{path}:6:3"
