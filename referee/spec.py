@@ -423,7 +423,12 @@ def _validator(kind: str, root: str) -> Draft202012Validator:
     return Draft202012Validator(schema, registry=registry)
 
 
+KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}(/[a-z0-9][a-z0-9_-]{0,63})?")
+
+
 def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> None:
+    if not KIND.fullmatch(kind):  # a kind names a schema file; it may not be just any path
+        raise SpecError(path, "kind", f"no schema for kind {kind[:80]!r}")
     validator = _validator(kind, str(root))
     try:
         errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))

@@ -101,3 +101,10 @@ def test_a_variant_file_of_any_name_is_located(tmp_path, record):
     path = tmp_path / "overlay.txt"
     path.write_text("kind: variant\nid: mine\ngame: speicherstadt\ntitle: Mine\nchanges:\n  setup: []\n", encoding="utf-8")
     assert spec_error(record, path).file == f"{path}:6:3"
+
+
+@pytest.mark.parametrize("kind", ["x" * 300, "../../../etc/passwd", "Speicherstadt/Cards", "a b"])
+def test_a_kind_that_is_no_schema_name_is_invalid_data(specs, capsys, kind):
+    (specs / GAME / "extra.yaml").write_text(f"kind: '{kind}'\n", encoding="utf-8")
+    assert main(["validate", str(specs)]) == 4
+    assert f"{specs / GAME / 'extra.yaml'}:1:1: error: kind: no schema for kind" in capsys.readouterr().err
