@@ -603,7 +603,8 @@ def _check_addresses(spec: Spec) -> None:
                 raise SpecError(spec.path_of("rules"), rule.id, f"its text names {{{address}}}, which is not in the spec")
             return _words(spec.get(address))
 
-        spec.rules[rule.id] = dataclasses.replace(rule, title=PLACEHOLDER.sub(fill, rule.title), text=PLACEHOLDER.sub(fill, rule.text))
+        reading = PLACEHOLDER.sub(fill, rule.reading) if rule.reading else rule.reading
+        spec.rules[rule.id] = dataclasses.replace(rule, title=PLACEHOLDER.sub(fill, rule.title), text=PLACEHOLDER.sub(fill, rule.text), reading=reading)
 
 
 def _words(value: Any) -> str:
