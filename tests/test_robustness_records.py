@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import io
-import random
 import sys
 
 import pytest
@@ -165,3 +164,38 @@ def test_a_record_with_thousands_of_contradicted_checkpoints_is_split_into_lines
     report = check(record)
     assert report.status == "illegal" and len(report.errors) >= 3000
     assert report.record.lines is report.record.lines
+
+
+# --- generated input -------------------------------------------------------------------
+
+VERDICTS = ("legal", "illegal", "malformed", "invalid-spec")
+
+
+def assert_verdict(report):
+    """Whatever the input, a verdict; an error always has a position and a violation a rule id."""
+    assert report.status in VERDICTS, [d.message for d in report.diagnostics]
+    for d in report.errors:
+        assert d.pos is not None or d.file is not None, d.message
+        if report.status == "illegal" and d.pos is not None:
+            assert d.rule, d.message
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.binary(max_size=3000), with_header=st.booleans())
+def test_any_bytes_end_in_a_verdict(data, with_header):
+    header = "".join(legal_record().splitlines(keepends=True)[:4]).encode() if with_header else b""
+    assert_verdict(check(header + data))
+
+
+def record_lines():
+    return legal_record().split("\n")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    at=st.integers(min_value=0, max_value=len(record_lines())),
+    text=st.text(st.characters(blacklist_categories=["Cs"]), max_size=80),
+)
+def test_any_text_put_into_a_legal_record_ends_in_a_verdict(at, text):
+    lines = record_lines()
+    assert_verdict(check("\n".join(lines[:at] + [text] + lines[at:])))
