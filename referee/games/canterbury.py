@@ -25,7 +25,7 @@ from ..notation import Header, Move, Pos, RecordError
 from ..spec import Spec, SpecError, load_spec
 from .base import Game, Seat, Standing, State, Trace, Violation, require
 from .canterbury_checks import check_board, check_neutral, check_scoring, check_structures, check_treasury
-from .canterbury_scoring import divide, district_awards, favour_awards, keyed
+from .canterbury_scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
 
 # The three actions, by the ids setup.yaml gives them.
 LEVY, FULL, TAX = "levy", "full-build", "tax-build"
@@ -99,6 +99,11 @@ class Structure:
 
     def points_in(self, ring: str) -> int | None:
         return self.player.get(ring) if isinstance(self.player, dict) else self.player
+
+    def printed(self, key: str, ring: str | None = None) -> str:
+        """The spec address of a number printed on the tile; a large tile's player points by ring."""
+        address = f"structures:structures.{self.id}.printed.{key}"
+        return f"{address}.{ring}" if ring is not None and isinstance(self.player, dict) else address
 
 
 @dataclass(frozen=True)
@@ -207,7 +212,7 @@ class CanterburyState(State):
             for stack in player.stacks:
                 for tile in stack:
                     self.board.supply[tile] -= 1
-        self.trace.use(self.game.rule("neutral-setup"))
+        self.use("neutral-setup", "setup:neutral.marker_start", "setup:neutral.stacks")
 
     # --- whose turn --------------------------------------------------------------------------
 
@@ -226,7 +231,7 @@ class CanterburyState(State):
         player = self.players[self.to_act()]
         player.marker_build = not player.marker_build
         self.neutral_due = player.marker_build and any(player.stacks)
-        self.trace.use(self.game.rule("variant-marker"))
+        self.use("variant-marker", "setup:neutral.marker_start", "setup:neutral.stacks")
 
     # --- the treasury ------------------------------------------------------------------------
 
@@ -240,6 +245,16 @@ class CanterburyState(State):
     def tax(self) -> int:
         tax = self.spec["treasury"]["tax"]
         return divide(self.levy(), tax["divisor"], tax["rounding"])
+
+    def levy_values(self) -> list[str]:
+        """The spec values the Levy is read from: the track at the city marker's space, and the discs."""
+        return [f"treasury:levy.{self.city_position()}", "treasury:track_length", "treasury:disc_bonus"]
+
+    def use(self, short: str, value: str, *more: str) -> None:
+        """A rule was applied using only the spec values at these addresses (`file:key`), so the
+        report lists only the uncertain values among them (see Trace.use)."""
+        rid = self.game.rule(short)
+        self.trace.use(rid, *(self.game.holder(rid, v) for v in (value, *more)))
 
     # --- applying moves ----------------------------------------------------------------------
 
@@ -267,7 +282,7 @@ class CanterburyState(State):
         player = self.players[move.player]
         self._check_choice(player, move.kind)
         if move.kind == LEVY:
-            self.trace.use(rule("levy"))
+            self.use("levy", *self.levy_values())
             self.trace.use(rule("coin-supply"))
             return Outcome(self.board, income=self.levy())
         income = self.tax() if move.kind == TAX else 0
@@ -279,12 +294,12 @@ class CanterburyState(State):
             left = board.supply[build.structure]
             require(left > 0, rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
             board.supply[build.structure] = left - 1
-        self.trace.use(rule("supply"))
+        self.use("supply", *(game.structures[b.structure].printed("tiles") for b in move.builds))
         cost = sum(game.structures[b.structure].cost for b in move.builds)
         funds = player.money + income
         what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
         require(cost <= funds, rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
-        self.trace.use(rule("payment"))
+        self.use("payment", *(game.structures[b.structure].printed("cost") for b in move.builds))
         upgrades = self._demolish(board, move.builds)
         outcome = Outcome(board, income=income, cost=cost)
         outcome.opened = self._place_all(board, move.builds, move.player)
@@ -293,8 +308,9 @@ class CanterburyState(State):
             outcome.points[STRUCTURES] += info.points_in(game.districts[build.district].ring)
             outcome.city_points += info.city
         outcome.points[UPGRADE] += len(upgrades) * self.spec["scoring"]["upgrade"]["points"]
-        for rid in ("player-marker", "structure-names", "district-names"):
-            self.trace.use(rule(rid))
+        self.use("player-marker", *(game.structures[b.structure].printed("player", game.districts[b.district].ring) for b in move.builds))
+        self.use("structure-names", *(f"structures:structures.{sid}.names" for b in move.builds for sid in (b.structure, *b.demolish)))
+        self.use("district-names", "board:aliases", *(f"board:districts.{d}" for b in move.builds for d in (b.district, *b.serving)))
         if upgrades:
             self.trace.use(rule("upgrade-bonus"))
         return outcome
@@ -329,7 +345,8 @@ class CanterburyState(State):
         if alone and count > 1:
             info = game.structures[alone[0].structure]
             raise Violation(rid, f"a {info.size} structure ({info.name}) is the only structure of its {name}", move.builds[-1].pos)
-        self.trace.use(rid)
+        taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
+        self.use(move.kind, f"setup:{key}", *taxed)
 
     # --- placement ---------------------------------------------------------------------------
 
@@ -356,10 +373,12 @@ class CanterburyState(State):
 
     def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
         """Place the structures in the order written; return the districts they open."""
-        rule = self.game.rule
+        game, rule = self.game, self.game.rule
         before = board.copy() if len(builds) > 1 else board
         opened: list[str] = []
+        compared: list[str] = []  # the structures the rule against duplicates looked at
         for build in builds:
+            compared.extend(f"structures:structures.{t}.counts_as" for t in (build.structure, *board.tiles[build.district]))
             problem = self.placement_problem(board, build.structure, build.district)
             if problem is not None:
                 if problem[0] in ORDER_SENSITIVE and self._other_order_works(before, builds, owner):
@@ -369,8 +388,11 @@ class CanterburyState(State):
                 opened.append(build.district)
             board.tiles[build.district].append(build.structure)
             self._place_cubes(board, build, owner)
-        for rid in ("connectivity", "centre-forbidden", "no-duplicate", "space", "services-first"):
+        for rid in ("space", "services-first"):
             self.trace.use(rule(rid))
+        self.use("connectivity", *(f"board:districts.{b.district}.neighbours" for b in builds))
+        self.use("centre-forbidden", *(game.structures[b.structure].printed("player", game.districts[b.district].ring) for b in builds))
+        self.use("no-duplicate", *compared)
         if len(builds) > 1:
             self.trace.use(rule("build-order"))
         return opened
@@ -405,7 +427,7 @@ class CanterburyState(State):
         targets = [build.district]
         if size.cubes == NEIGHBOURS:
             targets.extend(game.districts[build.district].neighbours)
-            self.trace.use(rule("medium-cubes"))
+            self.use("medium-cubes", f"structures:sizes.{info.size}.cubes", f"board:districts.{build.district}.neighbours")
         elif size.cubes == OWN:
             self.trace.use(rule("small-cubes"))
         large = rule("large-cubes")
@@ -450,19 +472,21 @@ class CanterburyState(State):
                 tiles = board.tiles[build.district]
                 require(gone_id in tiles, rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
                 spare = free_at_start[build.district] + freed[build.district] - gone.spaces
-                self._check_demolition(board, build, new, gone, spare < need[build.district])
+                used = self._check_demolition(board, build, new, gone, spare < need[build.district])
                 tiles.remove(gone_id)
                 if gone.service == new.service:
                     upgrades.add(index)
-                for rid in ("demolition", "demolish-purpose", f"demolish-{gone.size}", "demolished-tiles"):
+                for rid in ("demolition", "demolish-purpose", "demolished-tiles"):
                     self.trace.use(rule(rid))
+                self.use(f"demolish-{gone.size}", *used)
                 if gone.set_out:
-                    self.trace.use(rule("roman-well"))
+                    self.use("roman-well", "board:roman_well", f"structures:structures.{gone.id}.size")
         return upgrades
 
-    def _check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure, room_needed: bool) -> None:
+    def _check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure, room_needed: bool) -> list[str]:
         """Whether a structure may go: its size allows it, it makes way for a larger structure
-        that needs the room or serves the same service, and a condition of its size holds."""
+        that needs the room or serves the same service, and a condition of its size holds.
+        Returns the spec values the condition was read from."""
         game, rule = self.game, self.game.rule
         rid = rule(f"demolish-{gone.size}")
         purpose = rule("demolish-purpose")
@@ -472,14 +496,16 @@ class CanterburyState(State):
                 f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
         same = gone.service == new.service
         require(same or room_needed, purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+        used = [f"structures:sizes.{gone.size}.demolition"]
         if same and new.size in conditions["replaced_by"]:
-            return
+            return used
+        used.append(f"board:districts.{build.district}.neighbours")
         for district in game.districts[build.district].neighbours:
             if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["neighbour"] for t in board.tiles[district]):
-                return
+                return used
         for tiles in board.tiles.values():
             if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["anywhere"] for t in tiles):
-                return
+                return used
         raise Violation(rid, f"the {gone.name} may go only for a larger {gone.service} structure in its place, {game.demolition_help(gone)}", build.pos)
 
     # --- committing a turn -------------------------------------------------------------------
@@ -491,16 +517,18 @@ class CanterburyState(State):
         for source, points in outcome.points.items():
             player.points[source] += points
         self.opened.extend(outcome.opened)
-        self._advance_city(outcome.city_points)
+        self._advance_city(outcome.city_points, [self.game.structures[b.structure].printed("city") for b in move.builds])
         player.must_full_build = move.kind == LEVY
 
-    def _advance_city(self, points: int) -> None:
-        """Move the city marker; every pass of space 0 adds a disc and a district scoring."""
+    def _advance_city(self, points: int, printed: list[str]) -> None:
+        """Move the city marker by the city points printed at these addresses; every pass of
+        space 0 adds a disc and a district scoring."""
         treasury = self.spec["treasury"]
         length, most = treasury["track_length"], treasury["city"]["discs"]
-        self.trace.use(self.game.rule("city-marker"))
         if self.city.discs >= most:
+            self.use("city-marker", "treasury:city.discs")
             return
+        self.use("city-marker", "treasury:city", "treasury:track_length", *printed)
         self.city.prosperity += points
         while self.city.discs < most and self.city.prosperity >= (self.city.discs + 1) * length:
             self.city.discs += 1
@@ -546,16 +574,20 @@ class CanterburyState(State):
             for owner, points in district_awards(self._cube_counts(d), primary, district["secondary"], district["split_rounding"]).items():
                 if owner in self.players:
                     self.players[owner].points[DISTRICTS] += points
-        for rid in ("district-scoring", "roman-well"):
-            self.trace.use(rule(rid))
+        # a structure whose space counts as empty (the Roman well) matters while it stands
+        empty = sorted({t for tiles in self.board.tiles.values() for t in tiles if game.structures[t].scores_as_empty})
+        flags = [f"structures:structures.{t}.scores_as_empty" for t in empty]
+        self.use("district-scoring", "scoring:district", *flags)
+        if empty:
+            self.use("roman-well", "board:roman_well", *flags)
         if self.neutral:
-            self.trace.use(rule("neutral-city"))
+            self.use("neutral-city", "setup:neutral.city_points")
         markers = self.spec["scoring"]["rank_markers"]
         for player in self.players.values():
             amounts = keyed(markers, player.rank) or []
             if self.scorings <= len(amounts):
                 player.money += amounts[self.scorings - 1]
-                self.trace.use(rule("rank-markers"))
+                self.use("rank-markers", f"scoring:rank_markers.{player.rank}.{self.scorings - 1}")
                 self.trace.use(rule("coin-supply"))
 
     def _cube_counts(self, district: str) -> Counter:
@@ -574,9 +606,12 @@ class CanterburyState(State):
         """The fourth district scoring, the King's favour from water to culture, then money."""
         rule, scoring = self.game.rule, self.spec["scoring"]
         self._score_districts()
+        read: list[str] = []  # the printed numbers of the favour board that scored
         for service in self.game.services:
             table = scoring["kings_favour"][service]
-            awards = favour_awards(self.favour_positions(service), table["first"], table["second"], scoring["district"]["split_rounding"])
+            positions = self.favour_positions(service)
+            awards = favour_awards(positions, table[FIRST], table[SECOND], scoring["district"]["split_rounding"])
+            read.extend(f"scoring:kings_favour.{service}.{place}.{position}" for place, position in favour_cells(positions))
             for owner, points in awards.items():
                 if owner in self.players:
                     self.players[owner].points[FAVOUR] += points
@@ -584,8 +619,9 @@ class CanterburyState(State):
         money = scoring["money"]
         for player in self.players.values():
             player.points[SHILLINGS] = divide(player.money, money["shillings_per_point"], money["rounding"])
-        for rid in ("final-scoring", "kings-favour", "money-points", "tie-break"):
+        for rid in ("final-scoring", "money-points", "tie-break"):
             self.trace.use(rule(rid))
+        self.use("kings-favour", "scoring:district.split_rounding", *read)
         self.over = True
 
     # --- the neutral player ------------------------------------------------------------------
@@ -593,9 +629,11 @@ class CanterburyState(State):
     def _neutral_stack(self, player: Player) -> list[str]:
         return next((stack for stack in player.stacks if stack), [])
 
+    def _stack_index(self, player: Player) -> int:
+        return next(i for i, stack in enumerate(player.stacks) if stack)
+
     def _stack_settings(self, player: Player) -> dict:
-        index = next(i for i, stack in enumerate(player.stacks) if stack)
-        return self.neutral["stacks"][index]
+        return self.neutral["stacks"][self._stack_index(player)]
 
     def _neutral_step(self, move: NeutralStep) -> None:
         game, rule = self.game, self.game.rule
@@ -605,7 +643,9 @@ class CanterburyState(State):
         player = self.players[move.player]
         require(self.neutral_due, marker, f"{move.player}'s variant marker shows No Build this turn" if any(player.stacks) else f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
         stack = self._neutral_stack(player)
-        settings = self._stack_settings(player)
+        index = self._stack_index(player)
+        settings = self.neutral["stacks"][index]
+        tiles = f"setup:neutral.stacks.{index}.tiles"
         top = stack[0]
         stack_rule = rule("neutral-stack")
         if move.skipped is not None:
@@ -613,7 +653,7 @@ class CanterburyState(State):
             require(settings["skip"], skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
             require(move.skipped == top, stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
             require(len(stack) > 1, skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
-            self.trace.use(skip)
+            self.use("neutral-skip", f"setup:neutral.stacks.{index}.skip")
         tile = stack[1] if move.skipped is not None else top
         require(move.structure == tile, stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
         board = self.board.copy()
@@ -621,7 +661,7 @@ class CanterburyState(State):
         if move.district is None:
             spots = [d for d in game.district_ids if self.placement_problem(board, tile, d) is None]
             require(not spots, rule("neutral-discard"), f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
-            self.trace.use(rule("neutral-discard"))
+            self.use("neutral-discard", tiles)
         else:
             problem = self.placement_problem(board, tile, move.district)
             if problem is not None:
@@ -633,10 +673,12 @@ class CanterburyState(State):
         stack.remove(tile)
         self.board = board
         self.neutral_due = False
-        self.trace.use(stack_rule)
-        if move.district is not None and self.neutral["city_points"]:
-            self._advance_city(game.structures[tile].city)
-            self.trace.use(rule("neutral-city"))
+        self.use("neutral-stack", tiles)
+        if move.district is not None:
+            printed = [game.structures[tile].printed("city")] if self.neutral["city_points"] else []
+            if printed:
+                self._advance_city(game.structures[tile].city, printed)
+            self.use("neutral-city", "setup:neutral.city_points", *printed)
 
     # --- figures and reports -----------------------------------------------------------------
 
@@ -938,6 +980,7 @@ class Canterbury(Game):
         self.play = spec["play"]
         self._structure_names = self._name_index()
         self._district_names = {**{d: d for d in self.districts}, **(spec["board"].get("aliases") or {})}
+        self._holders: dict[tuple[str, str], str] = {}
 
     def _structure(self, sid: str, s: dict) -> Structure:
         printed = s["printed"]
@@ -972,6 +1015,14 @@ class Canterbury(Game):
         check_neutral(spec)
 
     # --- helpers the rules share -----------------------------------------------------------
+
+    def holder(self, rid: str, address: str) -> str:
+        """The address, or the uncertain value among the rule's reads that holds it whole (a table
+        typed in with one provenance), which the report would otherwise not list."""
+        if (rid, address) not in self._holders:
+            held = [p.address for read in self.spec.rules[rid].reads for p in self.spec.uncertain_under(read) if f"{address}.".startswith(f"{p.address}.")]
+            self._holders[rid, address] = min(held, key=len, default=address)
+        return self._holders[rid, address]
 
     def structure_name(self, sid: str) -> str:
         return self.structures[sid].name

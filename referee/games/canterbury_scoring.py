@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# The two rows of a King's favour table (scoring.yaml, kings_favour).
+FIRST, SECOND = "first", "second"
+
 
 def divide(value: int, divisor: int, rounding: str) -> int:
     """Division with the rounding a rule names ("down" or "up")."""
@@ -54,6 +57,15 @@ def favour_awards(positions: dict[str, int], first: dict, second: dict, split: s
     if runner is not None:
         awards[runner] = printed_at(second, positions[runner])
     return awards
+
+
+def favour_cells(positions: dict[str, int]) -> list[tuple[str, int]]:
+    """The printed numbers favour_awards reads, as (row, position): both rows at the position of
+    tied leaders, else the first row at the leader's and the second at a lone runner-up's."""
+    leaders, runner = podium(positions)
+    if len(leaders) > 1:
+        return [(FIRST, positions[leaders[0]]), (SECOND, positions[leaders[0]])]
+    return [(FIRST, positions[o]) for o in leaders] + ([(SECOND, positions[runner])] if runner is not None else [])
 
 
 def printed_at(table: dict, position: int) -> int:

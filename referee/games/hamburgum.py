@@ -143,9 +143,25 @@ class HamburgumState(State):
         return self.order[self.turn % len(self.order)]
 
     def price(self, good: str) -> int:
+        return max(self.spec["market"]["goods_price"]["floor"], self._price_above_floor(good))
+
+    def _price_above_floor(self, good: str) -> int:
+        """The start price less the drop for each production house of the good built so far."""
         table = self.spec["market"]["goods_price"]
-        houses = self.built[self.game.producer_of[good]]
-        return max(table["floor"], table["start"] - table["drop_per_house"] * houses)
+        return table["start"] - table["drop_per_house"] * self.built[self.game.producer_of[good]]
+
+    def price_values(self, good: str) -> list[str]:
+        """The spec values a good's current price is read from; the floor once it is reached."""
+        used = ["market:goods_price.start", "market:goods_price.drop_per_house"]
+        if self._price_above_floor(good) <= self.spec["market"]["goods_price"]["floor"]:
+            used.append("market:goods_price.floor")
+        return used
+
+    def use(self, short: str, value: str, *more: str) -> None:
+        """A rule was applied using only the spec values at these addresses (`file:key`), so the
+        report lists only the uncertain values among them (see Trace.use)."""
+        rid = self.game.rule(short)
+        self.trace.use(rid, *(self.game.holder(rid, v) for v in (value, *more)))
 
     def ships_in_harbour(self, colour: str) -> int:
         return sum(ships.count(colour) for ships in self.harbour.values())
@@ -186,6 +202,10 @@ class HamburgumState(State):
 
     def measure(self, name: str, player: Player, church: str | None = None, house: str | None = None) -> int:
         return MEASURES[name](self, player, church, house)
+
+    def token_values(self, token: DonationToken) -> list[str]:
+        """Where a token's points and what it counts are printed: the kind, and the church's own."""
+        return [f"churches:tokens.{token.kind}", f"churches:churches.{token.church}.{token.kind}"]
 
     def token_value(self, player: Player, token: DonationToken) -> int:
         spec = self.game.token_spec(token.church, token.kind)
@@ -293,8 +313,9 @@ class HamburgumState(State):
         bank_price = self.spec["market"]["bank_sale"]["price"]
         player.money += sum(n * self.price(g) for g, n in move.sell) + sum(n * bank_price for _, n in move.bank)
         player.stock -= total
-        for r in ("sell-goods", "sell-ships", "bank-sale", "supply-unlimited"):
+        for r in ("sell-goods", "bank-sale", "supply-unlimited"):
             self.trace.use(rule(r))
+        self.use("sell-ships", "harbour:berths", *(v for g in shipped for v in self.price_values(g)))
 
     def _buy(self, player: Player, move: Trade) -> None:
         rule, colour = self.game.rule, player.colour
@@ -308,8 +329,9 @@ class HamburgumState(State):
         require(player.money >= price, rule("buy-price"), f"{count} items cost {price} thalers; {colour} has {player.money}")
         player.money -= price
         player.stock.update(dict(move.buy))
-        for r in ("buy-price", "bell-limit", "supply-unlimited"):
+        for r in ("bell-limit", "supply-unlimited"):
             self.trace.use(rule(r))
+        self.use("buy-price", f"market:materials_price.totals.{count}")
 
     def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
@@ -374,10 +396,11 @@ class HamburgumState(State):
         state = self.churches[church]
         state.discs = []
         state.complete = True
-        player.prestige += self.game.completion_bonus[len(self.completed)]
+        finished = len(self.completed)
+        player.prestige += self.game.completion_bonus[finished]
         player.churches_built += 1
         self.completed.append(church)
-        self.trace.use(self.game.rule("church-completion"))
+        self.use("church-completion", f"churches:completion_bonus.{finished}")
         if len(self.completed) >= self.spec["scoring"]["end_after_churches"]:
             self.over = True
             self.trace.use(self.game.rule("game-end"))
@@ -391,7 +414,7 @@ class HamburgumState(State):
         player.prestige += self.token_value(player, token)
         token.scored = True
         self.trace.use(rule("token-score"))
-        self.trace.use(rule(self.game.token_rule(kind)))
+        self.use(self.game.token_rule(kind), *self.token_values(token))
 
     # --- guildhall ----------------------------------------------------------------------
 
@@ -427,8 +450,9 @@ class HamburgumState(State):
         player.citizens.append(site)
         player.houses.append(house.kind)
         self.built[house.kind] += 1
-        for r in ("house-supply", "citizens", "site", "guildhall-donor"):
+        for r in ("citizens", "site", "guildhall-donor"):
             self.trace.use(rule(r))
+        self.use("house-supply", f"houses:types.{house.kind}.count")
         self._house_effect(player, house, office)
 
     def _check_site(self, site: Site, kind: str, pos: Pos | None) -> None:
@@ -443,7 +467,7 @@ class HamburgumState(State):
             return
         shown = game.board_sites[site]
         require(shown == kind, rule("site-type"), f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
-        self.trace.use(rule("site-type"))
+        self.use("site-type", f"board:sites.{game.site_index[site]}.type")
 
     def _check_adjacency(self, player: Player, site: Site, pos: Pos | None) -> None:
         rule = self.game.rule("guildhall-adjacency")
@@ -500,7 +524,7 @@ class HamburgumState(State):
         game, rule = self.game, self.game.rule
         spec = game.house_types[house.kind]
         if "produces" in spec:
-            self.trace.use(rule("price-drop"))
+            self.use("price-drop", f"houses:types.{house.kind}.count", *self.price_values(spec["produces"]))
         if "income" in spec:
             player.money += spec["income"]
             self.trace.use(rule("merchant"))
@@ -533,8 +557,8 @@ class HamburgumState(State):
         """Final scoring without touching the state: tokens, the end sale, bought prestige."""
         scoring = self.spec["scoring"]
         tokens = sum(self.token_value(player, t) for t in player.unscored())
-        for kind in {t.kind for t in player.unscored()}:
-            self.trace.use(self.game.rule(self.game.token_rule(kind)))
+        for token in player.unscored():
+            self.use(self.game.token_rule(token.kind), *self.token_values(token))
         sale = sum(n * scoring["end_sale"]["goods"] for g, n in player.stock.items() if g in self.game.goods)
         sale += sum(n * scoring["end_sale"]["materials"] for m, n in player.stock.items() if m in self.game.materials)
         money = player.money + sale
@@ -703,6 +727,7 @@ class Hamburgum(Game):
         board = spec["board"]
         self.board_list = board["sites"]
         self.board_sites = None if board["sites"] is None else {Site(s["parish"], s["number"]): s["type"] for s in board["sites"]}
+        self.site_index = {Site(s["parish"], s["number"]): i for i, s in enumerate(board["sites"] or ())}
         self.site_of_name = {s.name: s for s in (self.board_sites or {})}
         self.links = None
         if board["links"] is not None:
@@ -712,6 +737,7 @@ class Hamburgum(Game):
                 self.links.setdefault(b, set()).add(a)
         self._words = self._word_index()
         self._builder = MoveBuilder(self)
+        self._holders: dict[tuple[str, str], str] = {}
 
     # --- spec helpers -----------------------------------------------------------------------
 
@@ -743,6 +769,14 @@ class Hamburgum(Game):
         spec = dict(self.spec["churches"]["tokens"][kind])
         spec.update(self.spec["churches"]["churches"][church].get(kind) or {})
         return spec
+
+    def holder(self, rid: str, address: str) -> str:
+        """The address, or the uncertain value among the rule's reads that holds it whole (a table
+        typed in with one provenance), which the report would otherwise not list."""
+        if (rid, address) not in self._holders:
+            held = [p.address for read in self.spec.rules[rid].reads for p in self.spec.uncertain_under(read) if f"{address}.".startswith(f"{p.address}.")]
+            self._holders[rid, address] = min(held, key=len, default=address)
+        return self._holders[rid, address]
 
     def token_rule(self, kind: str) -> str:
         return f"token-{kind}" if f"{self.name}/token-{kind}" in self.spec.rules else "token-values"
