@@ -39,10 +39,15 @@ MAX_SPEC_BYTES = 128 * 1024
 
 
 def data_root() -> Path:
-    """Where `specs/` and `grammar/` are: inside an installed wheel, or the source tree."""
+    """Where `specs/` and `grammar/` are: REFEREE_DATA, or the data that ships with the code."""
     override = os.environ.get("REFEREE_DATA")
     if override:
         return Path(override)
+    return shipped_data_root()
+
+
+def shipped_data_root() -> Path:
+    """The data this code was written against: inside an installed wheel, or the source tree."""
     bundled = Path(__file__).parent / "_data"
     if (bundled / "specs").is_dir():
         return bundled
@@ -527,6 +532,8 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
             raise _blame_variant(exc, stem, str(paths[stem]), applied) from None
 
     rules = _load_rules(game, files, paths, root)
+    if variants or root.resolve() != (shipped_data_root() / "specs").resolve():
+        _check_rules_kept(game, rules, paths["rules"])
     spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw)
     _check_addresses(spec)
     return spec
@@ -554,6 +561,23 @@ def _writes(overlay: Any, parts: list[str]) -> bool:
             return False
         node = found[0]
     return True
+
+
+def _check_rules_kept(game: str, rules: dict[str, Rule], path: Path) -> None:
+    """A game's rules module checks every rule of the rules.yaml it ships with, so other
+    data (a spec directory of one's own, a variant) may add rules but not drop them."""
+    missing = sorted(_shipped_rule_ids(game) - set(rules))
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise SpecError(path, "rules", f"no rule {missing[0]}{more}: the {game} rules module checks it, so a spec may add rules but not drop them")
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped_rule_ids(game: str) -> frozenset[str]:
+    shipped = shipped_data_root() / "specs"
+    if not (shipped / game / "game.yaml").is_file():
+        return frozenset()  # a game of the user's own: nothing to keep
+    return frozenset(_load_spec(game, (), str(shipped)).rules)
 
 
 def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Rule]:

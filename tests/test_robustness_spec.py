@@ -108,3 +108,43 @@ def test_a_kind_that_is_no_schema_name_is_invalid_data(specs, capsys, kind):
     (specs / GAME / "extra.yaml").write_text(f"kind: '{kind}'\n", encoding="utf-8")
     assert main(["validate", str(specs)]) == 4
     assert f"{specs / GAME / 'extra.yaml'}:1:1: error: kind: no schema for kind" in capsys.readouterr().err
+
+
+@pytest.fixture
+def own_data(specs, monkeypatch):
+    """Use the private copy of the specs as the referee's data, as REFEREE_DATA does."""
+    from referee import games, spec
+
+    (specs.parent / "grammar").symlink_to(ROOT / "grammar")
+    monkeypatch.setenv("REFEREE_DATA", str(specs.parent))
+    games._load.cache_clear()
+    yield specs
+    games._load.cache_clear()
+    spec._load_spec.cache_clear()
+
+
+def drop_rule(path: Path, rule: str) -> None:
+    """Remove the entry with `id: <rule>` from a rules.yaml, keeping the rest as it is."""
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["rules"] = [r for r in data["rules"] if r["id"] != rule]
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def test_a_spec_that_drops_a_rule_the_code_checks_is_invalid_not_a_crash(own_data, record):
+    rules = own_data / GAME / "rules.yaml"
+    drop_rule(rules, f"{GAME}/start-money")
+    report = check_bytes(record, "game.log")
+    assert report.status == "invalid-spec", [d.message for d in report.diagnostics]
+    assert report.errors[0].file.startswith(f"{rules}:")
+    assert f"no rule {GAME}/start-money" in report.errors[0].message
+
+
+def test_a_variant_that_drops_rules_is_invalid(tmp_path, record):
+    import yaml
+
+    first = yaml.safe_load((ROOT / "specs" / GAME / "rules.yaml").read_text(encoding="utf-8"))["rules"][0]
+    path = variant(tmp_path, yaml.safe_dump({"changes": {"rules": {"rules": [first]}}}, sort_keys=False))
+    error = spec_error(record, path)
+    assert "a spec may add rules but not drop them" in error.message
