@@ -531,6 +531,8 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
         except SpecError as exc:
             raise _blame_variant(exc, stem, str(paths[stem]), applied) from None
 
+    if root.resolve() != (shipped_data_root() / "specs").resolve():
+        _check_files_kept(game, game_dir, paths)
     rules = _load_rules(game, files, paths, root)
     if variants or root.resolve() != (shipped_data_root() / "specs").resolve():
         _check_rules_kept(game, rules, paths["rules"])
@@ -561,6 +563,14 @@ def _writes(overlay: Any, parts: list[str]) -> bool:
             return False
         node = found[0]
     return True
+
+
+def _check_files_kept(game: str, game_dir: Path, paths: dict[str, Path]) -> None:
+    """A spec directory of one's own has every file the rules module reads (the shipped ones)."""
+    shipped = shipped_data_root() / "specs" / game
+    missing = sorted(p.name for p in shipped.glob("*.yaml") if p.stem not in paths)
+    if missing:
+        raise SpecError(game_dir / missing[0], "", f"missing: the {game} rules module reads {missing[0]}")
 
 
 def _check_rules_kept(game: str, rules: dict[str, Rule], path: Path) -> None:

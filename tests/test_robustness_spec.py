@@ -148,3 +148,11 @@ def test_a_variant_that_drops_rules_is_invalid(tmp_path, record):
     path = variant(tmp_path, yaml.safe_dump({"changes": {"rules": {"rules": [first]}}}, sort_keys=False))
     error = spec_error(record, path)
     assert "a spec may add rules but not drop them" in error.message
+
+
+def test_a_spec_directory_without_a_file_the_code_reads_is_invalid_not_a_crash(own_data, record):
+    (own_data / GAME / "setup.yaml").unlink()
+    report = check_bytes(record, "game.log")
+    assert report.status == "invalid-spec", [d.message for d in report.diagnostics]
+    assert report.errors[0].file == str(own_data / GAME / "setup.yaml")
+    assert report.errors[0].message == f"missing: the {GAME} rules module reads setup.yaml"
