@@ -15,7 +15,7 @@ from typing import Any
 from .games import load_game
 from .games.base import Seat, Standing, State, Trace, Violation
 from .notation import MAX_RECORD_BYTES, Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse, variants_of
-from .spec import Provenance, SpecError, data_root
+from .spec import Provenance, SpecError, data_root, specs_root
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
 
@@ -126,6 +126,9 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         if exc.file == game_name or exc.file.endswith(f"/{game_name}"):
             raise RecordError(exc.message, game_pos) from None
         raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        # data that passed its schema but that the game cannot set itself up with, as `validate` says
+        raise SpecError(specs_root() / game_name, "", f"the {game_name} rules cannot use this data: {type(exc).__name__}: {exc}") from None
     record = parse(text, report.name, game_name, game.build_move)
     report.record = record
     seats, start = game.seats_from_header(record.header)

@@ -156,3 +156,21 @@ def test_a_spec_directory_without_a_file_the_code_reads_is_invalid_not_a_crash(o
     assert report.status == "invalid-spec", [d.message for d in report.diagnostics]
     assert report.errors[0].file == str(own_data / GAME / "setup.yaml")
     assert report.errors[0].message == f"missing: the {GAME} rules module reads setup.yaml"
+
+
+def test_data_the_game_cannot_set_itself_up_with_is_invalid_spec_data_as_validate_says(record, monkeypatch):
+    from referee import games
+    from referee.games import game_class
+
+    def cannot(self, spec):
+        raise KeyError("board")
+
+    monkeypatch.setattr(game_class(GAME), "__init__", cannot)
+    games._load.cache_clear()
+    try:
+        report = check_bytes(record, "game.log")
+    finally:
+        monkeypatch.undo()
+        games._load.cache_clear()
+    assert report.status == "invalid-spec"
+    assert report.errors[0].message == f"the {GAME} rules cannot use this data: KeyError: 'board'"
