@@ -210,6 +210,7 @@ class Spec:
     rules: dict[str, Rule]
     variants: tuple[Variant, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    _under: dict[str, list[Provenance]] = field(default_factory=dict, repr=False, compare=False)
 
     def __getitem__(self, stem: str) -> Any:
         return self.files[stem]
@@ -250,15 +251,17 @@ class Spec:
         return self.has(address) and self.get(address) is not None
 
     def uncertain_under(self, address: str) -> list[Provenance]:
-        """Uncertain values at or below a `file:key` address."""
-        stem, _, key = address.partition(":")
-        pattern = key.split(".") if key else []
-        found = []
-        for p in self.provenance.values():
-            parts = p.key.split(".")
-            if p.file == stem and len(parts) >= len(pattern) and all(a in ("*", b) for a, b in zip(pattern, parts)):
-                found.append(p)
-        return found
+        """Uncertain values at or below a `file:key` address (kept: every report asks again)."""
+        if address not in self._under:
+            stem, _, key = address.partition(":")
+            pattern = key.split(".") if key else []
+            found = []
+            for p in self.provenance.values():
+                parts = p.key.split(".")
+                if p.file == stem and len(parts) >= len(pattern) and all(a in ("*", b) for a, b in zip(pattern, parts)):
+                    found.append(p)
+            self._under[address] = found
+        return list(self._under[address])
 
     def relied_on(self, rule_ids, values=()) -> list[Provenance]:
         """Uncertain values that the given rules read (all their `reads`), plus those at or
