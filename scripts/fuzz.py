@@ -251,12 +251,12 @@ def _json_diagnostics(stdout: str) -> str:
 
 
 def _names_missing_path(text: str) -> bool:
-    """An error about a path that is not a readable file (a directory, or nothing) has no line."""
-    for match in re.finditer(r"^(?:referee \w+: error: \w+ \S+ )?(\S+?):? (?:error|does not exist)", text, re.MULTILINE):
-        path = Path(match.group(1))
-        if not path.is_file():
+    """An error about a path that is no readable file (a directory, or nothing there) has no
+    line to name; nor has `validate` given something that holds no specs."""
+    for match in re.finditer(r"^(\S+?):? error", text, re.MULTILINE):
+        if not Path(match.group(1)).is_file():
             return True
-    return any(words in text for words in ("variant file not found", "no such variant", "does not exist", "no game specs found"))
+    return "does not exist" in text or "no game specs found" in text
 
 
 # --- the worker pool ------------------------------------------------------------------
