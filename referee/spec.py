@@ -263,13 +263,28 @@ class Spec:
             self._under[address] = found
         return list(self._under[address])
 
+    def uncertain_holding(self, address: str) -> Provenance | None:
+        """The uncertain value that holds an address whole: a table typed in with one
+        provenance holds each of its entries."""
+        stem, _, key = address.partition(":")
+        parts = key.split(".") if key else []
+        for n in range(len(parts) - 1, 0, -1):
+            p = self.provenance.get(f"{stem}:{'.'.join(parts[:n])}")
+            if p is not None:
+                return p
+        return None
+
     def relied_on(self, rule_ids, values=()) -> list[Provenance]:
-        """Uncertain values that the given rules read (all their `reads`), plus those at or
-        below the given addresses (values a rule used one by one), in a stable order."""
+        """Uncertain values that the given rules read (all their `reads`), plus those at, below
+        or holding the given addresses (values a rule used one by one), in a stable order."""
         addresses = [a for rid in sorted(rule_ids) if rid in self.rules for a in self.rules[rid].reads]
         seen: dict[str, Provenance] = {}
-        for address in [*addresses, *sorted(values)]:
+        for address in addresses:
             for p in self.uncertain_under(address):
+                seen.setdefault(p.address, p)
+        for address in sorted(values):
+            found = self.uncertain_under(address) or [self.uncertain_holding(address)]
+            for p in filter(None, found):
                 seen.setdefault(p.address, p)
         return sorted(seen.values(), key=lambda p: p.address)
 

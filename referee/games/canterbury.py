@@ -254,7 +254,7 @@ class CanterburyState(State):
         """A rule was applied using only the spec values at these addresses (`file:key`), so the
         report lists only the uncertain values among them (see Trace.use)."""
         rid = self.game.rule(short)
-        self.trace.use(rid, *(self.game.holder(rid, v) for v in (value, *more)))
+        self.trace.use(rid, value, *more)
 
     # --- applying moves ----------------------------------------------------------------------
 
@@ -980,7 +980,6 @@ class Canterbury(Game):
         self.play = spec["play"]
         self._structure_names = self._name_index()
         self._district_names = {**{d: d for d in self.districts}, **(spec["board"].get("aliases") or {})}
-        self._holders: dict[tuple[str, str], str] = {}
 
     def _structure(self, sid: str, s: dict) -> Structure:
         printed = s["printed"]
@@ -1015,14 +1014,6 @@ class Canterbury(Game):
         check_neutral(spec)
 
     # --- helpers the rules share -----------------------------------------------------------
-
-    def holder(self, rid: str, address: str) -> str:
-        """The address, or the uncertain value among the rule's reads that holds it whole (a table
-        typed in with one provenance), which the report would otherwise not list."""
-        if (rid, address) not in self._holders:
-            held = [p.address for read in self.spec.rules[rid].reads for p in self.spec.uncertain_under(read) if f"{address}.".startswith(f"{p.address}.")]
-            self._holders[rid, address] = min(held, key=len, default=address)
-        return self._holders[rid, address]
 
     def structure_name(self, sid: str) -> str:
         return self.structures[sid].name

@@ -161,7 +161,7 @@ class HamburgumState(State):
         """A rule was applied using only the spec values at these addresses (`file:key`), so the
         report lists only the uncertain values among them (see Trace.use)."""
         rid = self.game.rule(short)
-        self.trace.use(rid, *(self.game.holder(rid, v) for v in (value, *more)))
+        self.trace.use(rid, value, *more)
 
     def ships_in_harbour(self, colour: str) -> int:
         return sum(ships.count(colour) for ships in self.harbour.values())
@@ -737,7 +737,6 @@ class Hamburgum(Game):
                 self.links.setdefault(b, set()).add(a)
         self._words = self._word_index()
         self._builder = MoveBuilder(self)
-        self._holders: dict[tuple[str, str], str] = {}
 
     # --- spec helpers -----------------------------------------------------------------------
 
@@ -770,13 +769,6 @@ class Hamburgum(Game):
         spec.update(self.spec["churches"]["churches"][church].get(kind) or {})
         return spec
 
-    def holder(self, rid: str, address: str) -> str:
-        """The address, or the uncertain value among the rule's reads that holds it whole (a table
-        typed in with one provenance), which the report would otherwise not list."""
-        if (rid, address) not in self._holders:
-            held = [p.address for read in self.spec.rules[rid].reads for p in self.spec.uncertain_under(read) if f"{address}.".startswith(f"{p.address}.")]
-            self._holders[rid, address] = min(held, key=len, default=address)
-        return self._holders[rid, address]
 
     def token_rule(self, kind: str) -> str:
         return f"token-{kind}" if f"{self.name}/token-{kind}" in self.spec.rules else "token-values"
