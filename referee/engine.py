@@ -201,6 +201,8 @@ def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) ->
         ours = figures[fig.key]
         stated = fig.value
         if isinstance(ours, list):
+            if isinstance(stated, int):
+                raise RecordError(f"checkpoint figure {fig.key!r} lists words (such as goods), not a number", fig.pos)
             same = sorted(stated or []) == sorted(ours)
             shown = " ".join(sorted(ours)) or "nothing"
         else:

@@ -199,3 +199,9 @@ def record_lines():
 def test_any_text_put_into_a_legal_record_ends_in_a_verdict(at, text):
     lines = record_lines()
     assert_verdict(check("\n".join(lines[:at] + [text] + lines[at:])))
+
+
+def test_a_number_for_a_checkpoint_figure_that_lists_words_is_malformed_not_a_crash():
+    record = legal_record().replace("\ncheck beige: points 0, coins ", "\ncheck beige: points 0, warehouse 3, coins ", 1)
+    error = assert_reported(check(record), "malformed", line_of(record, "check beige: points 0, warehouse 3"))
+    assert error.message == "checkpoint figure 'warehouse' lists words (such as goods), not a number"
