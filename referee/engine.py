@@ -19,6 +19,10 @@ from .spec import Provenance, SpecError, data_root, specs_root
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
 
+# What a game's set-up raises on data that passed its schemas but that it cannot use (a missing
+# entry, a value of the wrong kind, an empty list where one item is needed): invalid data, exit 4.
+SETUP_ERRORS = (LookupError, TypeError, ValueError, AttributeError, StopIteration, ArithmeticError)
+
 
 @dataclass
 class Diagnostic:
@@ -126,7 +130,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         if exc.file == game_name or exc.file.endswith(f"/{game_name}"):
             raise RecordError(exc.message, game_pos) from None
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except SETUP_ERRORS as exc:
         # data that passed its schema but that the game cannot set itself up with, as `validate` says
         raise SpecError(specs_root() / game_name, "", f"the {game_name} rules cannot use this data: {type(exc).__name__}: {exc}") from None
     record = parse(text, report.name, game_name, game.build_move)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine import EXIT_OK, EXIT_SPEC
+from .engine import EXIT_OK, EXIT_SPEC, SETUP_ERRORS
 from .games import game_class
 from .spec import SpecError, available_games, iter_uncertain, load_spec
 
@@ -39,7 +39,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 lines.append(f"{exc.display()}  ({label})")
                 code = EXIT_SPEC
                 continue
-            except (KeyError, TypeError, ValueError) as exc:
+            except SETUP_ERRORS as exc:
                 lines.append(f"{specs_root / game}: error: the {game} rules cannot use this data: {type(exc).__name__} {exc}  ({label})")
                 code = EXIT_SPEC
                 continue

@@ -158,19 +158,22 @@ def test_a_spec_directory_without_a_file_the_code_reads_is_invalid_not_a_crash(o
     assert report.errors[0].message == f"missing: the {GAME} rules module reads setup.yaml"
 
 
-def test_data_the_game_cannot_set_itself_up_with_is_invalid_spec_data_as_validate_says(record, monkeypatch):
+@pytest.mark.parametrize("error, shown", [(KeyError("board"), "KeyError: 'board'"), (StopIteration(), "StopIteration: ")])
+def test_data_the_game_cannot_set_itself_up_with_is_invalid_spec_data_in_check_and_validate(record, monkeypatch, capsys, error, shown):
     from referee import games
     from referee.games import game_class
 
     def cannot(self, spec):
-        raise KeyError("board")
+        raise error
 
     monkeypatch.setattr(game_class(GAME), "__init__", cannot)
     games._load.cache_clear()
     try:
         report = check_bytes(record, "game.log")
+        validated = main(["validate"])
     finally:
         monkeypatch.undo()
         games._load.cache_clear()
     assert report.status == "invalid-spec"
-    assert report.errors[0].message == f"the {GAME} rules cannot use this data: KeyError: 'board'"
+    assert report.errors[0].message == f"the {GAME} rules cannot use this data: {shown}"
+    assert validated == 4 and f"the {GAME} rules cannot use this data" in capsys.readouterr().err
