@@ -93,6 +93,16 @@ def test_the_game_tag_is_found_within_one_line_only():
     assert report.status == "legal" and report.complete
 
 
+def test_a_line_over_the_length_limit_is_malformed_at_the_first_character_too_many():
+    lines = legal_record().split("\n")
+    at = len(lines) // 2
+    lines[at] += " # " + "x" * MAX_LINE_CHARS
+    error = assert_reported(check("\n".join(lines)), "malformed", at + 1)
+    assert error.pos.column == MAX_LINE_CHARS + 1
+    lines[at] = lines[at][:MAX_LINE_CHARS]  # at the limit, and a comment: still the same game
+    assert check("\n".join(lines)).status == "legal"
+
+
 def test_a_record_over_the_size_limit_is_refused_after_reading_one_byte_more(tmp_path, monkeypatch, capsys):
     huge = tmp_path / "huge.log"
     huge.write_bytes(legal_record().encode() + b"#" * (4 * MAX_RECORD_BYTES))
