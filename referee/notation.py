@@ -40,11 +40,28 @@ class Pos:
         if isinstance(item, Token):
             end = item.end_column if item.end_line == item.line else None
             return cls(item.line, item.column, end)
-        meta = item.meta
-        if getattr(meta, "empty", True):
+        first = _edge_token(item, last=False)
+        if first is None:
             return cls(1, 1)
-        end = meta.end_column if meta.end_line == meta.line else None
-        return cls(meta.line, meta.column, end)
+        last = _edge_token(item, last=True)
+        end = last.end_column if last.end_line == first.line else None
+        return cls(first.line, first.column, end)
+
+
+def _edge_token(tree: Tree, last: bool) -> Token | None:
+    """The first (or last) token under a tree.
+
+    Positions come from the tokens rather than from Lark's propagated tree
+    positions, which cost almost half of the parse and are needed only for
+    the few trees a diagnostic points at.
+    """
+    stack: list = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Token):
+            return node
+        stack.extend(node.children if last else reversed(node.children))
+    return None
 
 
 class RecordError(Exception):
@@ -187,7 +204,7 @@ def parser_for(game: str, root: str | None = None) -> Lark:
     common = (base / "common.lark").read_text(encoding="utf-8")
     own = (base / f"{game}.lark").read_text(encoding="utf-8")
     grammar = common + "\n" + own
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
+    return Lark(grammar, parser="lalr", maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
 
 
 def _grammar_cache_file(game: str, grammar: str) -> str | bool:
@@ -227,6 +244,7 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -
 
     header = Header()
     entries: list = []
+    record = Record(name, text, header, entries)
     for part in tree.children:
         if part.data == "header":
             for tag in part.children:
@@ -238,8 +256,8 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -
                 header.tags[key] = Tag(str(name_tok), value.strip(), Pos.of(name_tok))
         elif part.data == "body":
             for entry in part.children:
-                entries.append(_entry(entry, build_move))
-    return Record(name, text, header, entries)
+                entries.append(_entry(entry, build_move, _line_pos(entry, record.lines)))
+    return record
 
 
 _NUMBER = re.compile(r"[+-]?([0-9]+)\.?")
@@ -262,7 +280,19 @@ def _unescape(value: str) -> str:
     return _ESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
-def _entry(entry: Tree, build_move: Callable[[Tree], Move]):
+def _line_pos(entry: Tree, lines: list[str]) -> Pos:
+    """An entry fills its line: it starts at the line's first character that is not a blank
+    (a keyword such as `check` leaves no token in the tree) and ends with its last token."""
+    first = _edge_token(entry, last=False)
+    last = _edge_token(entry, last=True)
+    if first is None:
+        return Pos(1, 1)
+    line = lines[first.line - 1] if first.line <= len(lines) else ""
+    column = len(line) - len(line.lstrip(" \t\f\r")) + 1
+    return Pos(first.line, column, last.end_column if last.end_line == first.line else None)
+
+
+def _entry(entry: Tree, build_move: Callable[[Tree], Move], pos: Pos):
     if entry.data == "entry":
         entry = entry.children[0]
     if entry.data == "numbered_move":
@@ -278,7 +308,7 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move]):
             if isinstance(exc.orig_exc, RecordError):
                 raise exc.orig_exc from None
             raise
-        move.pos = Pos.of(entry)
+        move.pos = pos
         move.number = number
         return move
     if entry.data == "checkpoint":
@@ -292,11 +322,11 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move]):
                     v = rest[0]
                     value = int(v.children[0]) if v.data == "number" else [str(w).lower() for w in v.children]
                 figs.append(Figure(str(key).lower(), value, Pos.of(key)))
-            return Checkpoint(str(player).lower(), figs, Pos.of(entry))
+            return Checkpoint(str(player).lower(), figs, pos)
     if entry.data == "result":
         scores = [(str(s.children[0]).lower(), int(s.children[1]), Pos.of(s)) for s in entry.children]
-        return Result(scores, Pos.of(entry))
-    raise RecordError(f"cannot read this line ({entry.data})", Pos.of(entry))
+        return Result(scores, pos)
+    raise RecordError(f"cannot read this line ({entry.data})", pos)
 
 
 def _describe_expected(expected) -> str:
