@@ -8,14 +8,15 @@ become diagnostics with a position, never exceptions.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .games import load_game
 from .games.base import Seat, Standing, State, Trace, Violation
-from .notation import MAX_RECORD_BYTES, Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse, variants_of
-from .spec import Provenance, SpecError, data_root, specs_root
+from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse
+from .spec import Provenance, SpecError, available_games, data_root, looks_like_path, specs_root, variant_names
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
 
@@ -121,7 +122,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         raise RecordError('missing [Game "..."] tag (speicherstadt, canterbury or hamburgum)', Pos(1, 1))
     game_name, game_pos = found
     report.game = game_name
-    header_variants = variants_of(text)
+    header_variants = record_variants(text, game_name)
     all_variants = list(dict.fromkeys(header_variants + variants))
     report.variants = all_variants
     try:
@@ -135,6 +136,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         raise SpecError(specs_root() / game_name, "", f"the {game_name} rules cannot use this data: {type(exc).__name__}: {exc}") from None
     record = parse(text, report.name, game_name, game.build_move)
     report.record = record
+    _check_variant_tag(record, header_variants, game_name)
     seats, start = game.seats_from_header(record.header)
     trace = Trace()
     state = game.new_state(seats, start, record.header, trace)
@@ -194,6 +196,59 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         report.diagnostics.append(Diagnostic("warning", message, pos, rule))
     report.relied_on = game.spec.relied_on(trace.rules_used, trace.values_used)
     report.record_facts = trace.record_facts
+
+
+_VARIANT_NAME = re.compile(r"[^,;]+")
+
+
+def record_variants(text: str, game_name: str) -> list[str]:
+    """The variants a record's [Variant] tag names, each one a variant its game ships.
+
+    A record may come from anyone, so its header must not make the referee read a file of
+    the record's choosing (and quote it back in an error): an overlay file of one's own is
+    given on the command line, with `--variant FILE`. An unknown game leaves the names
+    unchecked, as the unknown game is the error to report.
+    """
+    match = VARIANT_TAG.search(text)
+    if not match:
+        return []
+    known = variant_names(specs_root() / game_name) if game_name in available_games() else None
+    names = []
+    for part in _VARIANT_NAME.finditer(match.group(1)):
+        name = part.group().strip()
+        if not name:
+            continue
+        if looks_like_path(name) or (known is not None and name not in known):
+            start = match.start(1) + part.start() + part.group().index(name)
+            raise RecordError(_variant_refusal(name, game_name, known), _pos_in(text, start, len(name)))
+        names.append(name)
+    return names
+
+
+def _check_variant_tag(record: Record, names: list[str], game_name: str) -> None:
+    """The variants were chosen from the raw text before the parse; the parsed tag (escapes
+    read) must name no other, or a tag the quick look missed would be silently ignored."""
+    value = record.header.get("variant") or ""
+    for part in _VARIANT_NAME.finditer(value):
+        name = part.group().strip()
+        if name and name not in names:
+            known = variant_names(specs_root() / game_name)
+            raise RecordError(_variant_refusal(name, game_name, known), record.header.pos("variant"))
+
+
+def _variant_refusal(name: str, game_name: str, known: list[str] | None) -> str:
+    """Why a name is refused, and the way to give a file of one's own instead."""
+    shown = name if len(name) <= 60 else name[:60] + "..."
+    what = f"[Variant] names a file, {shown!r}" if looks_like_path(name) else f"no {game_name} variant {shown!r}"
+    choice = f" ({', '.join(known) or 'none'})" if known is not None else ""
+    return f"{what}: a record names variants by name{choice}; a variant file is given with --variant FILE on the command line"
+
+
+def _pos_in(text: str, offset: int, length: int) -> Pos:
+    """The line and column of a character of the text, spanning `length` characters."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    column = offset - line_start + 1
+    return Pos(text.count("\n", 0, offset) + 1, column, column + length)
 
 
 def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) -> None:

@@ -9,9 +9,17 @@ from .engine import rank
 from .games import load_game
 from .games.base import Seat, Trace
 from .notation import Header, RecordError
-from .spec import SpecError
+from .spec import SpecError, looks_like_path
 
 MAX_MOVES = 100_000
+
+
+def _variant_lines(variants: list[str]) -> list[str]:
+    """The [Variant] tag of a generated record. A record may name only the variants its game
+    ships; an overlay file of one's own is noted in a comment, as `check` needs it given again."""
+    named = [v for v in variants if not looks_like_path(v)]
+    lines = [f'[Variant "{", ".join(named)}"]'] if named else []
+    return lines + [f"# variant file {v}: check this record with --variant {v}" for v in variants if looks_like_path(v)]
 
 
 def play_game(game_name: str, players: int, seed: int | None = None, variants=()) -> str:
@@ -19,6 +27,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     from .games import game_class
 
     variants = list(dict.fromkeys([*game_class(game_name).required_variants(players), *variants]))
+    variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
     game = load_game(game_name, variants)
     meta = game.spec.meta
     low, high = meta["players"]["min"], meta["players"]["max"]
@@ -45,8 +54,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
         f'[Date "{datetime.date.today().isoformat()}"]',
         f'[Event "referee play --seed {seed}"]',
     ]
-    if variants:
-        lines.append(f'[Variant "{", ".join(variants)}"]')
+    lines.extend(_variant_lines(variants))
     lines.append("")
     for count in range(MAX_MOVES):
         if state.is_over():

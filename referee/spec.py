@@ -499,17 +499,28 @@ def available_games(root: Path | None = None) -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
 
 
+def variant_names(game_dir: Path) -> list[str]:
+    """The variants a game ships (`variants/<name>.yaml`), by name: all that a record may name."""
+    return sorted(p.stem for p in (game_dir / "variants").glob("*.yaml"))
+
+
+def looks_like_path(name: str) -> bool:
+    """True for a variant given as a file rather than by name. Only the command line may give
+    one: a record comes from anyone, and must not make the referee read files of its choosing."""
+    return "/" in name or "\\" in name or name.lower().endswith((".yaml", ".yml"))
+
+
 def find_variant(game_dir: Path, name: str) -> Path:
     """A variant by name (`variants/<name>.yaml`) or a path to a user's own overlay."""
     candidate = game_dir / "variants" / f"{name}.yaml"
     if candidate.is_file():
         return candidate
     path = Path(name)
-    if path.suffix in (".yaml", ".yml") or os.sep in name:
+    if looks_like_path(name):
         if path.is_file():
             return path
         raise SpecError(path, "", "variant file not found")
-    known = sorted(p.stem for p in (game_dir / "variants").glob("*.yaml"))
+    known = variant_names(game_dir)
     raise SpecError(game_dir / "variants", name, f"no such variant; known: {', '.join(known) or 'none'}")
 
 

@@ -208,10 +208,9 @@ def test_the_neutral_stacks_come_out_of_the_supply():
     assert state.neutral_colour == "green"
 
 
-def test_money_scores_one_point_per_full_three_shillings(monkeypatch):
-    from .records import HERE, ROOT
+def test_money_scores_one_point_per_full_three_shillings():
+    from .records import HERE, SHORT_AND_RICH
 
-    monkeypatch.chdir(ROOT)
-    report = check((HERE / "records" / "kings-favour.log").read_text())
+    report = check((HERE / "records" / "kings-favour.log").read_text(), [SHORT_AND_RICH])
     for colour, player in report.state.players.items():
         assert player.points["shillings"] == player.money // 3, colour

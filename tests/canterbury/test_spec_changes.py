@@ -10,7 +10,7 @@ from referee.engine import format_report
 from referee.spec import load_spec
 from referee.validate import validate
 
-from .records import EXAMPLES, HEADER_4P, HERE, ROOT, check, figures, rule_ids
+from .records import EXAMPLES, HEADER_4P, HERE, ROOT, SHORT_AND_RICH, check, figures, rule_ids
 
 
 def referee(*args, stdin=None):
@@ -62,12 +62,11 @@ def test_a_dearer_well_makes_the_same_record_illegal(tmp_path):
     assert "the Well (4)" in report.errors[0].message
 
 
-def test_a_typed_in_kings_favour_table_changes_the_final_score(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)
+def test_a_typed_in_kings_favour_table_changes_the_final_score(tmp_path):
     record = (HERE / "records" / "kings-favour.log").read_text().split("check green: favour-defense")[0]
-    base = check(record)
+    base = check(record, [SHORT_AND_RICH])
     overlay = _overlay(tmp_path, "favour", "  scoring:\n    kings_favour:\n      religion: {value: {first: {6: 11}, second: {}}, provenance: certain}\n")
-    changed = check(record, [overlay])
+    changed = check(record, [SHORT_AND_RICH, overlay])
     assert changed.status == "legal"
     assert figures(base, "blue")["favour-religion"] == 6
     assert figures(changed, "blue")["favour-religion"] == 11
