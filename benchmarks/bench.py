@@ -61,10 +61,14 @@ class Throughput:
 
     def line(self) -> str:
         return (
-            f"  {self.name:<14} {self.records:>4} records {self.moves:>7} moves  "
+            f"  {self.name:<22} {self.records:>4} records {self.moves:>7} moves  "
             f"{self.moves / self.seconds:>9.0f} moves/s {self.records / self.seconds:>7.1f} records/s  {self.per_move_us:>6.1f} us/move"
             f"  ({self.words / self.moves:4.1f} words/move, {self.per_word_us:4.1f} us/word)"
         )
+
+
+def summed(name: str, parts: list[Throughput]) -> Throughput:
+    return Throughput(name, *(sum(getattr(t, f) for t in parts) for f in ("records", "moves", "words", "seconds")))
 
 
 def best_of(repeats: int, fn) -> float:
@@ -89,7 +93,13 @@ def move_count(record: str, game: str) -> int:
     return sum(isinstance(e, Move) for e in parsed.entries)
 
 
-def referee_throughput(game: str, records: list[str], repeats: int) -> Throughput:
+def without_checkpoints(record: str) -> str:
+    """The record as a PGN holds a chess game: moves only, none of the figures `play` writes
+    down after each round for the referee to confirm."""
+    return "\n".join(line for line in record.split("\n") if not line.lstrip().startswith("check "))
+
+
+def referee_throughput(game: str, records: list[str], repeats: int, label: str | None = None) -> Throughput:
     data = [r.encode("utf-8") for r in records]
     for d in data[:3]:  # load the spec, its variants and the parser before timing
         check_bytes(d, "bench.log")
@@ -102,7 +112,7 @@ def referee_throughput(game: str, records: list[str], repeats: int) -> Throughpu
                 raise SystemExit(f"bench: a random {game} game is not legal: {[x.message for x in report.errors]}")
 
     words = sum(len(r.split()) for r in records)
-    return Throughput(game, len(records), moves, words, best_of(repeats, check_all))
+    return Throughput(label or game, len(records), moves, words, best_of(repeats, check_all))
 
 
 # --- python-chess -----------------------------------------------------------------
@@ -210,17 +220,20 @@ def main(argv: list[str] | None = None) -> int:
     games = loadable_games()
     records = {g: random_records(g, per_count) for g in games}
     ours = [referee_throughput(g, records[g], repeats) for g in games]
-    total = Throughput("all games", *(sum(getattr(t, f) for t in ours) for f in ("records", "moves", "words", "seconds")))
+    total = summed("all games", ours)
+    bare = [referee_throughput(g, [without_checkpoints(r) for r in records[g]], repeats, f"{g} (moves)") for g in games]
+    bare_total = summed("all (moves)", bare)
     plies = round(total.moves / total.records)
     theirs = chess_throughput(chess_pgns(max(20, total.records), plies), repeats)
 
-    print("\ncheck throughput (in one process, after the spec is loaded):")
-    for t in [*ours, total, theirs]:
+    print("\ncheck throughput (in one process, after the spec is loaded); records as `play` writes them,")
+    print("then the same records with their checkpoint lines taken out, holding only moves as a PGN does:")
+    for t in [*ours, total, *bare, bare_total, theirs]:
         print(t.line())
     print(f"\ncost per move and per word, referee / python-chess (PGN games of about {plies} plies):")
-    for t in [*ours, total]:
+    for t in [*ours, total, *bare, bare_total]:
         verdict = "ok" if t.per_move_us <= theirs.per_move_us else "SLOWER than python-chess"
-        print(f"  {t.name:<14} per move {t.per_move_us / theirs.per_move_us:5.2f}   per word {t.per_word_us / theirs.per_word_us:5.2f}   {verdict}")
+        print(f"  {t.name:<22} per move {t.per_move_us / theirs.per_move_us:5.2f}   per word {t.per_word_us / theirs.per_word_us:5.2f}   {verdict}")
 
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
@@ -241,14 +254,16 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
 
     ratio = total.per_move_us / theirs.per_move_us
-    print(f"\nsummary: per-move cost {ratio:.2f} x python-chess; referee --version {statistics.median(starts['referee --version']):.3f} s; "
+    bare_ratio = bare_total.per_move_us / theirs.per_move_us
+    print(f"\nsummary: per-move cost {ratio:.2f} x python-chess ({bare_ratio:.2f} x on moves alone); referee --version {statistics.median(starts['referee --version']):.3f} s; "
           + "; ".join(f"check one {g} game {statistics.median(starts[f'referee check ({g})']):.3f} s" for g in games)
           + f"; {cores} cores")
     if args.json:
         figures = {
             "cores": cores,
-            "throughput": [asdict(t) | {"per_move_us": t.per_move_us, "per_word_us": t.per_word_us} for t in [*ours, total, theirs]],
+            "throughput": [asdict(t) | {"per_move_us": t.per_move_us, "per_word_us": t.per_word_us} for t in [*ours, total, *bare, bare_total, theirs]],
             "ratio_per_move": ratio,
+            "ratio_per_move_moves_only": bare_ratio,
             "start_up": {k: {"best": min(v), "median": statistics.median(v)} for k, v in starts.items()},
             "parallel": scaling,
         }

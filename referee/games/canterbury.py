@@ -602,6 +602,16 @@ class CanterburyState(State):
         counts.pop(city, None)
         return dict(counts)
 
+    def _favour_of(self, colour: str) -> dict[str, int]:
+        """One competitor's position on every row of the King's favour board, in one pass over
+        the board: checkpoints ask for it after every round."""
+        favour = dict.fromkeys(self.game.services, 0)
+        for slots in self.board.cubes.values():
+            for service, owner in slots.items():
+                if owner == colour:
+                    favour[service] += 1
+        return favour
+
     def _final_scoring(self) -> None:
         """The fourth district scoring, the King's favour from water to culture, then money."""
         rule, scoring = self.game.rule, self.spec["scoring"]
@@ -702,7 +712,7 @@ class CanterburyState(State):
         city = {"city": self.city_position(), "discs": self.city.discs}
         if colour == city_name:
             return {"prosperity": self.city.prosperity, "position": self.city_position(), "discs": self.city.discs, "levy": self.levy(), "tax": self.tax()}
-        favour = {s: self.favour_positions(s).get(colour, 0) for s in self.game.services}
+        favour = self._favour_of(colour)
         if colour not in self.players:
             return {**favour, "cubes": self.board.used[colour]}
         player = self.players[colour]
