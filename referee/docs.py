@@ -605,8 +605,9 @@ class GamePages:
             "",
             f"A variant is an overlay file in `{self.where('game').rsplit('/', 1)[0]}/variants/`. It is merged over the spec "
             "(mappings key by key, anything else replaced) and validated again. A record selects it with a "
-            "`[Variant \"name\"]` header tag, or `--variant name` selects it on the command line; the path of your "
-            "own overlay file works in both places.",
+            "`[Variant \"name\"]` header tag, or `--variant name` selects it on the command line. An overlay file of "
+            "your own is given by its path, and only on the command line (`--variant my-rules.yaml`): a record names "
+            "variants by name, so that reading a record never opens other files.",
             "",
         ]
         if not self.variant_files():
