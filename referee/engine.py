@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,27 @@ EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 
 # What a game's set-up raises on data that passed its schemas but that it cannot use (a missing
 # entry, a value of the wrong kind, an empty list where one item is needed): invalid data, exit 4.
 SETUP_ERRORS = (LookupError, TypeError, ValueError, AttributeError, StopIteration, ArithmeticError)
+
+
+def setup_error(game_dir: Path, exc: BaseException) -> SpecError:
+    """Data a game cannot set itself up with, as a spec error (exit 4). The message is never
+    empty: a StopIteration has no text of its own and a KeyError only the key, so the line of
+    the game module that failed is named too, as a pointer to the data it was reading."""
+    detail = str(exc).strip() or ("nothing in the data matched what the rules look for" if isinstance(exc, StopIteration) else "no detail")
+    return SpecError(game_dir, "", f"the {game_dir.name} rules cannot use this data: {type(exc).__name__}: {detail}{_raised_at(exc)}")
+
+
+GAMES_DIR = Path(__file__).resolve().parent / "games"
+
+
+def _raised_at(exc: BaseException) -> str:
+    """The last line of a game module (not the loader of games) that the error passed through."""
+    paths = [(f, Path(f.filename).resolve()) for f in traceback.extract_tb(exc.__traceback__)]
+    frames = [f for f, path in paths if path.parent == GAMES_DIR and path.name != "__init__.py"]
+    if not frames:
+        return ""
+    frame = frames[-1]
+    return f" (at {Path(frame.filename).name}:{frame.lineno}: {(frame.line or '').strip()[:120]})"
 
 
 @dataclass
@@ -133,7 +155,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         raise
     except SETUP_ERRORS as exc:
         # data that passed its schema but that the game cannot set itself up with, as `validate` says
-        raise SpecError(specs_root() / game_name, "", f"the {game_name} rules cannot use this data: {type(exc).__name__}: {exc}") from None
+        raise setup_error(specs_root() / game_name, exc) from None
     record = parse(text, report.name, game_name, game.build_move)
     report.record = record
     _check_variant_tag(record, header_variants, game_name)

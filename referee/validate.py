@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine import EXIT_OK, EXIT_SPEC, SETUP_ERRORS
+from .engine import EXIT_OK, EXIT_SPEC, SETUP_ERRORS, setup_error
 from .games import game_class
 from .spec import SpecError, available_games, iter_uncertain, load_spec
 
@@ -40,7 +40,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 code = EXIT_SPEC
                 continue
             except SETUP_ERRORS as exc:
-                lines.append(f"{specs_root / game}: error: the {game} rules cannot use this data: {type(exc).__name__} {exc}  ({label})")
+                lines.append(f"{setup_error(specs_root / game, exc).display()}  ({label})")
                 code = EXIT_SPEC
                 continue
             uncertain = list(iter_uncertain(spec))

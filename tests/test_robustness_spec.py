@@ -158,7 +158,7 @@ def test_a_spec_directory_without_a_file_the_code_reads_is_invalid_not_a_crash(o
     assert report.errors[0].message == f"missing: the {GAME} rules module reads setup.yaml"
 
 
-@pytest.mark.parametrize("error, shown", [(KeyError("board"), "KeyError: 'board'"), (StopIteration(), "StopIteration: ")])
+@pytest.mark.parametrize("error, shown", [(KeyError("board"), "KeyError: 'board'"), (StopIteration(), "StopIteration: nothing in the data matched what the rules look for")])
 def test_data_the_game_cannot_set_itself_up_with_is_invalid_spec_data_in_check_and_validate(record, monkeypatch, capsys, error, shown):
     from referee import games
     from referee.games import game_class

@@ -19,6 +19,7 @@ def word_of(text: str) -> str:
 
 
 def check_spec(spec: Spec) -> None:
+    _check_materials(spec)
     _check_rondel(spec)
     _check_houses(spec)
     _check_offices(spec)
@@ -31,6 +32,25 @@ def check_spec(spec: Spec) -> None:
 
 def _fail(spec: Spec, stem: str, key: str, message: str) -> None:
     raise SpecError(spec.path_of(stem), key, message)
+
+
+# What a donation may cost besides building materials.
+DONATION_MONEY = ("money", "money_per_own_citizen")
+
+
+def _check_materials(spec: Spec) -> None:
+    """The game finds building materials by key: a donation's cost names them, and the bell is
+    told from the others as the one material no house costs. A missing one would otherwise be
+    dropped from a cost unnoticed, or stop the game's set-up with nothing to say."""
+    materials = spec["components"]["materials"]
+    for i, donation in enumerate(spec["churches"]["donations"]):
+        for key in donation:
+            if key not in materials and key not in DONATION_MONEY:
+                _fail(spec, "components", f"materials.{key}", f"missing (the game needs it: donation {i + 1} in churches.yaml costs {key})")
+    bells = [m for m in materials if m not in spec["houses"]["cost"]]
+    if len(bells) != 1:
+        named = ", ".join(bells) or "none"
+        _fail(spec, "components", "materials", f"the game needs exactly one material that no house costs, the bell; here: {named}")
 
 
 def _check_rondel(spec: Spec) -> None:
