@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .games import load_game
-from .games.base import Seat, Standing, State, Trace, Violation
+from .games.base import Seat, Standing, State, Trace, Violation, missing_rule
 from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse
 from .spec import Provenance, SpecError, available_games, data_root, looks_like_path, specs_root, variant_names
 
@@ -167,7 +167,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
 
     def violation(rule: str, message: str, pos: Pos | None) -> None:
         if rule not in rules:
-            raise KeyError(f"rule id {rule} is not in rules.yaml")
+            raise missing_rule(game.spec, rule)
         report.status = "illegal"
         report.diagnostics.append(Diagnostic("error", message, pos, rule))
 

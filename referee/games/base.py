@@ -80,6 +80,11 @@ class Standing:
     rank: int = 0
 
 
+def missing_rule(spec: Spec, rid: str) -> SpecError:
+    """The spec error for a rule the code checks but rules.yaml does not have (exit 4)."""
+    return SpecError(spec.path_of("rules"), "rules", f"no rule {rid}: the {spec.game} rules module checks it, so rules.yaml must keep it")
+
+
 def require(condition: Any, rule: str, message: str, pos: Pos | None = None) -> None:
     if not condition:
         raise Violation(rule, message, pos)
@@ -160,10 +165,11 @@ class Game:
         raise NotImplementedError
 
     def rule(self, short: str) -> str:
-        """Full rule id; fails loudly in tests when the id is not in rules.yaml."""
+        """Full rule id. An id missing from rules.yaml (say, a rule deleted from the shipped
+        data) is invalid spec data, not a crash: every verdict names a rule of rules.yaml."""
         rid = f"{self.name}/{short}"
         if rid not in self.spec.rules:
-            raise KeyError(f"rule {rid} is not in rules.yaml")
+            raise missing_rule(self.spec, rid)
         return rid
 
     # --- seats from the header -------------------------------------------------
