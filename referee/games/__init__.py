@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+from pathlib import Path
 
-from ..spec import Spec, SpecError, available_games, load_spec
+from ..spec import Spec, SpecError, available_games, load_spec, specs_root
 
 
 def game_class(name: str):
@@ -19,13 +20,14 @@ def game_class(name: str):
 
 
 @functools.lru_cache(maxsize=None)
-def _load(name: str, variants: tuple[str, ...]):
+def _load(name: str, variants: tuple[str, ...], root: str):
     cls = game_class(name)
-    spec: Spec = load_spec(name, variants)
+    spec: Spec = load_spec(name, variants, Path(root))
     cls.check_spec(spec)
     return cls(spec)
 
 
 def load_game(name: str, variants=()):
-    """The game with its spec (and variants) loaded and validated once per process."""
-    return _load(name, tuple(variants))
+    """The game with its spec (and variants) loaded and validated once per process and data
+    root: a change of REFEREE_DATA within a process reads the other data, not the first."""
+    return _load(name, tuple(variants), str(specs_root()))
