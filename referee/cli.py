@@ -187,20 +187,36 @@ def cmd_moves(args) -> int:
         print(f"{report.name}: the game is over; no moves follow")
         return EXIT_OK
     moves = state.move_hints()
-    print(f"{report.name}: {len(moves)} legal next moves after move {report.moves}")
-    if args.all or len(moves) <= 30:
-        for text in moves:
-            print(f"  {text}")
-        return EXIT_OK
+    grouped = not args.all and len(moves) > GROUP_ABOVE
+    print(f"{report.name}: {len(moves)} legal next moves after move {report.moves}{' (grouped; --all lists each)' if grouped else ''}")
+    for line in grouped_moves(moves) if grouped else moves:
+        print(f"  {line}")
+    return EXIT_OK
+
+
+GROUP_ABOVE = 30  # more moves than this are shown grouped
+
+
+def grouped_moves(moves: list[str], shown: int = 4) -> list[str]:
+    """Moves grouped by player and action, each group with its count and its first few moves.
+
+    Grouping keys on the first words (`blue: tax build`), so a group's moves are shown with
+    the key left off: `blue: tax build (45): well b1; well c1; ...`.
+    """
     groups: dict[str, list[str]] = {}
     for text in moves:
         words = text.split()
-        key = " ".join(words[:3]) if words[0].endswith(":") else " ".join(words[:2])
+        key = " ".join(words[:3]) if words and words[0].endswith(":") else " ".join(words[:2])
         groups.setdefault(key, []).append(text)
+    lines = []
     for key, items in groups.items():
-        shown = "; ".join(items[:3]) + (f"; ... ({len(items)} in all)" if len(items) > 3 else "")
-        print(f"  {key}: {shown}")
-    return EXIT_OK
+        rests = [item[len(key):].strip() for item in items]
+        if rests == [""]:
+            lines.append(key)
+            continue
+        listed = "; ".join(r or "(no more)" for r in rests[:shown])
+        lines.append(f"{key} ({len(items)}): {listed}{'; ...' if len(items) > shown else ''}")
+    return lines
 
 
 def cmd_play(args) -> int:

@@ -117,3 +117,14 @@ def test_version_and_help():
     assert referee("--version").stdout.startswith("referee ")
     help_text = referee("check", "--help").stdout
     assert "exit codes" in help_text and "--variant" in help_text
+
+
+def test_many_moves_are_grouped_by_player_and_action():
+    from referee.cli import grouped_moves
+
+    moves = ["blue: levy"] + [f"blue: tax build well {d}" for d in ("b1", "c1", "e1", "a2", "b2")] + ["blue: full build well b1, garden b1"]
+    assert grouped_moves(moves, shown=3) == [
+        "blue: levy",
+        "blue: tax build (5): well b1; well c1; well e1; ...",
+        "blue: full build (1): well b1, garden b1",
+    ]
