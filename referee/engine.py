@@ -70,6 +70,7 @@ class Report:
     record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
     checkpoints_confirmed: int = 0
     record: Record | None = None
+    source: str = ""  # the record's text, quoted under a diagnostic even when it cannot be parsed
     state: State | None = None
     position: Pos | None = None  # the entry being replayed, for internal-error reports
 
@@ -137,6 +138,7 @@ def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = 
 
 def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None) -> None:
     text = decode(data)
+    report.source = text
     if not text.strip():
         raise RecordError("empty record: it needs at least a [Game] tag and a [Players] tag", Pos(1, 1))
     found = game_of(text)
@@ -337,15 +339,22 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
     tag = f"{d.severity}[{d.rule}]" if d.rule else d.severity
     out = [f"{report.name}:{pos.line}:{pos.column}: {tag}: {d.message}"]
     if report.record is not None or d.pos is not None:
-        source = report.record.line(pos.line) if report.record else ""
-        if source.strip():
+        source = report.record.line(pos.line) if report.record else _line_of(report.source, pos.line)
+        if source.strip() and pos.column <= len(source) + 1:
             gutter = f"{pos.line:>5}"
             out.append(f"{gutter} | {source}")
-            width = max(1, (pos.end_column or len(source) + 1) - pos.column)
+            # a rule violation spans its move; a reading error marks where reading stopped
+            rest = len(source) + 1 if d.rule else pos.column + 1
+            width = max(1, (pos.end_column or rest) - pos.column)
             out.append(f"{' ' * len(gutter)} | {' ' * (pos.column - 1)}^{'~' * (width - 1)}")
     if d.rule:
         out.append(f"see: {rule_link(d.rule)}")
     return "\n".join(out)
+
+
+def _line_of(text: str, number: int) -> str:
+    lines = text.split("\n", number)
+    return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def format_standings(report: Report) -> list[str]:

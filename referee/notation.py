@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -71,6 +71,27 @@ class RecordError(Exception):
         self.message = message
         self.pos = pos or Pos(1, 1)
         super().__init__(message)
+
+
+def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[str, str] | None = None) -> RecordError:
+    """A name the record uses that the game does not have, with the nearest names it accepts.
+
+    A typing slip is the usual cause, so the closest accepted spellings (`spellings` maps each
+    to what it names) are offered first, one per thing named; the full list follows.
+    """
+    import difflib
+
+    known = list(known)
+    spellings = spellings or {k: k for k in known}
+    close = difflib.get_close_matches(str(token).lower(), list(spellings), n=6, cutoff=0.7)
+    offered: list[str] = []
+    for spelling in close:  # best first; one spelling per thing named
+        if all(spellings[o] != spellings[spelling] for o in offered):
+            offered.append(spelling)
+    offered = offered[:2]
+    hint = f" (did you mean {' or '.join(repr(c) for c in offered)}?)" if offered else ""
+    plural = f"{what}es" if what.endswith(("s", "x", "ch", "sh")) else f"{what}s"
+    return RecordError(f"unknown {what} {str(token)!r}{hint}; {plural}: {', '.join(known)}", Pos.of(token))
 
 
 @dataclass(kw_only=True)
@@ -329,7 +350,8 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move], pos: Pos):
     raise RecordError(f"cannot read this line ({entry.data})", pos)
 
 
-def _describe_expected(expected) -> str:
+def _expected_names(expected) -> list[str]:
+    """What the grammar would have accepted, in words: keywords as written, terminals by kind."""
     names = []
     for term in sorted(expected or ()):
         if term.startswith("_NL"):
@@ -348,10 +370,13 @@ def _describe_expected(expected) -> str:
             names.append(_TERMINAL_NAMES.get(term, term.lower()))
         else:
             names.append(repr(term))
-    unique = sorted(set(names))
-    if len(unique) > 12:
-        unique = unique[:12] + ["..."]
-    return ", ".join(unique)
+    return sorted(set(names))
+
+
+def _describe_expected(names: list[str]) -> str:
+    if len(names) > 12:
+        names = names[:12] + ["..."]
+    return ", ".join(names)
 
 
 _TERMINAL_NAMES = {
@@ -360,30 +385,38 @@ _TERMINAL_NAMES = {
 }
 
 
-def _keyword_names(exc: UnexpectedInput) -> set[str]:
-    expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
-    out = set()
-    for term in expected:
-        out.add(term)
-    return out
-
-
 def _syntax_error(exc: UnexpectedInput, text: str) -> RecordError:
     line = getattr(exc, "line", None) or 1
     column = getattr(exc, "column", None) or 1
+    end = None
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         lines = text.rstrip("\n").split("\n")
         line = len(lines)
         column = len(lines[-1]) + 1
         return RecordError("the record ends in the middle of a line", Pos(line, column))
-    expected = _describe_expected(_keyword_names(exc))
+    names = _expected_names(getattr(exc, "expected", None) or getattr(exc, "allowed", None))
+    expected = _describe_expected(names)
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char if exc.char.isprintable() else repr(exc.char)
         got = f"unexpected character {char!r}" if exc.char.isprintable() else f"unexpected character {char}"
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
         got = "unexpected end of line" if tok.type == "_NL" else f"unexpected {str(tok)!r}"
+        if tok.type != "_NL" and tok.end_line == tok.line:
+            end = tok.end_column
+        got += _did_you_mean(str(tok), names)
     else:
         got = "cannot read this"
     message = f"{got}; expected {expected}" if expected else got
-    return RecordError(message, Pos(line, column))
+    return RecordError(message, Pos(line, column, end))
+
+
+def _did_you_mean(word: str, names: list[str]) -> str:
+    """A keyword the grammar expected that the word is a slip of, such as `biuld` for `build`."""
+    import difflib
+
+    keywords = [n for n in names if n.replace("-", "").isalpha()]
+    if len(names) < 2:
+        return ""  # "expected build" already says it
+    close = difflib.get_close_matches(word.lower(), keywords, n=1, cutoff=0.7)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -17,12 +17,12 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from lark import Token, Tree
 
-from ..notation import Header, Move, Pos, RecordError
-from ..spec import Spec, SpecError, load_spec
+from ..notation import Header, Move, Pos, RecordError, unknown_name
+from ..spec import Spec, load_spec
 from .base import Game, Seat, Standing, State, Trace, Violation, require
 from .canterbury_checks import check_board, check_neutral, check_scoring, check_structures, check_treasury
 from .canterbury_scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
@@ -1071,10 +1071,10 @@ class Canterbury(Game):
         return index
 
     def structure_of(self, token: Token) -> str:
-        return _look_up(self._structure_names, _word(str(token)), token, "structure", ", ".join(self.structures))
+        return _look_up(self._structure_names, _word(str(token)), token, "structure", self.structures)
 
     def district_of(self, token: Token) -> str:
-        return _look_up(self._district_names, str(token).lower(), token, "district", ", ".join(self._district_names))
+        return _look_up(self._district_names, str(token).lower(), token, "district", self._district_names)
 
     def build_move(self, tree: Tree) -> Move:
         player_tok, action = tree.children
@@ -1128,10 +1128,10 @@ class Canterbury(Game):
         return CanterburyState(self, seats, start, trace, neutral_colour)
 
 
-def _look_up(index: dict[str, str], key: str, token: Token, what: str, known: str) -> str:
+def _look_up(index: dict[str, str], key: str, token: Token, what: str, known: Iterable[str]) -> str:
     """A name from the record, or a RecordError pointing at it."""
     if key not in index:
-        raise RecordError(f"unknown {what} {str(token)!r}; {what}s: {known}", Pos.of(token))
+        raise unknown_name(what, token, known, index)
     return index[key]
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from lark import Token, Tree
 
-from ..notation import Header, Move, Pos, RecordError
+from ..notation import Header, Move, Pos, RecordError, unknown_name
 from ..spec import Spec
 from .base import Game, Seat, Standing, State, Trace, Violation, require
 from .hamburgum_moves import ChurchTurn, Dockyard, Guildhall, House, MoveBuilder, Produce, Reveal, Site, Trade, Turn, format_move
@@ -837,8 +837,7 @@ class Hamburgum(Game):
         key = word_of(str(token))
         words = self._words[category]
         if key not in words:
-            known = sorted(set(words.values()))
-            raise RecordError(f"unknown {category} {str(token)!r}; {category}s: {', '.join(known)}", Pos.of(token))
+            raise unknown_name(category, token, sorted(set(words.values())), words)
         return words[key]
 
     def house_word(self, token: Token) -> tuple[str, str | None]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from ..notation import Header, Move, Pos, RecordError
+from ..notation import Header, Move, Pos, RecordError, unknown_name
 from ..spec import Spec, SpecError
 from .base import Game, Seat, Standing, State, Trace, Violation, require
 
@@ -928,13 +928,13 @@ class Speicherstadt(Game):
     def card_type(self, token: Token) -> str:
         key = str(token).lower()
         if key not in self._names:
-            raise RecordError(f"unknown card {str(token)!r}; cards: {', '.join(sorted(self.types))}", Pos.of(token))
+            raise unknown_name("card", token, sorted(self.types), self._names)
         return self._names[key]
 
     def good(self, token: Token) -> str:
         key = str(token).lower()
         if key not in self._goods_names:
-            raise RecordError(f"unknown good {str(token)!r}; goods: {', '.join(self.goods)}", Pos.of(token))
+            raise unknown_name("good", token, self.goods, self._goods_names)
         return self._goods_names[key]
 
     def build_move(self, tree: Tree) -> Move:
