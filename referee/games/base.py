@@ -145,6 +145,7 @@ class Game:
 
     def __init__(self, spec: Spec):
         self.spec = spec
+        self._rule_ids: dict[str, str] = {}
 
     @classmethod
     def required_variants(cls, players: int) -> list[str]:
@@ -166,11 +167,16 @@ class Game:
 
     def rule(self, short: str) -> str:
         """Full rule id. An id missing from rules.yaml (say, a rule deleted from the shipped
-        data) is invalid spec data, not a crash: every verdict names a rule of rules.yaml."""
-        rid = f"{self.name}/{short}"
-        if rid not in self.spec.rules:
-            raise missing_rule(self.spec, rid)
-        return rid
+        data) is invalid spec data, not a crash: every verdict names a rule of rules.yaml.
+        Looked up once per id: a replay asks for rule ids many times a move."""
+        try:
+            return self._rule_ids[short]
+        except KeyError:
+            rid = f"{self.name}/{short}"
+            if rid not in self.spec.rules:
+                raise missing_rule(self.spec, rid) from None
+            self._rule_ids[short] = rid
+            return rid
 
     # --- seats from the header -------------------------------------------------
 
