@@ -36,6 +36,9 @@ WRAPPER_KEYS = {"value", "provenance", "note", "source"}
 # The largest spec file is 31 KB. `validate` reads a file once for each variant, and
 # 100 KB of YAML takes a tenth of a second to read and as long to locate an error in.
 MAX_SPEC_BYTES = 128 * 1024
+# No count, price or score of these games comes near it (the largest is 600); a bigger number
+# would only make a game set itself up with millions of ships or cards and never finish.
+MAX_SPEC_NUMBER = 100_000
 
 
 def data_root() -> Path:
@@ -388,6 +391,8 @@ def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Pa
         return {k: _unwrap(v, stem, f"{key}.{k}" if key else str(k), out, path) for k, v in node.items()}
     if isinstance(node, list):
         return [_unwrap(v, stem, f"{key}.{i}" if key else str(i), out, path) for i, v in enumerate(node)]
+    if isinstance(node, (int, float)) and not isinstance(node, bool) and not -MAX_SPEC_NUMBER <= node <= MAX_SPEC_NUMBER:
+        raise SpecError(path, key, f"{node} is out of range; numbers in spec data lie between -{MAX_SPEC_NUMBER:,} and {MAX_SPEC_NUMBER:,}")
     return node
 
 
@@ -567,7 +572,7 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
             files[stem] = _unwrap(data, stem, "", provenance, paths[stem])
             validate_against_schema(files[stem], files[stem]["kind"], paths[stem], root)
         except SpecError as exc:
-            raise _blame_variant(exc, stem, str(paths[stem]), applied) from None
+            raise blame_variant(exc, stem, str(paths[stem]), applied) from None
 
     if root.resolve() != (shipped_data_root() / "specs").resolve():
         _check_files_kept(game, game_dir, paths)
@@ -579,7 +584,7 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
     return spec
 
 
-def _blame_variant(exc: SpecError, stem: str, base: str, applied: list[Variant]) -> SpecError:
+def blame_variant(exc: SpecError, stem: str, base: str, applied: list[Variant]) -> SpecError:
     """An error in a merged file, moved to the last variant that wrote the offending value."""
     if exc.file != base:
         return exc

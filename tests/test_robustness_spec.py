@@ -177,3 +177,39 @@ def test_data_the_game_cannot_set_itself_up_with_is_invalid_spec_data_in_check_a
     assert report.status == "invalid-spec"
     assert report.errors[0].message == f"the {GAME} rules cannot use this data: {shown}"
     assert validated == 4 and f"the {GAME} rules cannot use this data" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["1000000000000", "-200000", ".inf", ".nan", "1.0e+300"])
+def test_a_number_out_of_range_is_invalid_data_at_its_place(tmp_path, record, value):
+    """A variant asking for a trillion cards would make the game set itself up for ever."""
+    path = variant(tmp_path, f"changes:\n  cards:\n    deck: {value}\n")
+    report = check_bytes(record, "game.log", [str(path)])
+    assert report.status == "invalid-spec"
+    (error,) = report.diagnostics
+    assert error.file == f"{path}:7:5"
+    assert error.message.startswith("changes.cards.deck: ") and "is out of range; numbers in spec data lie between" in error.message
+
+
+def test_the_largest_allowed_number_is_read(tmp_path):
+    from referee.spec import MAX_SPEC_NUMBER
+
+    from referee.games import load_game
+
+    path = variant(tmp_path, f"changes:\n  cards:\n    deck: {MAX_SPEC_NUMBER}\n")
+    load_spec(GAME, (str(path),))  # read, though the deck no longer adds up to its seasons
+    with pytest.raises(SpecError) as caught:
+        load_game(GAME, (str(path),))
+    assert "out of range" not in caught.value.message and "deck" in caught.value.key
+
+
+def test_a_cross_check_failing_on_a_variant_value_names_the_variant(tmp_path):
+    path = tmp_path / "far.yaml"
+    path.write_text(
+        "kind: variant\nid: far\ngame: canterbury\ntitle: Far\nchanges:\n  treasury:\n    city:\n      final_position: 100\n",
+        encoding="utf-8",
+    )
+    report = check_bytes(play_game("canterbury", 3, 1).encode(), "game.log", [str(path)])
+    assert report.status == "invalid-spec"
+    (error,) = report.diagnostics
+    assert error.file.startswith(str(path) + ":")
+    assert error.message == "changes.treasury.city.final_position: the city marker's last space must be on the track (0 to 99), not 100"

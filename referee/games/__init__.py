@@ -6,7 +6,7 @@ import functools
 import importlib
 from pathlib import Path
 
-from ..spec import Spec, SpecError, available_games, load_spec, specs_root
+from ..spec import Spec, SpecError, available_games, blame_variant, load_spec, specs_root
 
 
 def game_class(name: str):
@@ -23,7 +23,14 @@ def game_class(name: str):
 def _load(name: str, variants: tuple[str, ...], root: str):
     cls = game_class(name)
     spec: Spec = load_spec(name, variants, Path(root))
-    cls.check_spec(spec)
+    try:
+        cls.check_spec(spec)
+    except SpecError as exc:
+        # a cross-check that fails on a value a variant wrote is the variant's error
+        stem = next((stem for stem, path in spec.paths.items() if str(path) == str(exc.file)), None)
+        if stem is None or not spec.variants:
+            raise
+        raise blame_variant(exc, stem, str(spec.paths[stem]), list(spec.variants)) from None
     return cls(spec)
 
 

@@ -84,6 +84,8 @@ def check_treasury(spec: Spec) -> None:
     city = treasury["city"]
     if city["start"] >= city["discs"] * treasury["track_length"]:
         raise SpecError(path, "city.start", f"the city cannot start at {city['start']}: the game ends when it reaches {city['discs'] * treasury['track_length']}")
+    if not 0 <= city["final_position"] < treasury["track_length"]:
+        raise SpecError(path, "city.final_position", f"the city marker's last space must be on the track (0 to {treasury['track_length'] - 1}), not {city['final_position']}")
     tax = treasury["tax"]
     for levy, amount in (tax.get("printed") or {}).items():
         if divide(int(levy), tax["divisor"], tax["rounding"]) != amount:
