@@ -456,6 +456,7 @@ def report_json(report: Report) -> dict:
                 "message": d.message,
                 "line": d.pos.line if d.pos else None,
                 "column": d.pos.column if d.pos else None,
+                "end_column": d.pos.end_column if d.pos else None,  # the marked span ends before it
                 "spec": d.file,
                 "see": rule_link(d.rule) if d.rule else None,
             }

@@ -52,3 +52,11 @@ def test_an_unexpected_character_is_marked_alone():
     lines = report_of("canterbury", "blue: full build well b3 ?").splitlines()
     assert lines[1] == "    4 | blue: full build well b3 ?"
     assert lines[2] == "      |                          ^"
+
+
+def test_json_gives_the_marked_span():
+    from referee.engine import report_json
+
+    report = check_bytes((HEADERS["canterbury"] + "blue: full build wel b3\n").encode(), "game.log")
+    (diagnostic,) = report_json(report)["diagnostics"]
+    assert (diagnostic["line"], diagnostic["column"], diagnostic["end_column"]) == (4, 18, 21)
