@@ -36,7 +36,7 @@ from pathlib import Path
 
 from referee.engine import check_bytes
 from referee.games import load_game
-from referee.notation import Move, parse, variants_of
+from referee.notation import Move, parse, parser_for, variants_of
 from referee.play import play_game
 from referee.spec import available_games
 
@@ -61,7 +61,7 @@ class Throughput:
 
     def line(self) -> str:
         return (
-            f"  {self.name:<22} {self.records:>4} records {self.moves:>7} moves  "
+            f"  {self.name:<26} {self.records:>4} records {self.moves:>7} moves  "
             f"{self.moves / self.seconds:>9.0f} moves/s {self.records / self.seconds:>7.1f} records/s  {self.per_move_us:>6.1f} us/move"
             f"  ({self.words / self.moves:4.1f} words/move, {self.per_word_us:4.1f} us/word)"
         )
@@ -97,6 +97,15 @@ def without_checkpoints(record: str) -> str:
     """The record as a PGN holds a chess game: moves only, none of the figures `play` writes
     down after each round for the referee to confirm."""
     return "\n".join(line for line in record.split("\n") if not line.lstrip().startswith("check "))
+
+
+def lark_throughput(game: str, records: list[str], repeats: int) -> Throughput:
+    """Lark's LALR parser alone on the records: the floor under any replay, since every
+    record is parsed with it before a single rule is checked."""
+    parser = parser_for(game)
+    moves = sum(move_count(r, game) for r in records)
+    words = sum(len(r.split()) for r in records)
+    return Throughput(f"{game} (Lark parse)", len(records), moves, words, best_of(repeats, lambda: [parser.parse(r) for r in records]))
 
 
 def referee_throughput(game: str, records: list[str], repeats: int, label: str | None = None) -> Throughput:
@@ -223,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     total = summed("all games", ours)
     bare = [referee_throughput(g, [without_checkpoints(r) for r in records[g]], repeats, f"{g} (moves)") for g in games]
     bare_total = summed("all (moves)", bare)
+    floor = [lark_throughput(g, [without_checkpoints(r) for r in records[g]], repeats) for g in games]
     plies = round(total.moves / total.records)
     theirs = chess_throughput(chess_pgns(max(20, total.records), plies), repeats)
 
@@ -230,10 +240,13 @@ def main(argv: list[str] | None = None) -> int:
     print("then the same records with their checkpoint lines taken out, holding only moves as a PGN does:")
     for t in [*ours, total, *bare, bare_total, theirs]:
         print(t.line())
+    print("\nLark's LALR parser alone on the moves-only records (no rule checked, no move built):")
+    for t in floor:
+        print(t.line() + f"   {t.per_move_us / theirs.per_move_us:4.2f} x python-chess's whole cost per move")
     print(f"\ncost per move and per word, referee / python-chess (PGN games of about {plies} plies):")
     for t in [*ours, total, *bare, bare_total]:
         verdict = "ok" if t.per_move_us <= theirs.per_move_us else "SLOWER than python-chess"
-        print(f"  {t.name:<22} per move {t.per_move_us / theirs.per_move_us:5.2f}   per word {t.per_word_us / theirs.per_word_us:5.2f}   {verdict}")
+        print(f"  {t.name:<26} per move {t.per_move_us / theirs.per_move_us:5.2f}   per word {t.per_word_us / theirs.per_word_us:5.2f}   {verdict}")
 
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
@@ -261,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         figures = {
             "cores": cores,
-            "throughput": [asdict(t) | {"per_move_us": t.per_move_us, "per_word_us": t.per_word_us} for t in [*ours, total, *bare, bare_total, theirs]],
+            "throughput": [asdict(t) | {"per_move_us": t.per_move_us, "per_word_us": t.per_word_us} for t in [*ours, total, *bare, bare_total, *floor, theirs]],
             "ratio_per_move": ratio,
             "ratio_per_move_moves_only": bare_ratio,
             "start_up": {k: {"best": min(v), "median": statistics.median(v)} for k, v in starts.items()},
