@@ -6,13 +6,17 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from referee import docs
+from referee.games import forget_loaded_data
 from referee.spec import SpecError
 
 _pages: list[docs.Page] = []
 
 
 def on_config(config):
+    """Called for every build, including each rebuild of `mkdocs serve` after a spec changes
+    (mkdocs.yml watches specs/ and grammar/), so the data is read afresh each time."""
     global _pages
+    forget_loaded_data()
     try:
         _pages = docs.render_site()
     except SpecError as exc:

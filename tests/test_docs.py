@@ -152,3 +152,28 @@ def test_the_command_line_reference_lists_every_command():
     for command in ("check", "show", "moves", "play", "validate", "docs"):
         assert f"## referee {command} {{#{command}}}" in page
     assert "| `--format` | One of `text`, `json`. Default: `text`. |" in page
+
+
+def test_a_rebuild_reads_edited_specs_afresh(data_copy, monkeypatch):
+    """`mkdocs serve` calls the hook for every rebuild; an edited spec must show on the next one."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("site_hooks", ROOT / "docs" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+
+    class Config:
+        nav = None
+
+    monkeypatch.setenv("REFEREE_DATA", str(data_copy))
+    rules = data_copy / "specs" / "speicherstadt" / "rules.yaml"
+
+    def rules_page() -> str:
+        hooks.on_config(Config())
+        return next(p.text for p in hooks._pages if p.path == "speicherstadt/rules.md")
+
+    assert "Harbour duties" not in rules_page()
+    text = rules.read_text(encoding="utf-8")
+    title = next(line for line in text.splitlines() if line.strip().startswith("title:"))
+    rules.write_text(text.replace(title, title.split("title:")[0] + "title: Harbour duties", 1), encoding="utf-8")
+    assert "Harbour duties" in rules_page()

@@ -38,3 +38,17 @@ def load_game(name: str, variants=()):
     """The game with its spec (and variants) loaded and validated once per process and data
     root: a change of REFEREE_DATA within a process reads the other data, not the first."""
     return _load(name, tuple(variants), str(specs_root()))
+
+
+def forget_loaded_data() -> None:
+    """Drop every spec, game and grammar read so far, so that the next use reads the files again.
+
+    A command reads its data once; a long-lived process that rebuilds from edited files
+    (`mkdocs serve` rendering the rulebook site) calls this before each rebuild.
+    """
+    from .. import notation, spec
+
+    _load.cache_clear()
+    for cached in (spec._load_spec, spec._schema_registry, spec._validator, spec._shipped_rule_ids, notation.parser_for):
+        cached.cache_clear()
+
