@@ -803,8 +803,21 @@ class CanterburyState(State):
             smaller = [t for t in smaller if game.structures[t].service == info.service]
         elif problem[0] != "space":
             return
+        free = game.free_spaces(board.tiles[district])
         for size in range(1, len(smaller) + 1):
-            yield from itertools.combinations(smaller, size)
+            for combo in itertools.combinations(smaller, size):
+                if self._demolition_needed(combo, info, free):
+                    yield combo
+
+    def _demolition_needed(self, combo: tuple[str, ...], new: Structure, free: int) -> bool:
+        """True when demolishing `combo` could make way for `new`: together the tiles leave room
+        for it, and a tile of another service goes only when the room is short without it (the
+        test `_check_demolition` makes; candidates that fail it are not worth trying)."""
+        game = self.game
+        freed = free + sum(game.structures[t].spaces for t in combo)
+        if freed < new.spaces:
+            return False
+        return all(freed - game.structures[t].spaces < new.spaces for t in combo if game.structures[t].service != new.service)
 
     def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None) -> Iterator[Build]:
         """Candidate single structures (unchecked): affordable, in the supply, placeable or
@@ -858,7 +871,7 @@ class CanterburyState(State):
             return self._neutral_options(colour)
         player = self.players[colour]
         moves: list[Move] = []
-        for kind in (LEVY, FULL, TAX):
+        for kind in self._open_kinds(player):
             if kind == LEVY:
                 candidates = [Action(colour, LEVY)]
             else:
@@ -869,6 +882,16 @@ class CanterburyState(State):
             if kind == FULL:
                 moves.extend(self._pairs(colour, legal))
         return moves
+
+    def _open_kinds(self, player: Player) -> tuple[str, ...]:
+        """The actions worth trying: when the first round or a Levy calls for one kind and a
+        build of it is possible, the others are all refused (`_check_choice`), so they are not
+        tried one candidate at a time, each asking again whether that build is possible."""
+        setup = self.spec["setup"]
+        forced = setup["first_round"] if self.first_round() else setup["after_levy"] if player.must_full_build else None
+        if forced is not None and self.find_full_build(player.seat.colour) is not None:
+            return (forced,)
+        return (LEVY, FULL, TAX)
 
     def _pairs(self, colour: str, singles: list[Action]) -> list[Action]:
         """Full Builds of two small or medium structures, the second chosen after the first."""
