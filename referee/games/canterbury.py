@@ -269,14 +269,14 @@ class CanterburyState(State):
             self.moves_this_turn += 1
             return
         if self.neutral_due:
-            stack = self._neutral_stack(self.players[actor])
+            stack = self.neutral_stack(self.players[actor])
             raise Violation(rule("variant-marker"), f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(stack[0])})")
-        outcome = self._execute(move)
+        outcome = self.execute(move)
         self._commit(move, outcome)
         self.moves_this_turn += 1
         self._end_turn()
 
-    def _execute(self, move: Action) -> Outcome:
+    def execute(self, move: Action) -> Outcome:
         """Check an action against every rule and work out its effects, without committing."""
         game, rule = self.game, self.game.rule
         player = self.players[move.player]
@@ -636,14 +636,14 @@ class CanterburyState(State):
 
     # --- the neutral player ------------------------------------------------------------------
 
-    def _neutral_stack(self, player: Player) -> list[str]:
+    def neutral_stack(self, player: Player) -> list[str]:
         return next((stack for stack in player.stacks if stack), [])
 
-    def _stack_index(self, player: Player) -> int:
+    def stack_index(self, player: Player) -> int:
         return next(i for i, stack in enumerate(player.stacks) if stack)
 
-    def _stack_settings(self, player: Player) -> dict:
-        return self.neutral["stacks"][self._stack_index(player)]
+    def stack_settings(self, player: Player) -> dict:
+        return self.neutral["stacks"][self.stack_index(player)]
 
     def _neutral_step(self, move: NeutralStep) -> None:
         game, rule = self.game, self.game.rule
@@ -652,8 +652,8 @@ class CanterburyState(State):
         require(self.moves_this_turn == 0, marker, f"{move.player} has already placed the neutral's tile this turn")
         player = self.players[move.player]
         require(self.neutral_due, marker, f"{move.player}'s variant marker shows No Build this turn" if any(player.stacks) else f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
-        stack = self._neutral_stack(player)
-        index = self._stack_index(player)
+        stack = self.neutral_stack(player)
+        index = self.stack_index(player)
         settings = self.neutral["stacks"][index]
         tiles = f"setup:neutral.stacks.{index}.tiles"
         top = stack[0]
@@ -779,13 +779,14 @@ class CanterburyState(State):
             }
         return out
 
-    # --- legal and random moves ----------------------------------------------------------------
+    # --- candidate actions: whether a Full Build is possible is a rule; the search for legal and
+    # --- random moves (canterbury_play.py) builds on the same candidates -------------------------
 
-    def _try(self, move: Action) -> Outcome | None:
+    def try_action(self, move: Action) -> Outcome | None:
         """The outcome of a candidate action, or None when a rule forbids it."""
         trace, self.trace = self.trace, Trace()  # a trial uses no rule on the record's behalf
         try:
-            return self._execute(move)
+            return self.execute(move)
         except Violation:
             return None
         finally:
@@ -857,136 +858,19 @@ class CanterburyState(State):
         player = self.players[colour]
         for build in self.single_builds(self.board, player.money, rng=rng):
             move = Action(colour, FULL, (build,))
-            if self._try(move) is not None:
+            if self.try_action(move) is not None:
                 return move
         return None
 
     def legal_moves(self) -> list[Move]:
-        """Every legal next move; a large structure is listed with one choice of cube districts
-        (the first free ones), as the choices multiply beyond listing."""
-        if self.over:
-            return []
-        colour = self.to_act()
-        if self.neutral_due:
-            return self._neutral_options(colour)
-        player = self.players[colour]
-        moves: list[Move] = []
-        for kind in self._open_kinds(player):
-            if kind == LEVY:
-                candidates = [Action(colour, LEVY)]
-            else:
-                money = player.money + (self.tax() if kind == TAX else 0)
-                candidates = [Action(colour, kind, (b,)) for b in self.single_builds(self.board, money)]
-            legal = [m for m in candidates if self._try(m) is not None]
-            moves.extend(legal)
-            if kind == FULL:
-                moves.extend(self._pairs(colour, legal))
-        return moves
+        from .canterbury_play import legal_moves
 
-    def _open_kinds(self, player: Player) -> tuple[str, ...]:
-        """The actions worth trying: when the first round or a Levy calls for one kind and a
-        build of it is possible, the others are all refused (`_check_choice`), so they are not
-        tried one candidate at a time, each asking again whether that build is possible."""
-        setup = self.spec["setup"]
-        forced = setup["first_round"] if self.first_round() else setup["after_levy"] if player.must_full_build else None
-        if forced is not None and self.find_full_build(player.seat.colour) is not None:
-            return (forced,)
-        return (LEVY, FULL, TAX)
-
-    def _pairs(self, colour: str, singles: list[Action]) -> list[Action]:
-        """Full Builds of two small or medium structures, the second chosen after the first."""
-        game = self.game
-        pair_sizes = game.pair
-        out = []
-        for single in singles:
-            first = single.builds[0]
-            if game.structures[first.structure].size not in pair_sizes:
-                continue
-            outcome = self._execute(single)
-            money = self.players[colour].money - outcome.cost
-            for second in self.single_builds(outcome.board, money, pair_sizes):
-                move = Action(colour, FULL, (first, second))
-                if self._try(move) is not None:
-                    out.append(move)
-        return out
-
-    def _neutral_options(self, colour: str) -> list[Move]:
-        player = self.players[colour]
-        stack = self._neutral_stack(player)
-        tiles = [(stack[0], None)]
-        if self._stack_settings(player)["skip"] and len(stack) > 1:
-            tiles.append((stack[1], stack[0]))
-        moves: list[Move] = []
-        for tile, skipped in tiles:
-            spots = [d for d in self.game.district_ids if self.placement_problem(self.board, tile, d) is None]
-            moves.extend(NeutralStep(colour, tile, d, skipped) for d in spots)
-            if not spots:
-                moves.append(NeutralStep(colour, tile, None, skipped))
-        return moves
+        return legal_moves(self)
 
     def random_move(self, rng: random.Random) -> Move:
-        colour = self.to_act()
-        if self.neutral_due:
-            return self._random_neutral(colour, rng)
-        player = self.players[colour]
-        play = self.game.play
-        if self.first_round() or player.must_full_build:
-            found = self.find_full_build(colour, rng)
-            if found is not None:
-                return self._random_full(colour, rng) or found
-        weights = play["action_weights"]
-        kinds = [LEVY, FULL, TAX]
-        while kinds:
-            kind = rng.choices(kinds, [weights[k] for k in kinds]).pop()
-            kinds.remove(kind)
-            move = self._random_full(colour, rng) if kind == FULL else self._random_tax(colour, rng) if kind == TAX else self._random_levy(colour)
-            if move is not None:
-                return move
-        return Action(colour, LEVY)
+        from .canterbury_play import random_move
 
-    def _random_levy(self, colour: str) -> Action | None:
-        move = Action(colour, LEVY)
-        return move if self._try(move) is not None else None
-
-    def _random_single(self, colour: str, kind: str, money: int, rng: random.Random, sizes=None, board: Board | None = None, first: Build | None = None) -> Action | None:
-        """A random legal action of one structure (or a second one after `first`)."""
-        game = self.game
-        board = board or self.board
-        if sizes is None and rng.random() >= game.play["large"]:
-            sizes = game.pair
-        tried = set()
-        for build in self.single_builds(board, money, sizes, rng):
-            if build.structure not in tried and len(tried) >= game.play["attempts"]:
-                break
-            tried.add(build.structure)
-            move = Action(colour, kind, (first, build) if first else (build,))
-            if self._try(move) is not None:
-                return move
-        return None
-
-    def _random_full(self, colour: str, rng: random.Random) -> Action | None:
-        game = self.game
-        player = self.players[colour]
-        move = self._random_single(colour, FULL, player.money, rng)
-        if move is None or rng.random() >= game.play["second_structure"]:
-            return move
-        first = move.builds[0]
-        if game.structures[first.structure].size not in game.pair:
-            return move
-        outcome = self._execute(move)
-        second = self._random_single(colour, FULL, player.money - outcome.cost, rng, game.pair, outcome.board, first)
-        return second or move
-
-    def _random_tax(self, colour: str, rng: random.Random) -> Action | None:
-        return self._random_single(colour, TAX, self.players[colour].money + self.tax(), rng)
-
-    def _random_neutral(self, colour: str, rng: random.Random) -> NeutralStep:
-        options = self._neutral_options(colour)
-        skips = [m for m in options if m.skipped is not None]
-        plain = [m for m in options if m.skipped is None]
-        if skips and rng.random() < self.game.play["neutral_skip"]:
-            return rng.choice(skips)
-        return rng.choice(plain)
+        return random_move(self, rng)
 
 
 # --- the game ------------------------------------------------------------------------------------

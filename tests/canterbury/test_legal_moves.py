@@ -8,7 +8,7 @@ every candidate gives.
 import pytest
 
 from referee.engine import check_bytes
-from referee.games import canterbury
+from referee.games import canterbury, canterbury_play
 from referee.play import play_game
 
 
@@ -22,7 +22,7 @@ def test_the_short_cuts_drop_no_legal_move(monkeypatch, players, seed, after):
     state = check_bytes(record, "game.log", stop_after=after).state
     quick = listed(state)
     monkeypatch.setattr(canterbury.CanterburyState, "_demolition_needed", lambda self, combo, new, free: True)
-    monkeypatch.setattr(canterbury.CanterburyState, "_open_kinds", lambda self, player: (canterbury.LEVY, canterbury.FULL, canterbury.TAX))
+    monkeypatch.setattr(canterbury_play, "open_kinds", lambda state, player: (canterbury.LEVY, canterbury.FULL, canterbury.TAX))
     assert listed(state) == quick
     assert quick
 
