@@ -610,37 +610,17 @@ class SpeicherstadtState(State):
             },
         }
 
-    # --- legal and random moves --------------------------------------------------------
+    # --- legal and random moves (speicherstadt_play.py) ---------------------------------
 
     def legal_moves(self) -> list[Move]:
-        if self.phase in (SUPPLY, FINAL_FIRES):
-            season = self.current_season()
-            if season is None:
-                return []
-            seen, moves = set(), []
-            for card in self.deck[season]:
-                key = (card.type, tuple(sorted((k, v) for k, v in card.face.items() if v is not None)))
-                if key not in seen:
-                    seen.add(key)
-                    moves.append(Reveal(card.type, **{k: v for k, v in card.face.items() if v is not None and k != "goods"}))
-            return moves
-        if self.phase == DEMAND:
-            colour = self.to_place()
-            spaces = self.spec["components"]["board"]["building_spaces"]
-            return [Place(colour, i + 1) for i, s in enumerate(self.slots) if len(s.queue) < spaces]
-        if self.phase == PURCHASE:
-            offer = self.current_offer()
-            moves = [Offer(offer.colour, False, self.purchase_slot + 1)]
-            if self.players[offer.colour].coins >= offer.price:
-                moves.insert(0, Offer(offer.colour, True, self.purchase_slot + 1))
-            return moves
-        if self.phase == LOADING:
-            moves: list[Move] = []
-            for colour in self._loading_order():
-                moves.extend(self._loading_options(self.players[colour]))
-            moves.append(RoundStart(self.round + 1) if not self.last_round else Reveal(self.game.fire))
-            return moves
-        return []
+        from .speicherstadt_play import legal_moves
+
+        return legal_moves(self)
+
+    def random_move(self, rng: random.Random) -> Move:
+        from .speicherstadt_play import random_move
+
+        return random_move(self, rng)
 
     def move_hints(self) -> list[str]:
         """Reveals show what the record must add: a face no source gives, or a ship's cubes."""
@@ -658,87 +638,6 @@ class SpeicherstadtState(State):
                     text += f" <{self.spec['components']['ship_cubes']} cubes from the bag>"
             hints.append(text)
         return hints
-
-    def _loading_order(self) -> list[str]:
-        n = len(self.seats)
-        return [self.seats[(self.start + i) % n].colour for i in range(n)]
-
-    def _loading_options(self, player: Player) -> list[Load]:
-        """One-step loading moves for a player (single cubes, or the smallest hall batches)."""
-        colour, game = player.seat.colour, self.game
-        hall = self.spec["components"]["market_hall"]
-        moves: list[Load] = []
-        for g in sorted(set(player.dock)):
-            for i, c in enumerate(player.contracts):
-                if g in c.open:
-                    moves.append(Load(colour, "contract", (g,), contract=i + 1))
-            trader = game.trader_for(g)
-            if trader and player.owns(trader):
-                moves.append(Load(colour, "sell", (g,)))
-            if player.owns(game.warehouse) and len(player.warehouse) < game.warehouse_capacity():
-                moves.append(Load(colour, "warehouse_in", (g,)))
-            if len(player.hall) < hall["store"]:
-                moves.append(Load(colour, "hall_keep", (g,)))
-            moves.append(Load(colour, "spoil", (g,)))
-        dock = sorted(player.dock)
-        if len(dock) >= hall["sell"]["give"]:
-            moves.append(Load(colour, "hall_sell", tuple(dock[: hall["sell"]["give"]])))
-        give = hall["exchange"]["give"]
-        if len(dock) >= give:
-            returned = tuple(dock[:give])
-            stock = self.goods_stock + Counter(returned)
-            for g in sorted(g for g, k in stock.items() if k > 0):
-                moves.append(Load(colour, "hall_exchange", returned, take=(g,) * hall["exchange"]["take"]))
-        for g in sorted(set(player.warehouse)):
-            moves.append(Load(colour, "warehouse_out", (g,)))
-        for g in sorted(set(player.hall)):
-            moves.append(Load(colour, "hall_take", (g,)))
-        return moves
-
-    def random_move(self, rng: random.Random) -> Move:
-        if self.phase in (SUPPLY, FINAL_FIRES):
-            return self._random_reveal(rng)
-        if self.phase == LOADING:
-            return self._random_loading(rng)
-        moves = self.legal_moves()
-        if self.phase == PURCHASE and moves[0].buy and rng.random() < 0.6:
-            return moves[0]  # buy more often than not, so that games have cards to play with
-        return rng.choice(moves)
-
-    def _random_reveal(self, rng: random.Random) -> Reveal:
-        game = self.game
-        season = self.current_season()
-        card = rng.choice(self.deck[season])
-        face = dict(card.face)
-        kind = game.face_fields(card.type)
-        if "value" in kind and face.get("value") is None:
-            f = game.face_spec(card.type)
-            face["value"] = rng.randint(f["min"], f["max"])
-        if "points" in kind and face.get("points") is None:
-            face["points"] = game.play_points(card.season)
-        if "goods" in kind and face.get("goods") is None:
-            size = rng.choice(game.face_spec(card.type)["sizes"])
-            face["goods"] = tuple(sorted(rng.choice(game.goods) for _ in range(size)))
-        cubes: tuple[str, ...] = ()
-        if game.is_ship(card.type):
-            pool = list(self.bag.elements())
-            cubes = tuple(sorted(rng.sample(pool, self.spec["components"]["ship_cubes"])))
-        return Reveal(card.type, value=face.get("value"), points=face.get("points"), goods=tuple(face.get("goods") or ()), cubes=cubes)
-
-    def _random_loading(self, rng: random.Random) -> Move:
-        """Move goods about: mostly useful moves, sometimes odd ones, so every kind is reached."""
-        busy = [c for c in self._loading_order() if self.players[c].dock]
-        idle = [c for c in self._loading_order() if not self.players[c].dock and (self.players[c].warehouse or self.players[c].hall)]
-        if busy and rng.random() < 0.92:
-            player = self.players[rng.choice(busy)]
-            options = self._loading_options(player)
-            useful = [m for m in options if m.action in ("contract", "sell")]
-            if useful and rng.random() < 0.7:
-                return rng.choice(useful)
-            return rng.choice(options)
-        if idle and rng.random() < 0.15:
-            return rng.choice(self._loading_options(self.players[rng.choice(idle)]))
-        return RoundStart(self.round + 1) if not self.last_round else self._random_reveal(rng)
 
 
 def _by_count(table: dict, n: int) -> int:
