@@ -7,11 +7,13 @@ import random
 
 from .engine import rank
 from .games import load_game
-from .games.base import Seat, Trace
+from .games.base import Seat, Trace, Violation
 from .notation import Header, RecordError
-from .spec import SpecError, looks_like_path
+from .spec import SpecError, shipped_data_root, specs_root, looks_like_path
 
-MAX_MOVES = 100_000
+# The longest random games of the shipped data have about 300 moves; a game still going after
+# this many has data that lets it run for ever (a track too long, prices beyond any purse, ...).
+MAX_MOVES = 2_000
 
 
 def _variant_lines(variants: list[str]) -> list[str]:
@@ -59,13 +61,30 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     for count in range(MAX_MOVES):
         if state.is_over():
             break
-        move = state.random_move(rng)
-        lines.extend(state.play_checkpoints(move))
-        lines.append(game.format_move(move))
-        state.apply(move)
+        try:
+            move = state.random_move(rng)
+            lines.extend(state.play_checkpoints(move))
+            lines.append(game.format_move(move))
+            state.apply(move)
+        except (Violation, ValueError, IndexError, KeyError, StopIteration) as exc:
+            raise _stuck(game_name, variants, count + 1, exc) from None
     else:
-        raise SpecError(game_name, "", f"a random game did not end within {MAX_MOVES} moves")
+        raise SpecError(game_name, "", f"a random game did not end within {MAX_MOVES} moves; the data may let it run for ever")
     standings = rank(state.standings())
     lines.append("")
     lines.append("result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings))
     return "\n".join(lines) + "\n"
+
+
+def _stuck(game_name: str, variants: list[str], number: int, exc: Exception) -> Exception:
+    """The random player cannot go on. With the shipped data that is a bug of the referee and
+    stays an internal error; with changed data (a variant, or REFEREE_DATA) it is the data's
+    doing, such as a ship taking more cubes than the bag holds, and is reported as such."""
+    if not variants and specs_root().resolve() == (shipped_data_root() / "specs").resolve():
+        return exc
+    if isinstance(exc, Violation):
+        what = f"the rules refuse the random player's move with this data ([{exc.rule}] {exc.message})"
+    else:
+        what = f"the random player finds no legal move with this data ({type(exc).__name__}: {exc})"
+    return SpecError(game_name, "", f"at move {number}, {what}; the data may leave the game no legal way on")
+

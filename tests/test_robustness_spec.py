@@ -213,3 +213,36 @@ def test_a_cross_check_failing_on_a_variant_value_names_the_variant(tmp_path):
     (error,) = report.diagnostics
     assert error.file.startswith(str(path) + ":")
     assert error.message == "changes.treasury.city.final_position: the city marker's last space must be on the track (0 to 99), not 100"
+
+
+def test_play_with_data_that_leaves_no_legal_move_is_a_data_error(tmp_path, capsys):
+    """A ship taking more cubes than the bag holds: the random player cannot go on."""
+    path = variant(tmp_path, "changes:\n  components:\n    ship_cubes: 100000\n")
+    assert main(["play", GAME, "--players", "3", "--seed", "1", "--variant", str(path)]) == 4
+    err = capsys.readouterr().err
+    assert "the random player finds no legal move with this data" in err and "Traceback" not in err
+
+
+def test_play_with_data_that_never_ends_stops_with_a_data_error(tmp_path, capsys, monkeypatch):
+    from referee import play
+
+    # Canterbury's random games end within about 70 moves; with no cubes for the districts this one
+    # never does. A lower limit than the real one keeps the test short.
+    monkeypatch.setattr(play, "MAX_MOVES", 500)
+    path = tmp_path / "long.yaml"
+    path.write_text("kind: variant\nid: long\ngame: canterbury\ntitle: Long\nchanges:\n  setup:\n    cubes:\n      set_aside:\n        kings_favour: 100000\n", encoding="utf-8")
+    assert main(["play", "canterbury", "--players", "3", "--seed", "1", "--variant", str(path)]) == 4
+    assert "did not end within 500 moves" in capsys.readouterr().err
+
+
+def test_play_with_the_shipped_data_keeps_a_refused_move_an_internal_error(monkeypatch):
+    """With the data the referee ships, a move its own random player gets wrong is a bug."""
+    from referee.games.base import Violation
+    from referee.games.speicherstadt import SpeicherstadtState
+
+    def wrong(self, rng):
+        raise Violation("speicherstadt/turn-order", "made up")
+
+    monkeypatch.setattr(SpeicherstadtState, "random_move", wrong)
+    with pytest.raises(Violation):
+        play_game(GAME, 3, 1)
