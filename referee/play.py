@@ -11,9 +11,6 @@ from .games.base import Seat, Trace, Violation
 from .notation import Header, RecordError
 from .spec import SpecError, shipped_data_root, specs_root, looks_like_path
 
-# The longest random games of the shipped data have about 300 moves; a game still going after
-# this many has data that lets it run for ever (a track too long, prices beyond any purse, ...).
-MAX_MOVES = 2_000
 
 
 def _variant_lines(variants: list[str]) -> list[str]:
@@ -58,7 +55,10 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     ]
     lines.extend(_variant_lines(variants))
     lines.append("")
-    for count in range(MAX_MOVES):
+    # a game still going after this many moves has data that lets it run for ever
+    # (a track too long, prices beyond any purse, ...): each game's play.yaml says how many
+    most = game.spec["play"]["max_moves"]
+    for count in range(most):
         if state.is_over():
             break
         try:
@@ -69,7 +69,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
         except (Violation, ValueError, IndexError, KeyError, StopIteration) as exc:
             raise _stuck(game_name, variants, count + 1, exc) from None
     else:
-        raise SpecError(game_name, "", f"a random game did not end within {MAX_MOVES} moves; the data may let it run for ever")
+        raise SpecError(game.spec.path_of("play"), "max_moves", f"a random game did not end within {most} moves; the data may let it run for ever")
     standings = rank(state.standings())
     lines.append("")
     lines.append("result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings))

@@ -223,16 +223,14 @@ def test_play_with_data_that_leaves_no_legal_move_is_a_data_error(tmp_path, caps
     assert "the random player finds no legal move with this data" in err and "Traceback" not in err
 
 
-def test_play_with_data_that_never_ends_stops_with_a_data_error(tmp_path, capsys, monkeypatch):
-    from referee import play
-
-    # Canterbury's random games end within about 70 moves; with no cubes for the districts this one
-    # never does. A lower limit than the real one keeps the test short.
-    monkeypatch.setattr(play, "MAX_MOVES", 500)
+def test_play_with_data_that_never_ends_stops_with_a_data_error(tmp_path, capsys):
+    # Canterbury's random games end within about 70 moves; with no cubes for the districts this
+    # one never does, and play gives up at the limit of the game's play.yaml
     path = tmp_path / "long.yaml"
     path.write_text("kind: variant\nid: long\ngame: canterbury\ntitle: Long\nchanges:\n  setup:\n    cubes:\n      set_aside:\n        kings_favour: 100000\n", encoding="utf-8")
     assert main(["play", "canterbury", "--players", "3", "--seed", "1", "--variant", str(path)]) == 4
-    assert "did not end within 500 moves" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "play.yaml" in err and "max_moves: a random game did not end within 350 moves" in err
 
 
 def test_play_with_the_shipped_data_keeps_a_refused_move_an_internal_error(monkeypatch):
