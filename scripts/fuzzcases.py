@@ -56,6 +56,7 @@ class GameCorpus:
     moves: list[str]  # every move line of those records
     words: list[str]  # every word written in them
     colours: list[str]
+    player_counts: list[int]
     variants: list[str]
     spec_files: list[str]  # paths below specs/, e.g. "speicherstadt/cards.yaml"
 
@@ -90,7 +91,8 @@ def _game_corpus(name: str) -> GameCorpus:
     spec_files = sorted(p.relative_to(root).as_posix() for p in (root / name).rglob("*.yaml"))
     spec_files.append("common/rules.yaml")
     variants = sorted(p.stem for p in (root / name / "variants").glob("*.yaml"))
-    return GameCorpus(name, records, moves, sorted(words), list(meta["colours"]), variants, spec_files)
+    counts = list(range(meta["players"]["min"], meta["players"]["max"] + 1))
+    return GameCorpus(name, records, moves, sorted(words), list(meta["colours"]), counts, variants, spec_files)
 
 
 def strip_date(record: str) -> str:
@@ -351,11 +353,17 @@ def replaced_move_record(rng: random.Random, record: str, pool: list[str]) -> tu
 
 
 def variant_case(rng, game, corpus):
-    """A variant overlay, broken or odd, passed by path to `check`."""
+    """A variant overlay, broken or odd, passed by path to `check`, `moves` or `play` (whose
+    random player must stop with a data error, not run for ever, when the data leaves it stuck)."""
     data = _base_variant(rng, game)
     text = _mutated_yaml(rng, data, ["changes"] if rng.random() < 0.7 else [])
     record = rng.choice(game.records).encode()
-    return Case(0, "", ["check", "{game.log}", "--variant", "{mine.yaml}"], {"game.log": record, "mine.yaml": text})
+    command = rng.choices(["check", "moves", "play"], [6, 2, 2])[0]
+    if command == "play":
+        argv = ["play", game.name, "--players", str(rng.choice(game.player_counts)), "--seed", str(rng.randrange(1000))]
+    else:
+        argv = [command, "{game.log}"]
+    return Case(0, "", argv + ["--variant", "{mine.yaml}"], {"game.log": record, "mine.yaml": text})
 
 
 def _base_variant(rng: random.Random, game: GameCorpus) -> dict:
