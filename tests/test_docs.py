@@ -177,3 +177,14 @@ def test_a_rebuild_reads_edited_specs_afresh(data_copy, monkeypatch):
     title = next(line for line in text.splitlines() if line.strip().startswith("title:"))
     rules.write_text(text.replace(title, title.split("title:")[0] + "title: Harbour duties", 1), encoding="utf-8")
     assert "Harbour duties" in rules_page()
+
+
+def test_the_json_report_is_documented_key_by_key():
+    from referee.engine import check_bytes, report_json
+
+    report = report_json(check_bytes(b'[Game "canterbury"]\n[Players "blue, red, green"]\n\nblue: full build wel b3\n', "game.log"))
+    page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = page[page.index("## Reports for programs"):]
+    keys = set(report) | set(report["diagnostics"][0])
+    missing = sorted(k for k in keys if f"`{k}`" not in section)
+    assert not missing, f"keys of the JSON report missing from docs/getting-started.md: {missing}"
