@@ -34,9 +34,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from referee.engine import check_bytes
+from referee.engine import check_bytes, record_variants
 from referee.games import load_game
-from referee.notation import Move, parse, parser_for, variants_of
+from referee.notation import Move, parse, parser_for
 from referee.play import play_game
 from referee.spec import available_games
 
@@ -89,7 +89,7 @@ def random_records(game: str, per_count: int) -> list[str]:
 
 
 def move_count(record: str, game: str) -> int:
-    parsed = parse(record, "bench", game, load_game(game, variants_of(record)).build_move)
+    parsed = parse(record, "bench", game, load_game(game, record_variants(record, game)).build_move)
     return sum(isinstance(e, Move) for e in parsed.entries)
 
 

@@ -205,14 +205,6 @@ def game_of(text: str) -> tuple[str, Pos] | None:
     return match.group(1).strip().lower(), Pos(line, column)
 
 
-def variants_of(text: str) -> list[str]:
-    """The variants a record's [Variant] tag names, found before the full parse."""
-    match = VARIANT_TAG.search(text)
-    if not match:
-        return []
-    return [v.strip() for v in re.split(r"[,;]", match.group(1)) if v.strip()]
-
-
 @functools.lru_cache(maxsize=None)
 def parser_for(game: str, root: str | None = None) -> Lark:
     """The LALR parser of a game's records, built once per process.

@@ -696,3 +696,9 @@ def iter_uncertain(spec: Spec, statuses=UNCERTAIN) -> Iterator[Provenance]:
     for p in sorted(spec.provenance.values(), key=lambda p: p.address):
         if p.status in statuses:
             yield p
+
+
+def forget_loaded_specs() -> None:
+    """Drop the specs, schemas and rule lists read so far (see games.forget_loaded_data)."""
+    for cached in (_load_spec, _schema_registry, _validator, _shipped_rule_ids):
+        cached.cache_clear()

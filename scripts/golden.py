@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.engine import rank
+from referee.engine import rank, record_variants
 from referee.games import load_game
 from referee.games.base import Trace
-from referee.notation import Move, parse, variants_of
+from referee.notation import Move, parse
 from referee.play import play_game
 from referee.spec import available_games
 
@@ -52,7 +52,7 @@ def playthroughs(game: str) -> list[Playthrough]:
 
 def transcript(p: Playthrough) -> list[str]:
     record = play_game(p.game, p.players, p.seed)
-    variants = variants_of(record)
+    variants = record_variants(record, p.game)
     game = load_game(p.game, variants)
     parsed = parse(record, "golden", p.game, game.build_move)
     seats, start = game.seats_from_header(parsed.header)

@@ -17,9 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import fuzz  # noqa: E402
 from fuzzcases import FAMILIES, Case, Corpus, make_case, replaced_move_record  # noqa: E402
 
-from referee.engine import check_bytes  # noqa: E402
+from referee.engine import check_bytes, record_variants  # noqa: E402
 from referee.games import load_game  # noqa: E402
-from referee.notation import Move, variants_of  # noqa: E402
+from referee.notation import Move  # noqa: E402
 from referee.spec import available_games  # noqa: E402
 
 SAMPLE = 300
@@ -96,7 +96,7 @@ def test_a_legal_game_with_one_move_replaced_replays_legal_or_names_the_rule_it_
     rng = random.Random(game)
     verdicts = set()
     for record in material.records:  # every player count
-        rules = load_game(game, variants_of(record)).spec.rules
+        rules = load_game(game, record_variants(record, game)).spec.rules
         for _ in range(REPLACEMENTS_PER_RECORD):
             text, line = replaced_move_record(rng, record, material.moves)
             report = check_bytes(text.encode(), "mutated.log")

@@ -46,9 +46,10 @@ def forget_loaded_data() -> None:
     A command reads its data once; a long-lived process that rebuilds from edited files
     (`mkdocs serve` rendering the rulebook site) calls this before each rebuild.
     """
-    from .. import notation, spec
+    from ..notation import parser_for
+    from ..spec import forget_loaded_specs
 
     _load.cache_clear()
-    for cached in (spec._load_spec, spec._schema_registry, spec._validator, spec._shipped_rule_ids, notation.parser_for):
-        cached.cache_clear()
+    forget_loaded_specs()
+    parser_for.cache_clear()
 
