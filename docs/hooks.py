@@ -7,7 +7,7 @@ from mkdocs.structure.files import File
 
 from referee import docs
 from referee.games import forget_loaded_data
-from referee.spec import SpecError
+from referee.errors import SpecError
 
 _pages: list[docs.Page] = []
 

@@ -2,79 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
-from . import __version__
+from .arguments import build_parser
+from .errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
 
 # The engine, the spec loader and the parser are imported inside the commands
 # that use them, so that `--version` and `--help` answer at once.
-
-EPILOG = """exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
-3 malformed record, 4 invalid spec or variant data, 5 internal error.
-A FILE of '-' reads the record from standard input."""
-
-
-class UsageError(Exception):
-    pass
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # usage errors exit 2 with a short message, as argparse does
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        from .engine import EXIT_USAGE
-
-        raise SystemExit(EXIT_USAGE)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="referee", description="Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"referee {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-
-    c = sub.add_parser("check", help="replay records and report legality, standings and the winner", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("files", nargs="+", metavar="FILE")
-    c.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable; adds to the record's [Variant] tag)")
-    c.add_argument("--format", choices=("text", "json"), default="text")
-    c.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check files in N processes")
-    c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
-
-    s = sub.add_parser("show", help="the full game state after move N", epilog=EPILOG)
-    s.add_argument("file", metavar="FILE")
-    s.add_argument("--at", type=int, default=None, metavar="N", help="after move N (default: the end of the record)")
-    s.add_argument("--variant", action="append", default=[], metavar="V")
-    s.add_argument("--format", choices=("text", "json"), default="text")
-
-    m = sub.add_parser("moves", help="the legal next moves after the record's last move", epilog=EPILOG)
-    m.add_argument("file", metavar="FILE")
-    m.add_argument("--variant", action="append", default=[], metavar="V")
-    m.add_argument("--all", action="store_true", help="list every move instead of grouping them")
-
-    pl = sub.add_parser("play", help="write a complete random legal game as a record")
-    pl.add_argument("game", metavar="GAME", help="speicherstadt, canterbury or hamburgum")
-    pl.add_argument("--players", type=int, required=True, metavar="N")
-    pl.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: a fresh one, written in the record)")
-    pl.add_argument("--variant", action="append", default=[], metavar="V")
-    pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
-
-    v = sub.add_parser("validate", help="validate every spec and variant (schema, cross-references, totals)")
-    v.add_argument("specdir", nargs="?", metavar="SPECDIR", help="a specs directory or one game's directory (default: the bundled specs)")
-    v.add_argument("--provenance", action="store_true", help="list every value whose source is less than certain")
-
-    d = sub.add_parser("docs", help="render the rulebook pages from the specs")
-    d.add_argument("--out", default="docs/generated", metavar="DIR")
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from .engine import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE
-    from .spec import SpecError
-
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
@@ -105,7 +46,7 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def _check_one(job: tuple[str, list[str]]) -> tuple[int, str, dict]:
-    from .engine import EXIT_USAGE, check_bytes, format_report, report_json
+    from .engine import check_bytes, format_report, report_json
 
     path, variants = job
     try:
@@ -176,7 +117,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_moves(args) -> int:
-    from .engine import EXIT_OK, format_report
+    from .engine import format_report
 
     report = _replay_for_state(args.file, args.variant, None)
     if report.status != "legal":
@@ -186,7 +127,7 @@ def cmd_moves(args) -> int:
     if state.is_over():
         print(f"{report.name}: the game is over; no moves follow")
         return EXIT_OK
-    moves = state.move_hints()
+    moves = state.game.move_hints(state)
     grouped = not args.all and len(moves) > GROUP_ABOVE
     print(f"{report.name}: {len(moves)} legal next moves after move {report.moves}{' (grouped; --all lists each)' if grouped else ''}")
     for line in grouped_moves(moves) if grouped else moves:
@@ -220,7 +161,6 @@ def grouped_moves(moves: list[str], shown: int = 4) -> list[str]:
 
 
 def cmd_play(args) -> int:
-    from .engine import EXIT_OK
     from .play import play_game
     from .spec import available_games
 
@@ -252,7 +192,6 @@ def cmd_validate(args) -> int:
 
 def cmd_docs(args) -> int:
     from .docs import write_docs
-    from .engine import EXIT_OK
 
     try:
         written = write_docs(Path(args.out))

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .arguments import EPILOG, build_parser
 from .spec import Provenance, Spec, SpecError, available_games, data_root, iter_uncertain, load_spec
 
 LANGS = {"en": "English", "de": "German", "hu": "Hungarian"}
@@ -823,8 +824,6 @@ def sentence(text: str) -> str:
 
 def render_cli() -> str:
     """The command-line reference, from the `referee` command's own argument parser."""
-    from .cli import EPILOG, build_parser
-
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     helps = {a.dest: a.help for a in commands._choices_actions}

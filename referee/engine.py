@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos, RecordError, SpecError, Violation
 from .games import load_game
-from .games.base import Seat, Standing, State, Trace, Violation, missing_rule
-from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Pos, Record, RecordError, Result, decode, game_of, parse
-from .spec import Provenance, SpecError, available_games, data_root, looks_like_path, specs_root, variant_names
-
-EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
+from .games.base import Seat, Standing, State, Trace, missing_rule
+from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, decode, game_of, parse
+from .spec import Provenance, available_games, data_root, looks_like_path, specs_root, variant_names
 
 # What a game's set-up raises on data that passed its schemas but that it cannot use (a missing
 # entry, a value of the wrong kind, an empty list where one item is needed): invalid data, exit 4.

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from .errors import Pos, RecordError, edge_token
 from .spec import grammar_root
 
 # A record is a few kilobytes (the longest random game is 13 KB). The limit keeps the
@@ -27,50 +28,6 @@ from .spec import grammar_root
 MAX_RECORD_BYTES = 128 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_NUMBER_DIGITS = 9  # no count, score or move number in a game comes near a billion
-
-
-@dataclass(frozen=True)
-class Pos:
-    line: int
-    column: int
-    end_column: int | None = None
-
-    @classmethod
-    def of(cls, item: Tree | Token) -> "Pos":
-        if isinstance(item, Token):
-            end = item.end_column if item.end_line == item.line else None
-            return cls(item.line, item.column, end)
-        first = _edge_token(item, last=False)
-        if first is None:
-            return cls(1, 1)
-        last = _edge_token(item, last=True)
-        end = last.end_column if last.end_line == first.line else None
-        return cls(first.line, first.column, end)
-
-
-def _edge_token(tree: Tree, last: bool) -> Token | None:
-    """The first (or last) token under a tree.
-
-    Positions come from the tokens rather than from Lark's propagated tree
-    positions, which cost almost half of the parse and are needed only for
-    the few trees a diagnostic points at.
-    """
-    stack: list = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Token):
-            return node
-        stack.extend(node.children if last else reversed(node.children))
-    return None
-
-
-class RecordError(Exception):
-    """A record that cannot be read (exit code 3)."""
-
-    def __init__(self, message: str, pos: Pos | None = None):
-        self.message = message
-        self.pos = pos or Pos(1, 1)
-        super().__init__(message)
 
 
 def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[str, str] | None = None) -> RecordError:
@@ -296,8 +253,8 @@ def _unescape(value: str) -> str:
 def _line_pos(entry: Tree, lines: list[str]) -> Pos:
     """An entry fills its line: it starts at the line's first character that is not a blank
     (a keyword such as `check` leaves no token in the tree) and ends with its last token."""
-    first = _edge_token(entry, last=False)
-    last = _edge_token(entry, last=True)
+    first = edge_token(entry, last=False)
+    last = edge_token(entry, last=True)
     if first is None:
         return Pos(1, 1)
     line = lines[first.line - 1] if first.line <= len(lines) else ""

@@ -7,9 +7,10 @@ import random
 
 from .engine import rank
 from .games import load_game
-from .games.base import Seat, Trace, Violation
-from .notation import Header, RecordError
-from .spec import SpecError, shipped_data_root, specs_root, looks_like_path
+from .errors import RecordError, SpecError, UsageError, Violation
+from .games.base import Seat, Trace
+from .notation import Header
+from .spec import looks_like_path, shipped_data_root, specs_root
 
 
 
@@ -31,8 +32,6 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     meta = game.spec.meta
     low, high = meta["players"]["min"], meta["players"]["max"]
     if not low <= players <= high:
-        from .cli import UsageError
-
         raise UsageError(f"{meta['names']['en']} is for {low} to {high} players, not {players}")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -43,8 +42,6 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     try:
         state = game.new_state(seats, 0, header, Trace())
     except RecordError as exc:  # e.g. a player count that needs a variant the caller left out
-        from .cli import UsageError
-
         raise UsageError(exc.message) from None
     lines = [
         f'[Game "{game_name}"]',
@@ -62,7 +59,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
         if state.is_over():
             break
         try:
-            move = state.random_move(rng)
+            move = game.random_move(state, rng)
             lines.extend(state.play_checkpoints(move))
             lines.append(game.format_move(move))
             state.apply(move)

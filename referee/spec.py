@@ -27,15 +27,14 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
 
+from .errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError
+
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
 PROVENANCE_STATUSES = ("certain", "likely", "guess", "provisional", "unknown")
 UNCERTAIN = ("likely", "guess", "provisional", "unknown")
 WRAPPER_KEYS = {"value", "provenance", "note", "source"}
-# The largest spec file is 31 KB. `validate` reads a file once for each variant, and
-# 100 KB of YAML takes a tenth of a second to read and as long to locate an error in.
-MAX_SPEC_BYTES = 128 * 1024
 # No count, price or score of these games comes near it (the largest is 600); a bigger number
 # would only make a game set itself up with millions of ships or cards and never finish.
 MAX_SPEC_NUMBER = 100_000
@@ -63,101 +62,6 @@ def specs_root() -> Path:
 
 def grammar_root() -> Path:
     return data_root() / "grammar"
-
-
-class SpecError(Exception):
-    """Spec or variant data that cannot be used (exit code 4).
-
-    `key` is the dotted path of the offending value inside `file` (or a rule
-    id). `line` and `column` are found from the key when not given, so that
-    the message points where an editor can jump to, as for a record.
-    """
-
-    def __init__(self, file: str | Path, key: str, message: str, line: int | None = None, column: int | None = None):
-        self.file = str(file)
-        self.key = key
-        self.message = message
-        self.line = line
-        self.column = column
-        where = f"{self.file}:{key}" if key else self.file
-        super().__init__(f"{where}: {message}")
-
-    @property
-    def where(self) -> str:
-        """`file:line:column` when the file exists (a variant may have any name), else `file`."""
-        if self.line is None:
-            self.line, self.column = locate(Path(self.file), self.key) or (None, None)
-        return f"{self.file}:{self.line}:{self.column}" if self.line else self.file
-
-    def display(self) -> str:
-        """The one-line message a user sees: `file:line:column: error: key: message`."""
-        return f"{self.where}: error: {self.key + ': ' if self.key else ''}{self.message}"
-
-
-def locate(path: Path, key: str) -> tuple[int, int] | None:
-    """Line and column of a dotted key in a YAML file (1-based).
-
-    A key that is not there points at its deepest existing parent (a missing
-    required key is reported at the mapping that lacks it); a key that is no
-    path at all (a rule id) points at the first scalar equal to it.
-    """
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    if not path.is_file():
-        return None
-    # `validate` meets the same error once per variant: read the file for it once
-    return _locate(str(path), key, info.st_mtime_ns, info.st_size)
-
-
-@functools.lru_cache(maxsize=32)
-def _locate(file: str, key: str, mtime_ns: int, size: int) -> tuple[int, int]:
-    path = Path(file)
-    try:
-        if size > MAX_SPEC_BYTES:
-            return 1, 1
-        text = path.read_text(encoding="utf-8")
-        _check_events(text, path)
-        node = yaml.compose(text, Loader=_YAML_LOADER)
-    except Exception:  # unreadable or broken: the start of the file is the best we can say
-        return 1, 1
-    if node is None:
-        return 1, 1
-    mark = node.start_mark
-    found_any = False
-    for part in key.split(".") if key else ():
-        child = None
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and k.value == part:
-                    child, mark = v, k.start_mark
-                    break
-        elif isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
-            child = node.value[int(part)]
-            mark = child.start_mark
-        if child is None:
-            break
-        node, found_any = child, True
-    if key and not found_any:
-        scalar = _find_scalar(node, key)
-        if scalar is not None:
-            mark = scalar.start_mark
-    return mark.line + 1, mark.column + 1
-
-
-def _find_scalar(root: Any, value: str) -> Any:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, yaml.ScalarNode):
-            if node.value == value:
-                return node
-        elif isinstance(node, yaml.MappingNode):
-            stack.extend(n for pair in reversed(node.value) for n in reversed(pair))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(reversed(node.value))
-    return None
 
 
 @dataclass(frozen=True)
@@ -318,7 +222,6 @@ def _child(node: Any, part: str) -> Any:
 # The safe loader of yaml.safe_load, in its libyaml build when PyYAML has one: the same safe
 # schema (plain data only, no Python objects), and ten times faster at start-up.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-MAX_SPEC_DEPTH = 64
 _OPENERS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSERS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine import EXIT_OK, EXIT_SPEC, SETUP_ERRORS, setup_error
+from .engine import SETUP_ERRORS, setup_error
+from .errors import EXIT_OK, EXIT_SPEC, SpecError
 from .games import game_class
-from .spec import SpecError, available_games, iter_uncertain, load_spec
+from .spec import available_games, iter_uncertain, load_spec
 
 
 def _targets(root: Path) -> tuple[Path, list[str]]:

@@ -72,7 +72,7 @@ def transcript(p: Playthrough) -> list[str]:
         if not isinstance(entry, Move):
             continue  # checkpoints and the result are checked by `referee check`, not shown here
         number += 1
-        legal = len(state.legal_moves())
+        legal = len(state.game.legal_moves(state))
         lines.append(f"{number:>5}  [{legal} legal]  {game.format_move(entry)}")
         state.apply(entry)
         for c in colours:

@@ -9,7 +9,7 @@ import pytest
 from referee import games, spec
 from referee.cli import main
 from referee.games import load_game
-from referee.spec import SpecError
+from referee.errors import SpecError
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK_START = ROOT / "specs" / "hamburgum" / "examples" / "quick-start.log"

@@ -14,7 +14,8 @@ import pytest
 from referee.cli import main
 from referee.engine import check_bytes
 from referee.play import play_game
-from referee.spec import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, load_spec
+from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError
+from referee.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "speicherstadt"
@@ -235,7 +236,7 @@ def test_play_with_data_that_never_ends_stops_with_a_data_error(tmp_path, capsys
 
 def test_play_with_the_shipped_data_keeps_a_refused_move_an_internal_error(monkeypatch):
     """With the data the referee ships, a move its own random player gets wrong is a bug."""
-    from referee.games.base import Violation
+    from referee.errors import Violation
     from referee.games.speicherstadt import SpeicherstadtState
 
     def wrong(self, rng):

@@ -16,18 +16,9 @@ from typing import Any, ClassVar
 
 from lark import Tree
 
-from ..notation import Header, Move, Pos, RecordError
-from ..spec import Spec, SpecError
-
-
-class Violation(Exception):
-    """A move the rules do not allow."""
-
-    def __init__(self, rule: str, message: str, pos: Pos | None = None):
-        self.rule = rule
-        self.message = message
-        self.pos = pos
-        super().__init__(f"[{rule}] {message}")
+from ..errors import Pos, RecordError, SpecError, Violation
+from ..notation import Header, Move
+from ..spec import Spec
 
 
 @dataclass
@@ -106,17 +97,6 @@ class State:
     def is_over(self) -> bool:
         raise NotImplementedError
 
-    def legal_moves(self) -> list[Move]:
-        raise NotImplementedError
-
-    def move_hints(self) -> list[str]:
-        """The legal next moves as a person would write them (for `referee moves`)."""
-        return [self.game.format_move(m) for m in self.legal_moves()]
-
-    def random_move(self, rng: random.Random) -> Move:
-        """A legal move, or a chance outcome drawn as the physical game would draw it."""
-        return rng.choice(self.legal_moves())
-
     def figures(self, colour: str) -> dict[str, Any]:
         """What a checkpoint may state about a player, by checkpoint key."""
         raise NotImplementedError
@@ -164,6 +144,19 @@ class Game:
 
     def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> State:
         raise NotImplementedError
+
+    # --- the search for moves: the game asks its play module, which reads the rules ------
+
+    def legal_moves(self, state: State) -> list[Move]:
+        return state.legal_moves()
+
+    def move_hints(self, state: State) -> list[str]:
+        """The legal next moves as a person would write them (for `referee moves`)."""
+        return state.move_hints() if hasattr(state, "move_hints") else [self.format_move(m) for m in self.legal_moves(state)]
+
+    def random_move(self, state: State, rng: random.Random) -> Move:
+        """A legal move, or a chance outcome drawn as the physical game would draw it."""
+        return state.random_move(rng)
 
     def rule(self, short: str) -> str:
         """Full rule id. An id missing from rules.yaml (say, a rule deleted from the shipped

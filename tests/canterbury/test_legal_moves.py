@@ -13,7 +13,7 @@ from referee.play import play_game
 
 
 def listed(state) -> set[str]:
-    return {state.game.format_move(m) for m in state.legal_moves()}
+    return {state.game.format_move(m) for m in state.game.legal_moves(state)}
 
 
 @pytest.mark.parametrize("players, seed, after", [(2, 1, 30), (3, 4, 12), (4, 2, 40)])

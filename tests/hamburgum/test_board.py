@@ -2,7 +2,7 @@
 
 import pytest
 
-from referee.games.base import Violation
+from referee.errors import Violation
 
 from .positions import donate, give, play, position, settle
 from .records import RED_DONOR, TEST_BOARD, check, rule_ids

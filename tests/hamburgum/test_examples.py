@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from referee.games.base import Violation
+from referee.errors import Violation
 
 from .positions import donate, give, play, position, settle
 from .records import QUICK_START, TEST_BOARD, check

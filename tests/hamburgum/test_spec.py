@@ -9,7 +9,8 @@ import pytest
 from referee.engine import check_bytes
 from referee.games import load_game
 from referee.games.hamburgum import Hamburgum
-from referee.spec import SpecError, iter_uncertain, load_spec, specs_root
+from referee.errors import SpecError
+from referee.spec import iter_uncertain, load_spec, specs_root
 from referee.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]

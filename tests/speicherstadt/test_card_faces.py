@@ -3,7 +3,8 @@
 import pytest
 
 from referee.games import load_game
-from referee.games.base import Seat, Trace, Violation
+from referee.errors import Violation
+from referee.games.base import Seat, Trace
 from referee.games.speicherstadt import Reveal
 from referee.notation import Header
 
