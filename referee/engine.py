@@ -39,7 +39,7 @@ GAMES_DIR = Path(__file__).resolve().parent / "games"
 def _raised_at(exc: BaseException) -> str:
     """The last line of a game module (not the loader of games) that the error passed through."""
     paths = [(f, Path(f.filename).resolve()) for f in traceback.extract_tb(exc.__traceback__)]
-    frames = [f for f, path in paths if path.parent == GAMES_DIR and path.name != "__init__.py"]
+    frames = [f for f, path in paths if GAMES_DIR in path.parents and path != GAMES_DIR / "__init__.py"]
     if not frames:
         return ""
     frame = frames[-1]
