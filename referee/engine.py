@@ -43,7 +43,7 @@ def _raised_at(exc: BaseException) -> str:
     if not frames:
         return ""
     frame = frames[-1]
-    return f" (at {Path(frame.filename).name}:{frame.lineno}: {(frame.line or '').strip()[:120]})"
+    return f" (at {Path(frame.filename).resolve().relative_to(GAMES_DIR).as_posix()}:{frame.lineno}: {(frame.line or '').strip()[:120]})"
 
 
 @dataclass
