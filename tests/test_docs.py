@@ -35,7 +35,7 @@ def edit(path: Path, old: str, new: str) -> None:
 @pytest.fixture(scope="module", params=available_games())
 def game_pages(request):
     spec = load_spec(request.param)
-    return spec, {page.path: page.text for page in docs.GamePages(spec, data_root()).pages()}
+    return spec, {page.path: page.text for page in docs.game_pages(spec, data_root())}
 
 
 def test_every_rule_has_its_anchor_where_the_diagnostic_links(game_pages):
@@ -52,11 +52,11 @@ def test_every_uncertain_value_is_on_the_verify_page(game_pages):
     spec, pages = game_pages
     verify = pages[f"{spec.game}/verify.md"]
     for p in iter_uncertain(spec):
-        assert f'<span id="{docs.verify_anchor(p)}"></span>`specs/{spec.game}/{p.file}.yaml`<br>key `{p.key}`' in verify
+        assert f'<span id="{docs.markdown.verify_anchor(p)}"></span>`specs/{spec.game}/{p.file}.yaml`<br>key `{p.key}`' in verify
 
 
 def all_names(node):
-    if docs.is_names(node):
+    if docs.markdown.is_names(node):
         yield node
     elif isinstance(node, dict):
         for value in node.values():
@@ -73,11 +73,11 @@ def test_every_name_appears_in_every_language_it_has(game_pages):
         if stem not in ("rules", "game"):
             for names in all_names(data):
                 for name in names.values():
-                    assert docs.escape(name) in text, (stem, name)
+                    assert docs.markdown.escape(name) in text, (stem, name)
 
 
 def test_speicherstadt_tables_show_the_data():
-    pages = {p.path: p.text for p in docs.GamePages(load_spec("speicherstadt"), data_root()).pages()}
+    pages = {p.path: p.text for p in docs.game_pages(load_spec("speicherstadt"), data_root())}
     tables = pages["speicherstadt/tables.md"]
     assert "| <span id=\"cards-types-fireman\"></span>" not in tables  # card types have a heading each
     assert "#### Fireman {#cards-types-fireman}" in tables
@@ -148,7 +148,7 @@ def test_an_unknown_snippet_in_a_hand_written_page_fails():
 
 
 def test_the_command_line_reference_lists_every_command():
-    page = docs.render_cli()
+    page = docs.commandline.render()
     for command in ("check", "show", "moves", "play", "validate", "docs"):
         assert f"## referee {command} {{#{command}}}" in page
     assert "| `--format` | One of `text`, `json`. Default: `text`. |" in page

@@ -1,0 +1,74 @@
+"""A game's notation page: its moves (from the grammar's leading comments), its complete
+example records and the grammar itself."""
+
+from __future__ import annotations
+
+import itertools
+
+from .markdown import escape, fenced, slug
+from .tables import GamePages
+
+
+def render(doc: GamePages) -> str:
+    grammar = doc.data / "grammar" / f"{doc.game}.lark"
+    common = doc.data / "grammar" / "common.lark"
+    out = [
+        f"# Notation for {doc.title}",
+        "",
+        f"A record of {doc.title} is a UTF-8 text file: header tags, then one move per line. Header tags, move "
+        "numbers, checkpoints, the result line and comments work the same in every game; the "
+        "[notation page](../notation.md) explains them. This page shows the moves of "
+        f"{doc.title} and complete records.",
+        "",
+        "## Moves {#moves}",
+        "",
+    ]
+    if grammar.is_file():
+        out += comment_block(grammar.read_text(encoding="utf-8"))
+    else:
+        out += [f"There is no grammar for {doc.title} yet (`grammar/{doc.game}.lark`), so its records cannot be read.", ""]
+    out += ["## Complete examples {#examples}", ""]
+    if not doc.examples():
+        out += [f"No example records of {doc.title} are bundled yet.", ""]
+    for path in doc.examples():
+        text = path.read_text(encoding="utf-8")
+        about = " ".join(line.lstrip("#").strip() for line in itertools.takewhile(lambda line: line.startswith("#"), text.splitlines()))
+        out += [
+            f"### {path.name} {{#example-{slug(path.stem)}}}",
+            "",
+            *([escape(about), ""] if about else []),
+            f"Check it with `referee check {doc.where_path(path)}`.",
+            "",
+            f'??? example "{path.name}: {len(text.splitlines())} lines"',
+            "",
+            *("    " + line for line in fenced(text, "text")),
+            "",
+        ]
+    out += ["## Grammar {#grammar}", "", "The exact grammar (Lark) that reads these records: the shared part, then this game's moves.", ""]
+    for path in (common, grammar):
+        if path.is_file():
+            out += [f'??? note "grammar/{path.name}"', "", *("    " + line for line in fenced(path.read_text(encoding="utf-8"), "text")), ""]
+    return "\n".join(out)
+
+
+def comment_block(grammar: str) -> list[str]:
+    """The leading `//` comments of a grammar: prose as paragraphs, indented lines as code."""
+    lines = []
+    for line in grammar.splitlines():
+        if not line.startswith("//"):
+            break
+        lines.append(line[2:][1:] if line[2:3] == " " else line[2:])
+    out: list[str] = []
+    code: list[str] = []
+    for line in lines + ["end"]:
+        if line.startswith("  ") or (code and not line.strip()):
+            code.append(line[2:])
+            continue
+        if code:
+            while not code[-1].strip():
+                code.pop()
+            out += [*fenced("\n".join(code), "text"), ""]
+            code = []
+        if line != "end" or out[-1:] != [""]:
+            out.append(escape(line) if line.strip() and line != "end" else "")
+    return out
