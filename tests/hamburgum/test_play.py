@@ -9,7 +9,7 @@ import pytest
 from referee.engine import check_bytes
 from referee.games import load_game
 from referee.games.base import Seat, Trace
-from referee.games.hamburgum_moves import Reveal, Turn
+from referee.games.hamburgum.moves import Reveal, Turn
 from referee.notation import parse
 from referee.play import play_game
 

@@ -14,7 +14,7 @@ from referee.spec import iter_uncertain, load_spec, specs_root
 from referee.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = sorted((ROOT / "referee" / "games").glob("hamburgum*.py"))
+MODULES = sorted((ROOT / "referee" / "games" / "hamburgum").glob("*.py"))
 SPEC_DIR = ROOT / "specs" / "hamburgum"
 
 

@@ -82,4 +82,4 @@ def test_a_set_up_failure_the_checks_miss_still_says_where(data, monkeypatch):
     assert report.status == "invalid-spec"
     message = report.errors[0].message
     assert message.startswith("the hamburgum rules cannot use this data: StopIteration: nothing in the data matched")
-    assert "(at hamburgum.py:" in message and "bell" in message
+    assert "(at hamburgum/game.py:" in message and "bell" in message

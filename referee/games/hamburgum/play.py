@@ -13,20 +13,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-from ..notation import Move
-from .hamburgum_moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
-from .hamburgum import MONEY, enter_harbour, ship_loading_fits
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .hamburgum import HamburgumState, Player
+from ...notation import Move
+from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
+from .rules import MONEY, HamburgumState, Player, enter_harbour, ship_loading_fits
 
 
 # --- the rondel ---------------------------------------------------------------------------
 
 
-def reachable(state: "HamburgumState", player: "Player") -> list[tuple[str, int]]:
+def reachable(state: HamburgumState, player: Player) -> list[tuple[str, int]]:
     """Every space the player can move to this turn, with its prestige cost."""
     game = state.game
     if player.space is None:
@@ -39,7 +36,7 @@ def reachable(state: "HamburgumState", player: "Player") -> list[tuple[str, int]
     return out
 
 
-def _turn(state: "HamburgumState", player: "Player", space: str) -> dict:
+def _turn(state: HamburgumState, player: Player, space: str) -> dict:
     """The fields of a turn to `space`; the side is written only when it is needed."""
     game = state.game
     action = game.space_action(space)
@@ -52,7 +49,7 @@ def _turn(state: "HamburgumState", player: "Player", space: str) -> dict:
     return {"player": player.colour, "action": action, "side": side}
 
 
-def _chance(state: "HamburgumState", rng: random.Random, choice: str) -> bool:
+def _chance(state: HamburgumState, rng: random.Random, choice: str) -> bool:
     weights = state.spec["play"]["choices"][choice]
     return rng.choices((True, False), (weights["do"], weights["skip"]))[0]
 
@@ -309,7 +306,7 @@ PLANNERS: dict[str, tuple[str, Callable]] = {
 # --- choosing ----------------------------------------------------------------------------
 
 
-def random_move(state: "HamburgumState", rng: random.Random) -> Move:
+def random_move(state: HamburgumState, rng: random.Random) -> Move:
     if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
         return Reveal(office=rng.choice(sorted(state.office_stack)))
     player = state.players[state.current()]
@@ -349,7 +346,7 @@ def _idle(state, player, space: str) -> Move:
     return kinds[fields["action"]](**fields)
 
 
-def legal_moves(state: "HamburgumState") -> list[Move]:
+def legal_moves(state: HamburgumState) -> list[Move]:
     """The legal next moves, one step each: single items, single donations, single houses."""
     if state.over:
         return []

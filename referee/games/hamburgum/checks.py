@@ -10,12 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..spec import Spec, SpecError
-
-
-def word_of(text: str) -> str:
-    """The form a name takes in a record: lower case, words joined by hyphens, no dots."""
-    return "-".join(str(text).lower().replace(".", " ").split())
+from ...errors import SpecError
+from ...spec import Spec
 
 
 def check_spec(spec: Spec) -> None:

@@ -1,4 +1,4 @@
-"""Civitas Hamburgum: the base game and both advanced games.
+"""Civitas Hamburgum rules: the state of a game and every move's effect on it.
 
 Each turn a player moves their marker clockwise round the rondel and takes the
 action of the space it reaches: production, trade, dockyard, church or
@@ -7,29 +7,30 @@ the game ends when the sixth church is finished. Every number, table and name
 comes from `specs/hamburgum/`, the city map included: while the board data
 lacks the house sites or the brown lines, the rules that need them are
 reported as not checked and everything else is still enforced.
+
+The module reads as the rulebook does: the pieces and the harbour, set-up,
+the rondel and its cost, each action space in turn, offices, and the end.
+Final scoring is the scoring module's; which moves to try is the play module's.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable
 
-from lark import Token, Tree
-
-from ..notation import Header, Move, Pos, RecordError, unknown_name
-from ..spec import Spec
-from .base import Game, Seat, Standing, State, Trace, Violation, require
-from .hamburgum_moves import ChurchTurn, Dockyard, Guildhall, House, MoveBuilder, Produce, Reveal, Site, Trade, Turn, format_move
-from .hamburgum_spec import check_spec, word_of
+from ...errors import Pos, Violation
+from ...notation import Move
+from ..base import Game, Seat, Standing, State, Trace, require
+from .moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
+from .scoring import final, standings_of
 
 DUTCHMAN = "dutchman"  # a Flying Dutchman in the harbour, where player ships show their colour
 MONEY = "money"
 
 
-# --- state ------------------------------------------------------------------------------
+# --- the pieces and the harbour ---------------------------------------------------------
 
 
 @dataclass
@@ -108,7 +109,9 @@ def enter_harbour(harbour: dict[int, list[str]], order: list[int], capacity: int
 
 
 class HamburgumState(State):
-    def __init__(self, game: "Hamburgum", seats: list[Seat], start: int, trace: Trace):
+    """One game in progress: set up as the rulebook sets it up, then changed move by move by `apply`."""
+
+    def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace):
         self.game = game
         self.spec = game.spec
         self.trace = trace
@@ -253,6 +256,8 @@ class HamburgumState(State):
         for k, v in snapshot.items():
             setattr(self, k, v)
 
+    # --- the rondel ----------------------------------------------------------------------
+
     def _move_marker(self, player: Player, move: Turn) -> None:
         """Move the rondel marker to a space of the move's action, paying for extra steps."""
         game, rule = self.game, self.game.rule
@@ -277,6 +282,8 @@ class HamburgumState(State):
         player.space = target
         self.trace.use(rule("rondel-steps"))
 
+    # --- production ----------------------------------------------------------------------
+
     def _produce(self, player: Player, move: Produce) -> None:
         good = self.game.produces[move.action]
         amount = 1 + sum(1 for h in player.houses if self.game.house_types[h].get("produces") == good)
@@ -285,6 +292,8 @@ class HamburgumState(State):
                     f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
         player.stock[good] += amount
         self.trace.use(self.game.rule("production"))
+
+    # --- trade ---------------------------------------------------------------------------
 
     def _trade(self, player: Player, move: Trade) -> None:
         rule = self.game.rule
@@ -329,6 +338,8 @@ class HamburgumState(State):
         for r in ("bell-limit", "supply-unlimited"):
             self.trace.use(rule(r))
         self.use("buy-price", f"market:materials_price.totals.{count}")
+
+    # --- dockyard ------------------------------------------------------------------------
 
     def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
@@ -480,6 +491,37 @@ class HamburgumState(State):
         require(ok, rule, f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
         self.trace.use(rule)
 
+    def _house_effect(self, player: Player, house: House, office: str | None) -> None:
+        """A house acts when built: price drop, money, ships, or its office's payout."""
+        game, rule = self.game, self.game.rule
+        spec = game.house_types[house.kind]
+        if "produces" in spec:
+            self.use("price-drop", f"houses:types.{house.kind}.count", *self.price_values(spec["produces"]))
+        if "income" in spec:
+            player.money += spec["income"]
+            self.trace.use(rule("merchant"))
+        if "ships" in spec:
+            for _ in range(spec["ships"].get("dutchman", 0)):
+                if self.dutchmen > 0:
+                    self.dutchmen -= 1
+                    self._enter_harbour(DUTCHMAN)
+            for _ in range(spec["ships"].get("own", 0)):
+                if self.ships_in_supply(player.colour) > 0:
+                    self._enter_harbour(player.colour)
+            self.trace.use(rule("captain"))
+            self.trace.use(rule("harbour-shift"))
+        if office is None:
+            return
+        player.offices.append(office)
+        entry = game.offices[office]
+        if "per" in entry:
+            player.money += entry["amount"] * self.measure(entry["per"], player)
+            self.trace.use(rule("office-payout"))
+        if "donation" in entry and house.donation is not None:
+            self._donate(player, house.donation.church, house.donation.tokens[0], Counter(entry["donation"]), rule("canon"))
+
+    # --- offices -------------------------------------------------------------------------
+
     def _take_office(self, house: House) -> str:
         """The office this house is, by the game's mode; it leaves the stack or the display."""
         game, rule = self.game, self.game.rule
@@ -516,72 +558,19 @@ class HamburgumState(State):
         self.trace.use(rule("office-reveal"))
         self.trace.fact("office turned up on the shuffled stack, stated by the record", move.pos)
 
-    def _house_effect(self, player: Player, house: House, office: str | None) -> None:
-        """A house acts when built: price drop, money, ships, or its office's payout."""
-        game, rule = self.game, self.game.rule
-        spec = game.house_types[house.kind]
-        if "produces" in spec:
-            self.use("price-drop", f"houses:types.{house.kind}.count", *self.price_values(spec["produces"]))
-        if "income" in spec:
-            player.money += spec["income"]
-            self.trace.use(rule("merchant"))
-        if "ships" in spec:
-            for _ in range(spec["ships"].get("dutchman", 0)):
-                if self.dutchmen > 0:
-                    self.dutchmen -= 1
-                    self._enter_harbour(DUTCHMAN)
-            for _ in range(spec["ships"].get("own", 0)):
-                if self.ships_in_supply(player.colour) > 0:
-                    self._enter_harbour(player.colour)
-            self.trace.use(rule("captain"))
-            self.trace.use(rule("harbour-shift"))
-        if office is None:
-            return
-        player.offices.append(office)
-        entry = game.offices[office]
-        if "per" in entry:
-            player.money += entry["amount"] * self.measure(entry["per"], player)
-            self.trace.use(rule("office-payout"))
-        if "donation" in entry and house.donation is not None:
-            self._donate(player, house.donation.church, house.donation.tokens[0], Counter(entry["donation"]), rule("canon"))
-
     # --- the end --------------------------------------------------------------------------
 
     def is_over(self) -> bool:
         return self.over
 
-    def final(self, player: Player) -> dict[str, int]:
-        """Final scoring without touching the state: tokens, the end sale, bought prestige."""
-        scoring = self.spec["scoring"]
-        tokens = sum(self.token_value(player, t) for t in player.unscored())
-        for token in player.unscored():
-            self.use(self.game.token_rule(token.kind), *self.token_values(token))
-        sale = sum(n * scoring["end_sale"]["goods"] for g, n in player.stock.items() if g in self.game.goods)
-        sale += sum(n * scoring["end_sale"]["materials"] for m, n in player.stock.items() if m in self.game.materials)
-        money = player.money + sale
-        bought = money // scoring["prestige_price"]
-        return {"prestige": player.prestige, "tokens": tokens, "bought": bought, "money": money - bought * scoring["prestige_price"]}
-
     def standings(self) -> list[Standing]:
-        out = []
-        rule = self.game.rule
-        for player in self.players.values():
-            if self.over:
-                f = self.final(player)
-                parts = {"prestige": f["prestige"], "unscored tokens": f["tokens"], "bought prestige": f["bought"]}
-                money = f["money"]
-                for r in ("final-scoring", "tie-break"):
-                    self.trace.use(rule(r))
-            else:
-                parts, money = {"prestige": player.prestige}, player.money
-            out.append(Standing(player.seat, sum(parts.values()), parts, [("money", money, 1)]))
-        return out
+        return standings_of(self)
 
     def figures(self, colour: str) -> dict[str, Any]:
         player = self.players[colour]
         prestige, money, stock = player.prestige, player.money, player.stock
         if self.over:
-            f = self.final(player)
+            f = final(self, player)
             prestige, money, stock = f["prestige"] + f["tokens"] + f["bought"], f["money"], Counter()
         figures = {"money": money, "prestige": prestige}
         figures.update({k: stock[k] for k in (*self.game.goods, *self.game.materials)})
@@ -643,18 +632,6 @@ class HamburgumState(State):
             },
         }
 
-    # --- legal and random moves -----------------------------------------------------------
-
-    def legal_moves(self) -> list[Move]:
-        from .hamburgum_play import legal_moves
-
-        return legal_moves(self)
-
-    def random_move(self, rng: random.Random) -> Move:
-        from .hamburgum_play import random_move
-
-        return random_move(self, rng)
-
 
 # The method that carries out each kind of turn.
 ACTIONS: dict[type, str] = {Produce: "_produce", Trade: "_trade", Dockyard: "_dockyard", ChurchTurn: "_church", Guildhall: "_guildhall"}
@@ -700,172 +677,3 @@ def _stock_text(stock: Counter, keys) -> str:
 
 def _list_text(values) -> str:
     return ", ".join(map(str, values)) or "none in the harbour"
-
-
-# --- the game ---------------------------------------------------------------------------
-
-
-class Hamburgum(Game):
-    name = "hamburgum"
-
-    def __init__(self, spec: Spec):
-        super().__init__(spec)
-        self.goods = list(spec["components"]["goods"])
-        self.materials = list(spec["components"]["materials"])
-        self.bell = next(m for m in self.materials if m not in spec["houses"]["cost"])
-        self.rondel = spec["rondel"]
-        self.spaces = [s["id"] for s in self.rondel["spaces"]]
-        self._space = {s["id"]: s for s in self.rondel["spaces"]}
-        self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
-        self.house_types = spec["houses"]["types"]
-        self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
-        self.office_type = next(h for h, e in self.house_types.items() if e.get("office"))
-        self.offices = spec["offices"]["offices"]
-        self.canon = next((o for o, e in self.offices.items() if "donation" in e), None)
-        churches = spec["churches"]
-        self.church_ids = list(churches["churches"])
-        self.token_kinds = list(churches["tokens"])
-        self.first_token = next(k for k, e in churches["tokens"].items() if e.get("first"))
-        self.donations = churches["donations"]
-        self.completion_bonus = churches["completion_bonus"]
-        harbour = spec["harbour"]
-        self.berth_order = [b["number"] for b in harbour["berths"]]
-        self.goods_per_ship = {b["number"]: b["goods_per_ship"] for b in harbour["berths"]}
-        self.ships_per_berth = harbour["ships_per_berth"]
-        self.materials_totals = {int(k): v for k, v in spec["market"]["materials_price"]["totals"].items()}
-        board = spec["board"]
-        self.board_list = board["sites"]
-        self.board_sites = None if board["sites"] is None else {Site(s["parish"], s["number"]): s["type"] for s in board["sites"]}
-        self.site_index = {Site(s["parish"], s["number"]): i for i, s in enumerate(board["sites"] or ())}
-        self.site_of_name = {s.name: s for s in (self.board_sites or {})}
-        self.links = None
-        if board["links"] is not None:
-            self.links = {}
-            for a, b in board["links"]:
-                self.links.setdefault(a, set()).add(b)
-                self.links.setdefault(b, set()).add(a)
-        self._words = self._word_index()
-        self._builder = MoveBuilder(self)
-
-    # --- spec helpers -----------------------------------------------------------------------
-
-    @classmethod
-    def check_spec(cls, spec: Spec) -> None:
-        check_spec(spec)
-
-    def limit(self, piece: str) -> int:
-        return self.spec["components"]["per_player"][piece]["count"]
-
-    def spaces_of(self, action: str) -> list[str]:
-        return [s for s in self.spaces if self._space[s]["action"] == action]
-
-    def space_action(self, space: str) -> str:
-        return self._space[space]["action"]
-
-    def space_side(self, space: str) -> str | None:
-        return self._space[space].get("side")
-
-    def steps(self, start: str, target: str) -> int:
-        """Clockwise steps from one space to another; the same space is a full circle."""
-        n = len(self.spaces)
-        return (self.spaces.index(target) - self.spaces.index(start)) % n or n
-
-    def step_cost(self, steps: int) -> int:
-        return max(0, steps - self.rondel["free_steps"]) * self.rondel["prestige_per_step"]
-
-    def token_spec(self, church: str, kind: str) -> dict:
-        spec = dict(self.spec["churches"]["tokens"][kind])
-        spec.update(self.spec["churches"]["churches"][church].get(kind) or {})
-        return spec
-
-
-    def token_rule(self, kind: str) -> str:
-        return f"token-{kind}" if f"{self.name}/token-{kind}" in self.spec.rules else "token-values"
-
-    def office_stack(self) -> list[str]:
-        offices = self.spec["offices"]
-        if offices["mode"] == "numbered":
-            return [e["office"] for e in offices["numbered"]]
-        return list(offices["blue"])
-
-    def church_name(self, church: str) -> str:
-        return self.spec.name(self.spec["churches"]["churches"].get(church), default=church)
-
-    def house_name(self, kind: str) -> str:
-        return self.spec.name(self.house_types.get(kind), default=kind)
-
-    def office_name(self, office: str | None) -> str:
-        return self.spec.name(self.offices.get(office or ""), default=office or "office")
-
-    # --- names in records -------------------------------------------------------------------
-
-    def _word_index(self) -> dict[str, dict[str, str]]:
-        spec = self.spec
-        churches = spec["churches"]["churches"]
-
-        def index(entries: dict) -> dict[str, str]:
-            out: dict[str, str] = {}
-            for eid, entry in entries.items():
-                entry = entry or {}
-                for word in (eid, *(entry.get("names") or {}).values(), *(entry.get("aliases") or ())):
-                    key = word_of(word)
-                    if key:
-                        out.setdefault(key, eid)
-            return out
-
-        goods = index(spec["components"]["goods"])
-        production = index({a: e for a, e in self.rondel["actions"].items() if "produces" in e})
-        production.update({w: a for w, g in goods.items() for a, p in self.produces.items() if p == g})
-        parishes = index(churches)
-        for church, entry in spec["board"]["parishes"].items():
-            for word in (entry.get("colour"), *(entry.get("aliases") or ())):
-                if word:
-                    parishes.setdefault(word_of(word), church)
-        return {
-            "production": production,
-            "side": index(self.rondel["sides"]),
-            "good": goods,
-            "material": index(spec["components"]["materials"]),
-            "house": index(self.house_types),
-            "office": index(self.offices),
-            "church": index(churches),
-            "parish": parishes,
-            "token": index(spec["churches"]["tokens"]),
-        }
-
-    def resolve(self, category: str, token: Token) -> str:
-        key = word_of(str(token))
-        words = self._words[category]
-        if key not in words:
-            raise unknown_name(category, token, sorted(set(words.values())), words)
-        return words[key]
-
-    def house_word(self, token: Token) -> tuple[str, str | None]:
-        """A house type, or an office by name (which is a house of the office type)."""
-        key = word_of(str(token))
-        if key in self._words["office"]:
-            return self.office_type, self._words["office"][key]
-        return self.resolve("house", token), None
-
-    def site_by_number(self, token: Token) -> Site:
-        number = int(token)
-        if self.board_list is None:
-            raise RecordError(f"site {number} is named by its place on the board, which needs board data (board:sites); name it by parish and number, e.g. petri 2", Pos.of(token))
-        if not 1 <= number <= len(self.board_list):
-            raise RecordError(f"no site {number}; the board data lists {len(self.board_list)} sites", Pos.of(token))
-        entry = self.board_list[number - 1]
-        return Site(entry["parish"], entry["number"])
-
-    # --- notation ---------------------------------------------------------------------------
-
-    def build_move(self, tree: Tree) -> Move:
-        return self._builder.build(tree)
-
-    def format_move(self, move: Move) -> str:
-        return format_move(move)
-
-    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> HamburgumState:
-        return HamburgumState(self, seats, start, trace)
-
-
-GAME = Hamburgum

@@ -1,0 +1,138 @@
+"""Civitas Hamburgum, the game object: its tables, read once from the spec.
+
+The engine holds one `Hamburgum` per spec and variant set. It turns the spec's
+tables into the lookups the rules ask for (rondel steps, berths, the office
+stack, names), starts a game (`new_state`), and hands every other question to
+the module whose job it is: reading and writing moves to the notation module,
+the spec's cross-checks to the checks module, the search for moves to the play
+module. The rules themselves are in the rules module.
+"""
+
+from __future__ import annotations
+
+import random
+
+from lark import Tree
+
+from ...notation import Header, Move
+from ...spec import Spec
+from ..base import Game, Seat, Trace
+from .checks import check_spec
+from .moves import Site
+from .notation import MoveBuilder, format_move
+from .play import legal_moves, random_move
+from .rules import HamburgumState
+
+
+class Hamburgum(Game):
+    """Civitas Hamburgum with its spec: the tables the rules read, and how moves are written."""
+
+    name = "hamburgum"
+
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        self.goods = list(spec["components"]["goods"])
+        self.materials = list(spec["components"]["materials"])
+        self.bell = next(m for m in self.materials if m not in spec["houses"]["cost"])
+        self.rondel = spec["rondel"]
+        self.spaces = [s["id"] for s in self.rondel["spaces"]]
+        self._space = {s["id"]: s for s in self.rondel["spaces"]}
+        self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
+        self.house_types = spec["houses"]["types"]
+        self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
+        self.office_type = next(h for h, e in self.house_types.items() if e.get("office"))
+        self.offices = spec["offices"]["offices"]
+        self.canon = next((o for o, e in self.offices.items() if "donation" in e), None)
+        churches = spec["churches"]
+        self.church_ids = list(churches["churches"])
+        self.token_kinds = list(churches["tokens"])
+        self.first_token = next(k for k, e in churches["tokens"].items() if e.get("first"))
+        self.donations = churches["donations"]
+        self.completion_bonus = churches["completion_bonus"]
+        harbour = spec["harbour"]
+        self.berth_order = [b["number"] for b in harbour["berths"]]
+        self.goods_per_ship = {b["number"]: b["goods_per_ship"] for b in harbour["berths"]}
+        self.ships_per_berth = harbour["ships_per_berth"]
+        self.materials_totals = {int(k): v for k, v in spec["market"]["materials_price"]["totals"].items()}
+        board = spec["board"]
+        self.board_list = board["sites"]
+        self.board_sites = None if board["sites"] is None else {Site(s["parish"], s["number"]): s["type"] for s in board["sites"]}
+        self.site_index = {Site(s["parish"], s["number"]): i for i, s in enumerate(board["sites"] or ())}
+        self.site_of_name = {s.name: s for s in (self.board_sites or {})}
+        self.links = None
+        if board["links"] is not None:
+            self.links = {}
+            for a, b in board["links"]:
+                self.links.setdefault(a, set()).add(b)
+                self.links.setdefault(b, set()).add(a)
+        self._builder = MoveBuilder(self)
+
+    # --- spec helpers -----------------------------------------------------------------------
+
+    @classmethod
+    def check_spec(cls, spec: Spec) -> None:
+        check_spec(spec)
+
+    def limit(self, piece: str) -> int:
+        return self.spec["components"]["per_player"][piece]["count"]
+
+    def spaces_of(self, action: str) -> list[str]:
+        return [s for s in self.spaces if self._space[s]["action"] == action]
+
+    def space_action(self, space: str) -> str:
+        return self._space[space]["action"]
+
+    def space_side(self, space: str) -> str | None:
+        return self._space[space].get("side")
+
+    def steps(self, start: str, target: str) -> int:
+        """Clockwise steps from one space to another; the same space is a full circle."""
+        n = len(self.spaces)
+        return (self.spaces.index(target) - self.spaces.index(start)) % n or n
+
+    def step_cost(self, steps: int) -> int:
+        return max(0, steps - self.rondel["free_steps"]) * self.rondel["prestige_per_step"]
+
+    def token_spec(self, church: str, kind: str) -> dict:
+        spec = dict(self.spec["churches"]["tokens"][kind])
+        spec.update(self.spec["churches"]["churches"][church].get(kind) or {})
+        return spec
+
+    def token_rule(self, kind: str) -> str:
+        return f"token-{kind}" if f"{self.name}/token-{kind}" in self.spec.rules else "token-values"
+
+    def office_stack(self) -> list[str]:
+        offices = self.spec["offices"]
+        if offices["mode"] == "numbered":
+            return [e["office"] for e in offices["numbered"]]
+        return list(offices["blue"])
+
+    def church_name(self, church: str) -> str:
+        return self.spec.name(self.spec["churches"]["churches"].get(church), default=church)
+
+    def house_name(self, kind: str) -> str:
+        return self.spec.name(self.house_types.get(kind), default=kind)
+
+    def office_name(self, office: str | None) -> str:
+        return self.spec.name(self.offices.get(office or ""), default=office or "office")
+
+    # --- notation ---------------------------------------------------------------------------
+
+    def build_move(self, tree: Tree) -> Move:
+        return self._builder.build(tree)
+
+    def format_move(self, move: Move) -> str:
+        return format_move(move)
+
+    # --- a game in progress -----------------------------------------------------------------
+
+    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> HamburgumState:
+        return HamburgumState(self, seats, start, trace)
+
+    # --- the search for moves ---------------------------------------------------------------
+
+    def legal_moves(self, state: HamburgumState) -> list[Move]:
+        return legal_moves(state)
+
+    def random_move(self, state: HamburgumState, rng: random.Random) -> Move:
+        return random_move(state, rng)

@@ -1,0 +1,87 @@
+"""Civitas Hamburgum moves: the game's vocabulary as a record writes it.
+
+A turn names the acting player and the rondel action; the rest of the line is
+what the player does there. The names in a move are already spec ids (the
+notation module resolves them while the record is read), so the rules never
+meet a spelling; whether a move is allowed is for the rules module to say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import Pos
+from ...notation import Move
+
+Amounts = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, order=True)
+class Site:
+    """A house site: its parish and its number there."""
+
+    parish: str
+    number: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.parish}-{self.number}"
+
+
+@dataclass
+class Turn(Move):
+    """A player's turn: the marker moves to a space of `action` and the action is taken."""
+
+    player: str = ""
+    action: str = ""
+    side: str | None = None  # which of two spaces with the same action, when written
+
+
+@dataclass
+class Produce(Turn):
+    amount: int | None = None  # the yield, when the record states it
+
+
+@dataclass
+class Trade(Turn):
+    sell: Amounts = ()  # goods shipped abroad
+    bank: Amounts = ()  # goods sold to the bank
+    buy: Amounts = ()  # building materials bought
+
+
+@dataclass
+class Dockyard(Turn):
+    ships: int = 1
+
+
+@dataclass(frozen=True)
+class Donation:
+    church: str
+    tokens: tuple[str, ...]  # one token per donation, in donation order
+
+
+@dataclass
+class ChurchTurn(Turn):
+    donations: tuple[Donation, ...] = ()
+    scores: tuple[tuple[str, str], ...] = ()  # (church, token kind)
+
+
+@dataclass
+class House:
+    kind: str  # house type
+    site: Site
+    office: str | None = None  # the office named, when the house is an office
+    donation: Donation | None = None  # the canon's donation
+    pos: Pos | None = field(default=None, compare=False)
+
+
+@dataclass
+class Guildhall(Turn):
+    houses: tuple[House, ...] = ()
+
+
+@dataclass
+class Reveal(Move):
+    """Advanced game II: the office turned face up on the shuffled stack."""
+
+    office: str = ""

@@ -1,0 +1,45 @@
+"""Civitas Hamburgum final scoring: what the game's end adds to the prestige on the track.
+
+When the sixth church is finished, each player scores their unscored donation
+tokens, sells their goods and building materials at the end-sale prices, and
+buys prestige with their money; money left over breaks ties. Until then a
+standing is just the prestige track. Nothing here changes the state: the
+figures of a checkpoint after the end ask for the same sums.
+
+The state is met only through its attributes (token values, the trace), so the
+rules module can ask this one for standings without a cycle of imports.
+"""
+
+from __future__ import annotations
+
+from ..base import Standing, State
+
+
+def final(state: State, player) -> dict[str, int]:
+    """Final scoring without touching the state: tokens, the end sale, bought prestige."""
+    scoring = state.spec["scoring"]
+    tokens = sum(state.token_value(player, t) for t in player.unscored())
+    for token in player.unscored():
+        state.use(state.game.token_rule(token.kind), *state.token_values(token))
+    sale = sum(n * scoring["end_sale"]["goods"] for g, n in player.stock.items() if g in state.game.goods)
+    sale += sum(n * scoring["end_sale"]["materials"] for m, n in player.stock.items() if m in state.game.materials)
+    money = player.money + sale
+    bought = money // scoring["prestige_price"]
+    return {"prestige": player.prestige, "tokens": tokens, "bought": bought, "money": money - bought * scoring["prestige_price"]}
+
+
+def standings_of(state: State) -> list[Standing]:
+    """Each player's standing: the prestige track, and once the game is over, final scoring."""
+    out = []
+    rule = state.game.rule
+    for player in state.players.values():
+        if state.over:
+            f = final(state, player)
+            parts = {"prestige": f["prestige"], "unscored tokens": f["tokens"], "bought prestige": f["bought"]}
+            money = f["money"]
+            for r in ("final-scoring", "tie-break"):
+                state.trace.use(rule(r))
+        else:
+            parts, money = {"prestige": player.prestige}, player.money
+        out.append(Standing(player.seat, sum(parts.values()), parts, [("money", money, 1)]))
+    return out
