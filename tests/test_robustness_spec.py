@@ -237,11 +237,11 @@ def test_play_with_data_that_never_ends_stops_with_a_data_error(tmp_path, capsys
 def test_play_with_the_shipped_data_keeps_a_refused_move_an_internal_error(monkeypatch):
     """With the data the referee ships, a move its own random player gets wrong is a bug."""
     from referee.errors import Violation
-    from referee.games.speicherstadt import SpeicherstadtState
+    from referee.games.speicherstadt import Speicherstadt
 
-    def wrong(self, rng):
+    def wrong(self, state, rng):
         raise Violation("speicherstadt/turn-order", "made up")
 
-    monkeypatch.setattr(SpeicherstadtState, "random_move", wrong)
+    monkeypatch.setattr(Speicherstadt, "random_move", wrong)
     with pytest.raises(Violation):
         play_game(GAME, 3, 1)

@@ -5,7 +5,7 @@ import pytest
 from referee.games import load_game
 from referee.errors import Violation
 from referee.games.base import Seat, Trace
-from referee.games.speicherstadt import Reveal
+from referee.games.speicherstadt.moves import Reveal
 from referee.notation import Header
 
 from .records import TO_SPRING, check

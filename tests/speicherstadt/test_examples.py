@@ -6,7 +6,8 @@ import pytest
 
 from referee.games import load_game
 from referee.games.base import Seat, Trace
-from referee.games.speicherstadt import Card, Reveal
+from referee.games.speicherstadt.moves import Reveal
+from referee.games.speicherstadt.rules import Card
 from referee.notation import Header
 
 from .records import check

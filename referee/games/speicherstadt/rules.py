@@ -1,84 +1,32 @@
-"""The Speicherstadt: every rule of the base game.
+"""The Speicherstadt's rules: the state of a game and how each move changes it.
 
-A round is Supply, Demand, Purchase, Loading and Income. Chance is part of
-the record: each revealed card (with its face, for firemen, fires and
-contracts) and the cubes drawn onto each ship are written down, and checked
-against the deck and the bag that remain. Every number comes from
-`specs/speicherstadt/`.
+Read top to bottom as the rulebook reads: set-up (the deck by season, less the
+cards a player count removes), the start of a round, Supply (reveals, ships'
+cargo, fires), Demand (workers placed in the worker queues), Purchase (offers,
+each at the length of the queue), Loading (contracts, traders, the warehouse,
+the market hall, spoilage), the end of a round (income, the start player), the
+end of the game (the last fires), then what a checkpoint or `referee show` may
+read. A broken rule raises `Violation` with a rule id of `rules.yaml`; every
+number comes from `specs/speicherstadt/`. Final scoring's arithmetic is in
+scoring.py; the game object (game.py) is reached only through `state.game`.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token, Tree
+from ...errors import RecordError, Violation
+from ...notation import Move
+from ..base import Game, Seat, Standing, State, Trace, require
+from . import scoring
+from .moves import Load, Offer, Place, Reveal, RoundStart
 
-from ..notation import Header, Move, Pos, RecordError, unknown_name
-from ..spec import Spec, SpecError
-from .base import Game, Seat, Standing, State, Trace, Violation, require
-
+# the phases of a round, and the two after the last one, as the state tracks them
 SUPPLY, DEMAND, PURCHASE, LOADING, FINAL_FIRES, OVER = "supply", "demand", "purchase", "loading", "final fires", "over"
 
-# --- moves -------------------------------------------------------------------------
-
-
-@dataclass
-class RoundStart(Move):
-    round: int
-
-
-@dataclass
-class Reveal(Move):
-    card: str
-    value: int | None = None  # fireman
-    points: int | None = None  # fire
-    goods: tuple[str, ...] = ()  # contract
-    cubes: tuple[str, ...] = ()  # ship
-
-
-@dataclass
-class Place(Move):
-    player: str
-    slot: int
-
-
-@dataclass
-class Offer(Move):
-    """An answer to a purchase offer: buy or pass."""
-
-    player: str
-    buy: bool
-    slot: int | None = None
-
-
-@dataclass
-class Load(Move):
-    """One loading step; `action` is one of LOAD_ACTIONS."""
-
-    player: str
-    action: str
-    goods: tuple[str, ...]
-    contract: int | None = None
-    take: tuple[str, ...] = ()
-
-
-LOAD_ACTIONS = {
-    "contract": "contract",
-    "sell": "sell",
-    "spoil": "spoil",
-    "warehouse_in": "warehouse in",
-    "warehouse_out": "warehouse out",
-    "hall_keep": "hall keep",
-    "hall_take": "hall take",
-    "hall_sell": "hall sell",
-    "hall_exchange": "hall exchange",
-}
-
-
-# --- state ---------------------------------------------------------------------------
+# --- the pieces ------------------------------------------------------------------------
 
 
 @dataclass
@@ -151,8 +99,58 @@ def _take(pool: list[str], cubes) -> bool:
     return True
 
 
+# --- set-up: the deck, season by season, less the cards removed for the player count -----
+
+
+def build_deck(game: Game, players: int) -> dict[str, list[Card]]:
+    """The draw pile as stacks by season, each card with the face the spec knows of it."""
+    deck: dict[str, list[Card]] = {s: [] for s in game.season_order}
+    for tid, t in game.types.items():
+        field_ = game.face_fields(tid)
+        faces = list(t.get("faces") or [])
+        for season, n in t["counts"].items():
+            known = [f for f in faces if f["season"] == season]
+            for i in range(n):
+                if i < len(known):
+                    f = known[i]
+                    face = {k: (tuple(f[k]) if isinstance(f.get(k), list) else f.get(k)) for k in field_}
+                    source = f"cards:types.{tid}.faces.{faces.index(f)}"
+                    deck[season].append(Card(tid, season, face, f.get("id"), source))
+                else:
+                    source = f"cards:types.{tid}.faces" if field_ else None
+                    deck[season].append(Card(tid, season, {k: None for k in field_}, None, source))
+    for card in removed_cards(game, players):
+        stack = deck[card.season]
+        for c in stack:
+            if c.type == card.type and (card.id is None or c.id == card.id):
+                stack.remove(c)
+                break
+    return deck
+
+
+def removed_cards(game: Game, players: int) -> list[Card]:
+    """The cards set-up takes out for this many players: a type (from its latest season) or a card id."""
+    by_players = game.spec["setup"]["by_players"]
+    entry = by_players.get(players) or by_players.get(str(players)) or {"removed": []}
+    out = []
+    for name in entry["removed"]:
+        if name in game.types:
+            seasons = [s for s in reversed(game.season_order) if game.types[name]["counts"].get(s)]
+            out.append(Card(name, seasons[0]))
+        else:
+            for tid, t in game.types.items():
+                for f in t.get("faces") or []:
+                    if f.get("id") == name:
+                        face = {k: f.get(k) for k in game.face_fields(tid)}
+                        out.append(Card(tid, f["season"], face, name))
+    return out
+
+
 class SpeicherstadtState(State):
-    def __init__(self, game: "Speicherstadt", seats: list[Seat], start: int, trace: Trace):
+    """One game of The Speicherstadt in progress; `game` is the Speicherstadt object (game.py)
+    whose tables (card roles, seasons, goods) the rules read."""
+
+    def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace):
         spec = game.spec
         self.game = game
         self.spec = spec
@@ -169,8 +167,8 @@ class SpeicherstadtState(State):
         self.round = 1
         self.phase = SUPPLY
         self.last_round = False
-        self.deck: dict[str, list[Card]] = game.build_deck(n)
-        self.removed: list[Card] = game.removed_cards(n)
+        self.deck: dict[str, list[Card]] = build_deck(game, n)
+        self.removed: list[Card] = removed_cards(game, n)
         trace.use(game.rule("setup-removal"))
         self.bag: Counter = Counter({g: d["cubes"] for g, d in spec["components"]["goods"].items()})
         self.goods_stock: Counter = Counter()
@@ -232,6 +230,8 @@ class SpeicherstadtState(State):
     def _check_player(self, colour: str, move: Move) -> None:
         self.seat(colour, move.pos, self.game.rule("seat"))
 
+    # --- the start of a round ----------------------------------------------------------
+
     def _round_start(self, move: RoundStart) -> None:
         rule = self.game.rule
         if self.phase == LOADING:
@@ -241,6 +241,8 @@ class SpeicherstadtState(State):
         require(self.phase != FINAL_FIRES, rule("game-end"), f"round {self.round} was the last; only the fires left in the pile are revealed now")
         require(self.phase == SUPPLY and not self.slots, rule("phase-order"), self._phase_message(f"round {move.round} cannot begin yet"))
         raise Violation(rule("round-number"), f"this is round {self.round}, not round {move.round}")
+
+    # --- Supply: reveals, ships' cargo and fires -----------------------------------------
 
     def _reveal(self, move: Reveal) -> None:
         game, rule = self.game, self.game.rule
@@ -282,8 +284,8 @@ class SpeicherstadtState(State):
             if any(c.type == move.card for c in self.removed) and not any(c.type == move.card for cards in self.deck.values() for c in cards):
                 raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players")
             raise Violation(rule("deck-season"), f"no {game.card_name(move.card)} is left in the {season_name} stack ({len(stack)} cards left in it)")
-        face = game.face_of(move)
-        game.check_face_range(move, face)
+        face = face_of(game, move)
+        check_face_range(game, move, face)
         matches = [c for c in of_type if all(v is None or c.face.get(k) in (None, v) for k, v in face.items())]
         if not matches:
             known = sorted({str(c.face) for c in of_type})
@@ -333,6 +335,8 @@ class SpeicherstadtState(State):
         self.trace.use(self.game.rule("fire-resolution"), card.source or f"cards:types.{card.type}.faces")
         self.trace.use(self.game.rule("negative-score"))
 
+    # --- Demand: workers placed in the worker queues -------------------------------------
+
     def demand_total(self) -> int:
         return len(self.seats) * self.spec["components"]["workers"]["bidding"]
 
@@ -355,6 +359,8 @@ class SpeicherstadtState(State):
             self.purchase_slot = 0
             self.offer_index = 0
             self._skip_empty_slots()
+
+    # --- Purchase: each card offered up its worker queue ---------------------------------
 
     def _skip_empty_slots(self) -> None:
         while self.purchase_slot < len(self.slots) and self.offer_index >= len(self.slots[self.purchase_slot].queue):
@@ -401,7 +407,7 @@ class SpeicherstadtState(State):
         self.goods_stock.update(slot.cubes)
         slot.cubes = []
 
-    # --- loading ---------------------------------------------------------------------
+    # --- Loading: unloading ships, contracts, traders, warehouse and market hall ---------
 
     def _load(self, move: Load) -> None:
         rule = self.game.rule
@@ -478,6 +484,8 @@ class SpeicherstadtState(State):
             player.dock.extend(move.take)
             self.trace.use(rule("hall-exchange"))
 
+    # --- the end of a round: spoilage, income, the start player ---------------------------
+
     def _close_round(self) -> None:
         """End of Loading: spoil what is left, pay income, pass the start player coin."""
         income = self.spec["scoring"]["income"]
@@ -502,6 +510,8 @@ class SpeicherstadtState(State):
             self.round += 1
             self.phase = SUPPLY
 
+    # --- the end of the game: the fires left in the pile ---------------------------------
+
     def end_of_record(self) -> None:
         if self.phase == LOADING and self.last_round:
             self._close_round()
@@ -520,7 +530,7 @@ class SpeicherstadtState(State):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    # --- scoring ---------------------------------------------------------------------
+    # --- final scoring (the arithmetic is in scoring.py) -----------------------------------
 
     def breakdown(self, player: Player) -> dict[str, int]:
         game, types = self.game, self.spec["cards"]["types"]
@@ -529,17 +539,15 @@ class SpeicherstadtState(State):
             return parts
         rule = game.rule
         sizes = types[game.contract]["points_by_size"]
-        parts["contracts"] = sum(_by_count(sizes, len(c.goods)) for c in player.contracts if c.complete)
+        parts["contracts"] = scoring.contracts(sizes, [len(c.goods) for c in player.contracts if c.complete])
         offices = player.owns(game.counting_office)
-        parts["counting offices"] = _by_count(self.spec["scoring"]["counting_offices"]["points"], offices) if offices else 0
+        parts["counting offices"] = scoring.counting_offices(self.spec["scoring"]["counting_offices"]["points"], offices)
+        ships = sum(1 for c in player.cards if game.is_ship(c.type))
         per_card: dict[str, int] = {}
         for card in player.cards:
             t = types[card.type]
-            label = "traders" if "trader" in t else game.card_name(card.type).lower()
-            pts = t.get("end_points", 0)
-            pts += t.get("end_points_per_coin", 0) * player.coins
-            pts += t.get("end_points_per_ship", 0) * sum(1 for c in player.cards if game.is_ship(c.type))
-            pts += t.get("end_points_per_cube", 0) * len(player.warehouse)
+            label = scoring.card_label(t, game.card_name(card.type))
+            pts = scoring.card_points(t, coins=player.coins, ships=ships, warehouse_cubes=len(player.warehouse))
             if pts:
                 per_card[label] = per_card.get(label, 0) + pts
                 self.trace.use(rule("score-cards"), f"cards:types.{card.type}")
@@ -554,6 +562,8 @@ class SpeicherstadtState(State):
             parts = self.breakdown(player)
             out.append(Standing(player.seat, sum(parts.values()), parts, [("coins", player.coins, 1)]))
         return out
+
+    # --- figures for checkpoints -----------------------------------------------------------
 
     def figures(self, colour: str) -> dict[str, Any]:
         player = self.players[colour]
@@ -581,6 +591,8 @@ class SpeicherstadtState(State):
             stored = "".join(f", {key} {' '.join(figs[key])}" for key in ("warehouse", "hall") if figs[key])
             lines.append(f"check {colour}: points {figs['points']}, coins {figs['coins']}{stored}")
         return lines
+
+    # --- what `referee show` prints ------------------------------------------------------
 
     def describe(self) -> dict:
         return {
@@ -610,43 +622,36 @@ class SpeicherstadtState(State):
             },
         }
 
-    # --- legal and random moves (speicherstadt_play.py) ---------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        from .speicherstadt_play import legal_moves
-
-        return legal_moves(self)
-
-    def random_move(self, rng: random.Random) -> Move:
-        from .speicherstadt_play import random_move
-
-        return random_move(self, rng)
-
-    def move_hints(self) -> list[str]:
-        """Reveals show what the record must add: a face no source gives, or a ship's cubes."""
-        hints = []
-        for move in self.legal_moves():
-            text = self.game.format_move(move)
-            if isinstance(move, Reveal):
-                face = self.game.face_spec(move.card)
-                if face.get("field") == "goods":
-                    text += f" <{'/'.join(map(str, face['sizes']))} goods>"
-                elif face.get("field") and getattr(move, face["field"]) is None:
-                    low, high = face.get("min", ""), face.get("max", "")
-                    text += f" <{face['field']} {low}-{high}>" if high else f" <{face['field']}>"
-                elif self.game.is_ship(move.card):
-                    text += f" <{self.spec['components']['ship_cubes']} cubes from the bag>"
-            hints.append(text)
-        return hints
+# --- card faces as the record states them ------------------------------------------------
 
 
-def _by_count(table: dict, n: int) -> int:
-    if n in table:
-        return table[n]
-    if str(n) in table:
-        return table[str(n)]
-    keys = sorted(int(k) for k in table)
-    return _by_count(table, keys[-1]) if n > keys[-1] else 0
+def face_of(game: Game, move: Reveal) -> dict[str, Any]:
+    """The face a reveal states, by the card type's face field (None where it states none)."""
+    fields = game.face_fields(move.card)
+    face: dict[str, Any] = {}
+    for f in fields:
+        value = getattr(move, f)
+        face[f] = (tuple(value) or None) if f == "goods" else value
+    return face
+
+
+def check_face_range(game: Game, move: Reveal, face: dict) -> None:
+    """A stated face must be one the card type can show: a contract's size, a number's range."""
+    spec = game.face_spec(move.card)
+    rule = game.rule("card-face")
+    for key, value in face.items():
+        if value is None:
+            continue
+        if key == "goods":
+            require(len(value) in spec.get("sizes", [len(value)]), rule, f"a contract shows {', '.join(map(str, spec['sizes']))} goods, not {len(value)}")
+        else:
+            low, high = spec.get("min"), spec.get("max")
+            require(low is None or value >= low, rule, f"a {game.card_name(move.card).lower()} shows at least {low}, not {value}")
+            require(high is None or value <= high, rule, f"a {game.card_name(move.card).lower()} shows at most {high}, not {value}")
+
+
+# --- text for messages ------------------------------------------------------------------
 
 
 def _goods_text(goods) -> str:
@@ -657,276 +662,6 @@ def _face_text(face: dict) -> str:
     return " ".join(f"{k} {' '.join(v) if isinstance(v, (list, tuple)) else v}" for k, v in face.items() if v is not None)
 
 
-def _card_text(game: "Speicherstadt", card: Card) -> str:
+def _card_text(game: Game, card: Card) -> str:
     face = _face_text(card.face)
     return f"{card.type} ({face})" if face else card.type
-
-
-# --- the game ----------------------------------------------------------------------------
-
-
-class Speicherstadt(Game):
-    name = "speicherstadt"
-
-    def __init__(self, spec: Spec):
-        super().__init__(spec)
-        cards = spec["cards"]
-        self.season_order = [s["id"] for s in cards["seasons"]]
-        self.types = cards["types"]
-        self.goods = sorted(spec["components"]["goods"])
-        by_role = {}
-        for tid, t in self.types.items():
-            field_ = (t.get("face") or {}).get("field")
-            if field_:
-                by_role.setdefault(field_, tid)
-            if "income" in t:
-                by_role.setdefault("income", tid)
-            if "capacity" in t:
-                by_role.setdefault("capacity", tid)
-        # card roles are found from the data, not from names written here
-        self.fire = by_role["points"]
-        self.fireman = by_role["value"]
-        self.contract = by_role["goods"]
-        self.bank = by_role["income"]
-        self.warehouse = by_role["capacity"]
-        self.counting_office = spec["scoring"]["counting_offices"]["card"]
-        self._names = self._name_index()
-        self._goods_names = self._goods_index()
-
-    # --- spec helpers -----------------------------------------------------------------
-
-    @classmethod
-    def check_spec(cls, spec: Spec) -> None:
-        cards = spec["cards"]
-        path = spec.path_of("cards")
-        seasons = {s["id"]: s["cards"] for s in cards["seasons"]}
-        totals = Counter()
-        for tid, t in cards["types"].items():
-            for season, n in t["counts"].items():
-                if season not in seasons:
-                    raise SpecError(path, f"types.{tid}.counts.{season}", f"no season {season}")
-                totals[season] += n
-            faces = t.get("faces") or []
-            per_season = Counter(f["season"] for f in faces)
-            for season, n in per_season.items():
-                if n > t["counts"].get(season, 0):
-                    raise SpecError(path, f"types.{tid}.faces", f"{n} faces listed for season {season}, which has {t['counts'].get(season, 0)} such cards")
-            if "trader" in t and t["trader"]["good"] not in spec["components"]["goods"]:
-                raise SpecError(path, f"types.{tid}.trader.good", f"unknown good {t['trader']['good']!r}")
-        for season, expected in seasons.items():
-            if totals[season] != expected:
-                raise SpecError(path, f"seasons.{season}", f"season {season} should hold {expected} cards; the card types add up to {totals[season]}")
-        if sum(seasons.values()) != cards["deck"]:
-            raise SpecError(path, "deck", f"the deck has {cards['deck']} cards; the seasons add up to {sum(seasons.values())}")
-        goods = spec["components"]["goods"]
-        if sum(g["cubes"] for g in goods.values()) != spec["components"]["bag"]["cubes"]:
-            raise SpecError(spec.path_of("components"), "bag.cubes", "the bag's cube count does not equal the goods' cubes added up")
-        players = spec.meta["players"]
-        by_players = spec["setup"]["by_players"]
-        ids = {f.get("id") for t in cards["types"].values() for f in (t.get("faces") or []) if f.get("id")}
-        for n in range(players["min"], players["max"] + 1):
-            if n not in by_players and str(n) not in by_players:
-                raise SpecError(spec.path_of("setup"), f"by_players.{n}", f"no setup for {n} players")
-        for n, entry in by_players.items():
-            for i, name in enumerate(entry["removed"]):
-                if name not in cards["types"] and name not in ids:
-                    raise SpecError(spec.path_of("setup"), f"by_players.{n}.removed.{i}", f"no card type or card id {name!r}")
-        if not any("points" == (t.get("face") or {}).get("field") for t in cards["types"].values()):
-            raise SpecError(path, "types", "the deck needs a fire card type (face field 'points')")
-
-    def face_spec(self, card_type: str) -> dict:
-        return self.types[card_type].get("face") or {}
-
-    def face_fields(self, card_type: str) -> tuple[str, ...]:
-        f = self.face_spec(card_type).get("field")
-        return (f,) if f else ()
-
-    def is_ship(self, card_type: str) -> bool:
-        return bool(self.types[card_type].get("ship"))
-
-    def trader_for(self, good: str) -> str | None:
-        for tid, t in self.types.items():
-            if t.get("trader", {}).get("good") == good:
-                return tid
-        return None
-
-    def warehouse_capacity(self) -> int:
-        return self.types[self.warehouse]["capacity"]
-
-    def play_points(self, season: str) -> int:
-        return self.types[self.fire]["play_points"][season]
-
-    def season_name(self, season: str) -> str:
-        for s in self.spec["cards"]["seasons"]:
-            if s["id"] == season:
-                return f"{s['names']['en']} ({season})"
-        return season
-
-    def card_name(self, card_type: str) -> str:
-        return self.spec.name(self.types.get(card_type), default=card_type)
-
-    def build_deck(self, players: int) -> dict[str, list[Card]]:
-        deck: dict[str, list[Card]] = {s: [] for s in self.season_order}
-        for tid, t in self.types.items():
-            field_ = self.face_fields(tid)
-            faces = list(t.get("faces") or [])
-            for season, n in t["counts"].items():
-                known = [f for f in faces if f["season"] == season]
-                for i in range(n):
-                    if i < len(known):
-                        f = known[i]
-                        face = {k: (tuple(f[k]) if isinstance(f.get(k), list) else f.get(k)) for k in field_}
-                        source = f"cards:types.{tid}.faces.{faces.index(f)}"
-                        deck[season].append(Card(tid, season, face, f.get("id"), source))
-                    else:
-                        source = f"cards:types.{tid}.faces" if field_ else None
-                        deck[season].append(Card(tid, season, {k: None for k in field_}, None, source))
-        for card in self.removed_cards(players):
-            stack = deck[card.season]
-            for c in stack:
-                if c.type == card.type and (card.id is None or c.id == card.id):
-                    stack.remove(c)
-                    break
-        return deck
-
-    def removed_cards(self, players: int) -> list[Card]:
-        by_players = self.spec["setup"]["by_players"]
-        entry = by_players.get(players) or by_players.get(str(players)) or {"removed": []}
-        out = []
-        for name in entry["removed"]:
-            if name in self.types:
-                seasons = [s for s in reversed(self.season_order) if self.types[name]["counts"].get(s)]
-                out.append(Card(name, seasons[0]))
-            else:
-                for tid, t in self.types.items():
-                    for f in t.get("faces") or []:
-                        if f.get("id") == name:
-                            face = {k: f.get(k) for k in self.face_fields(tid)}
-                            out.append(Card(tid, f["season"], face, name))
-        return out
-
-    # --- notation -----------------------------------------------------------------------
-
-    def _name_index(self) -> dict[str, str]:
-        index = {}
-        for tid, t in self.types.items():
-            index[tid] = tid
-            for name in (t.get("names") or {}).values():
-                index[name.lower().replace(" ", "-").replace(".", "")] = tid
-        return index
-
-    def _goods_index(self) -> dict[str, str]:
-        index = {}
-        for gid, g in self.spec["components"]["goods"].items():
-            index[gid] = gid
-            index[g["colour"]] = gid
-            for name in g["names"].values():
-                index[name.lower()] = gid
-        return index
-
-    def card_type(self, token: Token) -> str:
-        key = str(token).lower()
-        if key not in self._names:
-            raise unknown_name("card", token, sorted(self.types), self._names)
-        return self._names[key]
-
-    def good(self, token: Token) -> str:
-        key = str(token).lower()
-        if key not in self._goods_names:
-            raise unknown_name("good", token, self.goods, self._goods_names)
-        return self._goods_names[key]
-
-    def build_move(self, tree: Tree) -> Move:
-        kind = tree.data
-        if kind == "round":
-            return RoundStart(int(tree.children[0]))
-        if kind == "reveal":
-            return self._build_reveal(tree)
-        player_tok, action = tree.children
-        player = str(player_tok).lower()
-        args = action.children
-        if action.data == "place":
-            return Place(player, int(args[0]))
-        if action.data in ("buy", "pass"):
-            return Offer(player, action.data == "buy", int(args[0]) if args else None)
-        if action.data == "contract":
-            return Load(player, "contract", self._goods(args[1]), contract=int(args[0]))
-        if action.data == "hall_exchange":
-            return Load(player, "hall_exchange", self._goods(args[0]), take=self._goods(args[1]))
-        return Load(player, action.data, self._goods(args[0]))
-
-    def _goods(self, tree: Tree) -> tuple[str, ...]:
-        return tuple(self.good(t) for t in tree.children)
-
-    def _build_reveal(self, tree: Tree) -> Reveal:
-        card_tok, *rest = tree.children
-        card = self.card_type(card_tok)
-        field_ = self.face_fields(card)
-        numbers = [t for t in rest if t.type == "INT"]
-        words = [t for t in rest if t.type == "WORD"]
-        if self.is_ship(card):
-            if numbers:
-                raise RecordError("a ship is followed by the goods drawn onto it, not a number", Pos.of(numbers[0]))
-            return Reveal(card, cubes=tuple(self.good(w) for w in words))
-        if field_ == ("goods",):
-            if numbers:
-                raise RecordError("a contract is followed by its goods, not a number", Pos.of(numbers[0]))
-            return Reveal(card, goods=tuple(sorted(self.good(w) for w in words)))
-        if words:
-            raise RecordError(f"unexpected {str(words[0])!r} after {card}", Pos.of(words[0]))
-        if field_ in (("value",), ("points",)):
-            if len(numbers) > 1:
-                raise RecordError(f"a {card} shows one number", Pos.of(numbers[1]))
-            number = int(numbers[0]) if numbers else None
-            return Reveal(card, **{field_[0]: number})
-        if numbers:
-            raise RecordError(f"a {card} shows no number", Pos.of(numbers[0]))
-        return Reveal(card)
-
-    def face_of(self, move: Reveal) -> dict[str, Any]:
-        fields = self.face_fields(move.card)
-        face: dict[str, Any] = {}
-        for f in fields:
-            value = getattr(move, f)
-            face[f] = (tuple(value) or None) if f == "goods" else value
-        return face
-
-    def check_face_range(self, move: Reveal, face: dict) -> None:
-        spec = self.face_spec(move.card)
-        rule = self.rule("card-face")
-        for key, value in face.items():
-            if value is None:
-                continue
-            if key == "goods":
-                require(len(value) in spec.get("sizes", [len(value)]), rule, f"a contract shows {', '.join(map(str, spec['sizes']))} goods, not {len(value)}")
-            else:
-                low, high = spec.get("min"), spec.get("max")
-                require(low is None or value >= low, rule, f"a {self.card_name(move.card).lower()} shows at least {low}, not {value}")
-                require(high is None or value <= high, rule, f"a {self.card_name(move.card).lower()} shows at most {high}, not {value}")
-
-    def format_move(self, move: Move) -> str:
-        if isinstance(move, RoundStart):
-            return f"round {move.round}"
-        if isinstance(move, Reveal):
-            extra = [str(move.value)] if move.value is not None else [str(move.points)] if move.points is not None else []
-            extra += list(move.goods) + list(move.cubes)
-            return " ".join(["reveal", move.card, *extra])
-        if isinstance(move, Place):
-            return f"{move.player}: place {move.slot}"
-        if isinstance(move, Offer):
-            return f"{move.player}: {'buy' if move.buy else 'pass'}" + (f" {move.slot}" if move.slot else "")
-        if isinstance(move, Load):
-            words = LOAD_ACTIONS[move.action]
-            if move.action == "contract":
-                words += f" {move.contract}"
-            text = f"{move.player}: {words} {' '.join(move.goods)}"
-            if move.take:
-                text += f" for {' '.join(move.take)}"
-            return text
-        raise TypeError(move)
-
-    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> SpeicherstadtState:
-        return SpeicherstadtState(self, seats, start, trace)
-
-
-GAME = Speicherstadt

@@ -1,25 +1,23 @@
 """The Speicherstadt: the legal next moves, and random legal ones for `referee play`.
 
-The rules (speicherstadt.py) decide whether a move is legal; this module lists
+The rules (rules.py) decide whether a move is legal; this module lists
 moves. Loading is listed one step at a time (a single cube, or the smallest
 market-hall batch). Random games follow the odds in `specs/speicherstadt/play.yaml`,
 which favour useful loading without leaving out the odd moves the rules allow.
+The game object (game.py) asks this module; the rules never do.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from ..notation import Move
-from .speicherstadt import DEMAND, FINAL_FIRES, LOADING, PURCHASE, SUPPLY, Load, Offer, Place, Reveal, RoundStart
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .speicherstadt import Player, SpeicherstadtState
+from ...notation import Move
+from .moves import Load, Offer, Place, Reveal, RoundStart
+from .rules import DEMAND, FINAL_FIRES, LOADING, PURCHASE, SUPPLY, Player, SpeicherstadtState
 
 
-def legal_moves(state: "SpeicherstadtState") -> list[Move]:
+def legal_moves(state: SpeicherstadtState) -> list[Move]:
     if state.phase in (SUPPLY, FINAL_FIRES):
         season = state.current_season()
         if season is None:
@@ -50,12 +48,12 @@ def legal_moves(state: "SpeicherstadtState") -> list[Move]:
     return []
 
 
-def loading_order(state: "SpeicherstadtState") -> list[str]:
+def loading_order(state: SpeicherstadtState) -> list[str]:
     n = len(state.seats)
     return [state.seats[(state.start + i) % n].colour for i in range(n)]
 
 
-def loading_options(state: "SpeicherstadtState", player: "Player") -> list[Load]:
+def loading_options(state: SpeicherstadtState, player: Player) -> list[Load]:
     """One-step loading moves for a player (single cubes, or the smallest hall batches)."""
     colour, game = player.seat.colour, state.game
     hall = state.spec["components"]["market_hall"]
@@ -88,18 +86,18 @@ def loading_options(state: "SpeicherstadtState", player: "Player") -> list[Load]
     return moves
 
 
-def random_move(state: "SpeicherstadtState", rng: random.Random) -> Move:
+def random_move(state: SpeicherstadtState, rng: random.Random) -> Move:
     if state.phase in (SUPPLY, FINAL_FIRES):
         return _random_reveal(state, rng)
     if state.phase == LOADING:
         return _random_loading(state, rng)
-    moves = state.legal_moves()
+    moves = legal_moves(state)
     if state.phase == PURCHASE and moves[0].buy and rng.random() < state.spec["play"]["buy"]:
         return moves[0]  # buy more often than not, so that games have cards to play with
     return rng.choice(moves)
 
 
-def _random_reveal(state: "SpeicherstadtState", rng: random.Random) -> Reveal:
+def _random_reveal(state: SpeicherstadtState, rng: random.Random) -> Reveal:
     game = state.game
     season = state.current_season()
     card = rng.choice(state.deck[season])
@@ -120,7 +118,7 @@ def _random_reveal(state: "SpeicherstadtState", rng: random.Random) -> Reveal:
     return Reveal(card.type, value=face.get("value"), points=face.get("points"), goods=tuple(face.get("goods") or ()), cubes=cubes)
 
 
-def _random_loading(state: "SpeicherstadtState", rng: random.Random) -> Move:
+def _random_loading(state: SpeicherstadtState, rng: random.Random) -> Move:
     """Move goods about: mostly useful moves, sometimes odd ones, so every kind is reached."""
     busy = [c for c in loading_order(state) if state.players[c].dock]
     idle = [c for c in loading_order(state) if not state.players[c].dock and (state.players[c].warehouse or state.players[c].hall)]

@@ -1,0 +1,107 @@
+"""The Speicherstadt's game object: the tables built from the spec, and the engine's questions.
+
+The tables name each card's role by what the data says of it (the fire shows
+points, the fireman a value, the contract goods; the bank pays income; the
+warehouse has a capacity), never by a name written here. The engine asks this
+object to read and write moves (notation.py), to start a game (rules.py), to
+cross-check the spec (checks.py) and for legal and random moves (play.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+from lark import Tree
+
+from ...notation import Header, Move
+from ...spec import Spec
+from ..base import Game, Seat, Trace
+from . import checks, notation, play
+from .rules import SpeicherstadtState
+
+
+class Speicherstadt(Game):
+    name = "speicherstadt"
+
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        cards = spec["cards"]
+        self.season_order = [s["id"] for s in cards["seasons"]]
+        self.types = cards["types"]
+        self.goods = sorted(spec["components"]["goods"])
+        by_role = {}
+        for tid, t in self.types.items():
+            field_ = (t.get("face") or {}).get("field")
+            if field_:
+                by_role.setdefault(field_, tid)
+            if "income" in t:
+                by_role.setdefault("income", tid)
+            if "capacity" in t:
+                by_role.setdefault("capacity", tid)
+        # card roles are found from the data, not from names written here
+        self.fire = by_role["points"]
+        self.fireman = by_role["value"]
+        self.contract = by_role["goods"]
+        self.bank = by_role["income"]
+        self.warehouse = by_role["capacity"]
+        self.counting_office = spec["scoring"]["counting_offices"]["card"]
+        self.card_names = notation.card_index(self.types)
+        self.goods_names = notation.goods_index(spec["components"]["goods"])
+
+    @classmethod
+    def check_spec(cls, spec: Spec) -> None:
+        checks.check_spec(spec)
+
+    # --- the tables -----------------------------------------------------------------------
+
+    def face_spec(self, card_type: str) -> dict:
+        return self.types[card_type].get("face") or {}
+
+    def face_fields(self, card_type: str) -> tuple[str, ...]:
+        f = self.face_spec(card_type).get("field")
+        return (f,) if f else ()
+
+    def is_ship(self, card_type: str) -> bool:
+        return bool(self.types[card_type].get("ship"))
+
+    def trader_for(self, good: str) -> str | None:
+        for tid, t in self.types.items():
+            if t.get("trader", {}).get("good") == good:
+                return tid
+        return None
+
+    def warehouse_capacity(self) -> int:
+        return self.types[self.warehouse]["capacity"]
+
+    def play_points(self, season: str) -> int:
+        return self.types[self.fire]["play_points"][season]
+
+    def season_name(self, season: str) -> str:
+        for s in self.spec["cards"]["seasons"]:
+            if s["id"] == season:
+                return f"{s['names']['en']} ({season})"
+        return season
+
+    def card_name(self, card_type: str) -> str:
+        return self.spec.name(self.types.get(card_type), default=card_type)
+
+    # --- the engine's questions -------------------------------------------------------------
+
+    def build_move(self, tree: Tree) -> Move:
+        return notation.build_move(self, tree)
+
+    def format_move(self, move: Move) -> str:
+        return notation.format_move(move)
+
+    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> SpeicherstadtState:
+        return SpeicherstadtState(self, seats, start, trace)
+
+    def legal_moves(self, state: SpeicherstadtState) -> list[Move]:
+        return play.legal_moves(state)
+
+    def random_move(self, state: SpeicherstadtState, rng: random.Random) -> Move:
+        return play.random_move(state, rng)
+
+    def move_hints(self, state: SpeicherstadtState) -> list[str]:
+        """The legal next moves as a person writes them, with what a reveal must add."""
+        return notation.move_hints(self, self.legal_moves(state))
