@@ -1,10 +1,11 @@
 """What every game module provides to the shared engine.
 
 A game is split the way OpenSpiel splits one: a `Game` holds the spec (the
-numbers) and builds moves from the record's parse tree; a `State` is one game
-in progress and knows the rules. The engine replays a record by calling
-`State.apply` move by move; a broken rule raises `Violation` with a rule id
-from the game's `rules.yaml`.
+numbers), reads and writes its moves in the notation, and answers the search for
+legal and random moves (from its play module); a `State` is one game in progress
+and knows the rules. The engine replays a record by calling `State.apply` move by
+move; a broken rule raises `Violation` with a rule id from the game's `rules.yaml`.
+The move search reads the state; the state never asks for it.
 """
 
 from __future__ import annotations
@@ -145,18 +146,18 @@ class Game:
     def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> State:
         raise NotImplementedError
 
-    # --- the search for moves: the game asks its play module, which reads the rules ------
+    # --- the search for moves: each game's play module, asked by the game, never by the rules ---
 
     def legal_moves(self, state: State) -> list[Move]:
-        return state.legal_moves()
+        raise NotImplementedError
 
     def move_hints(self, state: State) -> list[str]:
         """The legal next moves as a person would write them (for `referee moves`)."""
-        return state.move_hints() if hasattr(state, "move_hints") else [self.format_move(m) for m in self.legal_moves(state)]
+        return [self.format_move(m) for m in self.legal_moves(state)]
 
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
-        return state.random_move(rng)
+        return rng.choice(self.legal_moves(state))
 
     def rule(self, short: str) -> str:
         """Full rule id. An id missing from rules.yaml (say, a rule deleted from the shipped

@@ -8,7 +8,7 @@ every candidate gives.
 import pytest
 
 from referee.engine import check_bytes
-from referee.games import canterbury, canterbury_play
+from referee.games.canterbury import moves, play, rules
 from referee.play import play_game
 
 
@@ -21,8 +21,8 @@ def test_the_short_cuts_drop_no_legal_move(monkeypatch, players, seed, after):
     record = play_game("canterbury", players, seed).encode()
     state = check_bytes(record, "game.log", stop_after=after).state
     quick = listed(state)
-    monkeypatch.setattr(canterbury.CanterburyState, "_demolition_needed", lambda self, combo, new, free: True)
-    monkeypatch.setattr(canterbury_play, "open_kinds", lambda state, player: (canterbury.LEVY, canterbury.FULL, canterbury.TAX))
+    monkeypatch.setattr(rules.CanterburyState, "_demolition_needed", lambda self, combo, new, free: True)
+    monkeypatch.setattr(play, "open_kinds", lambda state, player: (moves.LEVY, moves.FULL, moves.TAX))
     assert listed(state) == quick
     assert quick
 

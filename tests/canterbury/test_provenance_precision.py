@@ -56,7 +56,7 @@ def test_the_neutrals_city_points_count_once_a_neutral_tile_moves_the_city():
 
 
 def test_the_favour_cells_read_are_those_of_the_podium():
-    from referee.games.canterbury_scoring import favour_cells
+    from referee.games.canterbury.scoring import favour_cells
 
     assert favour_cells({"green": 10, "red": 8, "blue": 3}) == [("first", 10), ("second", 8)]
     assert favour_cells({"green": 7, "red": 7, "blue": 5}) == [("first", 7), ("second", 7)]  # tied leaders share both

@@ -1,14 +1,18 @@
-"""Canterbury: the base game for three and four players and the advanced two-player variant.
+"""Canterbury's rules: the state of a game and how each move changes it.
 
-A turn is one action: Levy, Full Build or Tax & Build. In the two-player variant a
-placement for the neutral player may open the turn, written as its own line. The city
-is a graph of districts read from `specs/canterbury/board.yaml`; structures, the
+The city is a graph of districts read from `specs/canterbury/board.yaml`; structures, the
 treasury track, the bonuses and every other number come from the other spec files, so
 typing in the numbers printed in a particular box changes the referee, not this module.
+The state reads as the rulebook does: set-up, a turn's choice of action, the Levy, Full
+Build and Tax & Build, placement, demolition, district scoring and the final scoring, the
+neutral player of the two-player variant, then the figures a checkpoint may state.
 
 An action is worked out on a copy of the board and committed only when every rule
 holds. A rejected move therefore leaves the state as it was, and the random player
-tries its candidate moves with the very code that checks records.
+(play.py) tries its candidate moves with the very code that checks records.
+
+The game object (game.py) is reached only through the state's `game` attribute: it holds
+the tables built from the spec and is never imported here.
 """
 
 from __future__ import annotations
@@ -17,18 +21,14 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
-from lark import Token, Tree
+from ...errors import Pos, RecordError, Violation
+from ...notation import Move
+from ..base import Game, Seat, Standing, State, Trace, require
+from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
+from .scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
 
-from ..notation import Header, Move, Pos, RecordError, unknown_name
-from ..spec import Spec, load_spec
-from .base import Game, Seat, Standing, State, Trace, Violation, require
-from .canterbury_checks import check_board, check_neutral, check_scoring, check_structures, check_treasury
-from .canterbury_scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
-
-# The three actions, by the ids setup.yaml gives them.
-LEVY, FULL, TAX = "levy", "full-build", "tax-build"
 # How a structure of a size spreads its service cubes (structures.yaml, sizes).
 OWN, NEIGHBOURS, CHOSEN = "own", "neighbours", "chosen"
 # Where a player's prosperity comes from; also the checkpoint keys for each part.
@@ -36,37 +36,6 @@ START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS = "start", "st
 SOURCES = (START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS)
 # Placement problems that a different order of two structures may cure.
 ORDER_SENSITIVE = ("connectivity", "services-first")
-
-
-# --- moves ----------------------------------------------------------------------------------
-
-
-@dataclass
-class Build:
-    """One structure of a build action, with the demolitions that make way for it."""
-
-    structure: str
-    district: str
-    demolish: tuple[str, ...] = ()
-    serving: tuple[str, ...] = ()  # a large structure's further cube districts
-    pos: Pos | None = field(default=None, compare=False)
-
-
-@dataclass
-class Action(Move):
-    player: str
-    kind: str  # LEVY, FULL or TAX
-    builds: tuple[Build, ...] = ()
-
-
-@dataclass
-class NeutralStep(Move):
-    """The active player places the top tile of their stack for the neutral player."""
-
-    player: str
-    structure: str
-    district: str | None = None  # None: no legal place, the tile leaves the game
-    skipped: str | None = None  # a medium stack's top tile put back in the box
 
 
 # --- static data ------------------------------------------------------------------------------
@@ -167,7 +136,13 @@ class Outcome:
 
 
 class CanterburyState(State):
-    def __init__(self, game: "Canterbury", seats: list[Seat], start: int, trace: Trace, neutral_colour: str | None):
+    """One game in progress: the board, the players, the city's prosperity and whose turn it is."""
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace, neutral_colour: str | None):
+        """`game` is the Canterbury object of game.py (which imports this module, so it is typed
+        by its base class here)."""
         spec = game.spec
         setup = spec["setup"]
         self.game = game
@@ -185,7 +160,7 @@ class CanterburyState(State):
             points[START] = setup["prosperity_start"]
             self.players[colour] = Player(seat, rank, setup["money"], points)
         trace.use(game.rule("start-money"))
-        self.board = game.initial_board()
+        self.board = self._initial_board()
         treasury = spec["treasury"]
         start_at = treasury["city"]["start"]
         self.city = City(start_at, min(start_at // treasury["track_length"], treasury["city"]["discs"]))
@@ -202,6 +177,19 @@ class CanterburyState(State):
         self.moves_this_turn = 0
         self.opened: list[str] = []
         self._begin_turn()
+
+    def _initial_board(self) -> Board:
+        """The board before the first turn: the Roman well, the city's cube, the full sideboard."""
+        game = self.game
+        board_spec = self.spec["board"]
+        tiles: dict[str, list[str]] = {d: [] for d in game.districts}
+        cubes: dict[str, dict[str, str]] = {d: {} for d in game.districts}
+        well = board_spec["roman_well"]
+        tiles[well["district"]].append(well["structure"])
+        cube = board_spec["city_cube"]
+        cubes[cube["district"]][cube["service"]] = cube["owner"]
+        supply = {sid: s.tiles for sid, s in game.structures.items() if not s.set_out}
+        return Board(tiles, cubes, supply, Counter())
 
     def _deal_stacks(self) -> None:
         """Each player's neutral stacks are taken from the supply (rules.yaml, neutral-setup)."""
@@ -506,7 +494,17 @@ class CanterburyState(State):
         for tiles in board.tiles.values():
             if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["anywhere"] for t in tiles):
                 return used
-        raise Violation(rid, f"the {gone.name} may go only for a larger {gone.service} structure in its place, {game.demolition_help(gone)}", build.pos)
+        raise Violation(rid, f"the {gone.name} may go only for a larger {gone.service} structure in its place, {self._demolition_help(gone)}", build.pos)
+
+    def _demolition_help(self, gone: Structure) -> str:
+        """The other conditions under which a structure of this size may go, for a message."""
+        conditions = self.game.sizes[gone.size].demolition
+        parts = []
+        if conditions["neighbour"]:
+            parts.append(f"a {' or '.join(conditions['neighbour'])} {gone.service} structure in an adjacent district")
+        if conditions["anywhere"]:
+            parts.append(f"a {' or '.join(conditions['anywhere'])} {gone.service} structure anywhere in the city")
+        return "or " + " or ".join(parts) if parts else "and nothing else allows it"
 
     # --- committing a turn -------------------------------------------------------------------
 
@@ -780,7 +778,7 @@ class CanterburyState(State):
         return out
 
     # --- candidate actions: whether a Full Build is possible is a rule; the search for legal and
-    # --- random moves (canterbury_play.py) builds on the same candidates -------------------------
+    # --- random moves (play.py) builds on the same candidates -------------------------------------
 
     def try_action(self, move: Action) -> Outcome | None:
         """The outcome of a candidate action, or None when a rule forbids it."""
@@ -861,199 +859,3 @@ class CanterburyState(State):
             if self.try_action(move) is not None:
                 return move
         return None
-
-    def legal_moves(self) -> list[Move]:
-        from .canterbury_play import legal_moves
-
-        return legal_moves(self)
-
-    def random_move(self, rng: random.Random) -> Move:
-        from .canterbury_play import random_move
-
-        return random_move(self, rng)
-
-
-# --- the game ------------------------------------------------------------------------------------
-
-
-class Canterbury(Game):
-    name = "canterbury"
-
-    def __init__(self, spec: Spec):
-        super().__init__(spec)
-        self.services = [s["id"] for s in spec["services"]["services"]]
-        self.sizes = {
-            name: Size(name, rank, s["spaces"], s["cubes"], s.get("chosen_districts", 0), s["demolition"])
-            for rank, (name, s) in enumerate(spec["structures"]["sizes"].items())
-        }
-        self.structures = {sid: self._structure(sid, s) for sid, s in spec["structures"]["structures"].items()}
-        self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
-        self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
-        self.district_ids = list(self.districts)
-        self.neutral = spec["setup"]["neutral"]
-        # the sizes that may share a Full Build: those not built alone
-        alone = spec["setup"]["full_build"].get("alone", [])
-        self.pair = tuple(s for s in self.sizes if s not in alone)
-        self.play = spec["play"]
-        self._structure_names = self._name_index()
-        self._district_names = {**{d: d for d in self.districts}, **(spec["board"].get("aliases") or {})}
-
-    def _structure(self, sid: str, s: dict) -> Structure:
-        printed = s["printed"]
-        return Structure(
-            id=sid,
-            name=s["names"]["en"],
-            service=s["service"],
-            size=s["size"],
-            spaces=self.sizes[s["size"]].spaces,
-            tiles=printed["tiles"],
-            cost=printed.get("cost", 0),
-            city=printed.get("city", 0),
-            player=printed.get("player", 0),
-            kind=s.get("counts_as", sid),
-            scores_as_empty=bool(s.get("scores_as_empty")),
-            set_out=bool(s.get("set_out")),
-        )
-
-    @classmethod
-    def required_variants(cls, players: int) -> list[str]:
-        required = load_spec(cls.name)["setup"].get("required_variants") or {}
-        return list(keyed(required, players) or [])
-
-    # --- spec checks -----------------------------------------------------------------------
-
-    @classmethod
-    def check_spec(cls, spec: Spec) -> None:
-        check_board(spec)
-        check_structures(spec)
-        check_treasury(spec)
-        check_scoring(spec)
-        check_neutral(spec)
-
-    # --- helpers the rules share -----------------------------------------------------------
-
-    def structure_name(self, sid: str) -> str:
-        return self.structures[sid].name
-
-    def ring_name(self, ring: str) -> str:
-        return self.spec["board"]["rings"][ring]["names"]["en"]
-
-    def services_before(self, service: str) -> list[str]:
-        return self.services[: self.services.index(service)]
-
-    def free_spaces(self, tiles: list[str]) -> int:
-        return self.spec["board"]["building_spaces"] - sum(self.structures[t].spaces for t in tiles)
-
-    def scored_spaces(self, tiles: list[str]) -> int:
-        """Occupied building spaces for district scoring; the Roman well's counts as empty."""
-        return sum(self.structures[t].spaces for t in tiles if not self.structures[t].scores_as_empty)
-
-    def demolition_help(self, gone: Structure) -> str:
-        conditions = self.sizes[gone.size].demolition
-        parts = []
-        if conditions["neighbour"]:
-            parts.append(f"a {' or '.join(conditions['neighbour'])} {gone.service} structure in an adjacent district")
-        if conditions["anywhere"]:
-            parts.append(f"a {' or '.join(conditions['anywhere'])} {gone.service} structure anywhere in the city")
-        return "or " + " or ".join(parts) if parts else "and nothing else allows it"
-
-    def initial_board(self) -> Board:
-        board_spec = self.spec["board"]
-        tiles: dict[str, list[str]] = {d: [] for d in self.districts}
-        cubes: dict[str, dict[str, str]] = {d: {} for d in self.districts}
-        well = board_spec["roman_well"]
-        tiles[well["district"]].append(well["structure"])
-        cube = board_spec["city_cube"]
-        cubes[cube["district"]][cube["service"]] = cube["owner"]
-        supply = {sid: s.tiles for sid, s in self.structures.items() if not s.set_out}
-        return Board(tiles, cubes, supply, Counter())
-
-    # --- notation --------------------------------------------------------------------------
-
-    def _name_index(self) -> dict[str, str]:
-        index = {}
-        for sid, s in self.spec["structures"]["structures"].items():
-            index[sid] = sid
-            index[_word(s["names"]["en"])] = sid
-        return index
-
-    def structure_of(self, token: Token) -> str:
-        return _look_up(self._structure_names, _word(str(token)), token, "structure", self.structures)
-
-    def district_of(self, token: Token) -> str:
-        return _look_up(self._district_names, str(token).lower(), token, "district", self._district_names)
-
-    def build_move(self, tree: Tree) -> Move:
-        player_tok, action = tree.children
-        player = str(player_tok).lower()
-        if action.data == "levy":
-            return Action(player, LEVY)
-        if action.data in ("full_build", "tax_build"):
-            kind = FULL if action.data == "full_build" else TAX
-            return Action(player, kind, tuple(self._build(t) for t in action.children))
-        skipped = None
-        tile = action.children[-1]
-        if len(action.children) > 1:
-            skipped = self.structure_of(action.children[0].children[0])
-        if tile.data == "neutral_discard":
-            return NeutralStep(player, self.structure_of(tile.children[0]), None, skipped)
-        structure, district = tile.children
-        return NeutralStep(player, self.structure_of(structure), self.district_of(district), skipped)
-
-    def _build(self, tree: Tree) -> Build:
-        structure, district, *extra = tree.children
-        build = Build(self.structure_of(structure), self.district_of(district), pos=Pos.of(tree))
-        for part in extra:
-            if part.data == "demolish":
-                build.demolish = tuple(self.structure_of(t) for t in part.children)
-            else:
-                build.serving = tuple(self.district_of(t) for t in part.children)
-        return build
-
-    def format_move(self, move: Move) -> str:
-        if isinstance(move, NeutralStep):
-            skip = f"skip {move.skipped}, " if move.skipped else ""
-            tile = f"{move.structure} {move.district}" if move.district else f"discard {move.structure}"
-            return f"{move.player}: neutral {skip}{tile}"
-        if move.kind == LEVY:
-            return f"{move.player}: levy"
-        words = "full build" if move.kind == FULL else "tax build"
-        return f"{move.player}: {words} " + ", ".join(_build_text(b) for b in move.builds)
-
-    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> CanterburyState:
-        count = len(seats)
-        where = header.pos("players") or Pos(1, 1)
-        required = self.required_variants(count)
-        if required and not self.neutral:
-            raise RecordError(
-                f"{count} players play Canterbury with the {' and '.join(required)} variant (a neutral player); "
-                f"add [Variant \"{', '.join(required)}\"] to the header or pass --variant {required[0]}", where)
-        if self.neutral and count not in self.neutral["players"]:
-            raise RecordError(f"the neutral player's variant is for {' or '.join(map(str, self.neutral['players']))} players, not {count}", where)
-        seated = {s.colour for s in seats}
-        neutral_colour = next((c for c in self.spec.meta["colours"] if c not in seated), None) if self.neutral else None
-        return CanterburyState(self, seats, start, trace, neutral_colour)
-
-
-def _look_up(index: dict[str, str], key: str, token: Token, what: str, known: Iterable[str]) -> str:
-    """A name from the record, or a RecordError pointing at it."""
-    if key not in index:
-        raise unknown_name(what, token, known, index)
-    return index[key]
-
-
-def _word(text: str) -> str:
-    """A name as a record writes it: lower case, hyphens for spaces, no apostrophes."""
-    return text.lower().replace("'", "").replace(" ", "-")
-
-
-def _build_text(build: Build) -> str:
-    text = f"{build.structure} {build.district}"
-    if build.demolish:
-        text += " demolish " + " ".join(build.demolish)
-    if build.serving:
-        text += " serving " + " ".join(build.serving)
-    return text
-
-
-GAME = Canterbury

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..spec import Spec, SpecError
-from .canterbury_scoring import divide, keyed, printed_at
+from ...errors import SpecError
+from ...spec import Spec
+from .scoring import divide, keyed, printed_at
 
 
 def check_board(spec: Spec) -> None:

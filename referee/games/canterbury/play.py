@@ -1,6 +1,6 @@
 """Canterbury: the legal next moves, and random legal ones for `referee play`.
 
-The rules (canterbury.py) decide whether one action is legal; this module only
+The rules (rules.py) decide whether one action is legal; this module only
 searches: it lists candidate actions and keeps those the rules accept. Large
 structures are listed with one choice of the districts their cubes serve, as the
 choices multiply beyond listing. Random games weigh the three actions by
@@ -10,16 +10,13 @@ choices multiply beyond listing. Random games weigh the three actions by
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
-from ..notation import Move
-from .canterbury import FULL, LEVY, TAX, Action, Board, Build, NeutralStep
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .canterbury import CanterburyState, Player
+from ...notation import Move
+from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
+from .rules import Board, CanterburyState, Player
 
 
-def legal_moves(state: "CanterburyState") -> list[Move]:
+def legal_moves(state: CanterburyState) -> list[Move]:
     """Every legal next move; a large structure is listed with one choice of cube districts
     (the first free ones), as the choices multiply beyond listing."""
     if state.over:
@@ -42,7 +39,7 @@ def legal_moves(state: "CanterburyState") -> list[Move]:
     return moves
 
 
-def open_kinds(state: "CanterburyState", player: "Player") -> tuple[str, ...]:
+def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
     """The actions worth trying: when the first round or a Levy calls for one kind and a
     build of it is possible, the others are all refused (`_check_choice`), so they are not
     tried one candidate at a time, each asking again whether that build is possible."""
@@ -53,7 +50,7 @@ def open_kinds(state: "CanterburyState", player: "Player") -> tuple[str, ...]:
     return (LEVY, FULL, TAX)
 
 
-def pairs(state: "CanterburyState", colour: str, singles: list[Action]) -> list[Action]:
+def pairs(state: CanterburyState, colour: str, singles: list[Action]) -> list[Action]:
     """Full Builds of two small or medium structures, the second chosen after the first."""
     game = state.game
     pair_sizes = game.pair
@@ -71,7 +68,7 @@ def pairs(state: "CanterburyState", colour: str, singles: list[Action]) -> list[
     return out
 
 
-def neutral_options(state: "CanterburyState", colour: str) -> list[Move]:
+def neutral_options(state: CanterburyState, colour: str) -> list[Move]:
     player = state.players[colour]
     stack = state.neutral_stack(player)
     tiles = [(stack[0], None)]
@@ -86,7 +83,7 @@ def neutral_options(state: "CanterburyState", colour: str) -> list[Move]:
     return moves
 
 
-def random_move(state: "CanterburyState", rng: random.Random) -> Move:
+def random_move(state: CanterburyState, rng: random.Random) -> Move:
     colour = state.to_act()
     if state.neutral_due:
         return _random_neutral(state, colour, rng)
@@ -107,12 +104,12 @@ def random_move(state: "CanterburyState", rng: random.Random) -> Move:
     return Action(colour, LEVY)
 
 
-def _random_levy(state: "CanterburyState", colour: str) -> Action | None:
+def _random_levy(state: CanterburyState, colour: str) -> Action | None:
     move = Action(colour, LEVY)
     return move if state.try_action(move) is not None else None
 
 
-def _random_single(state: "CanterburyState", colour: str, kind: str, money: int, rng: random.Random, sizes=None, board: Board | None = None, first: Build | None = None) -> Action | None:
+def _random_single(state: CanterburyState, colour: str, kind: str, money: int, rng: random.Random, sizes=None, board: Board | None = None, first: Build | None = None) -> Action | None:
     """A random legal action of one structure (or a second one after `first`)."""
     game = state.game
     board = board or state.board
@@ -129,7 +126,7 @@ def _random_single(state: "CanterburyState", colour: str, kind: str, money: int,
     return None
 
 
-def _random_full(state: "CanterburyState", colour: str, rng: random.Random) -> Action | None:
+def _random_full(state: CanterburyState, colour: str, rng: random.Random) -> Action | None:
     game = state.game
     player = state.players[colour]
     move = _random_single(state, colour, FULL, player.money, rng)
@@ -143,11 +140,11 @@ def _random_full(state: "CanterburyState", colour: str, rng: random.Random) -> A
     return second or move
 
 
-def _random_tax(state: "CanterburyState", colour: str, rng: random.Random) -> Action | None:
+def _random_tax(state: CanterburyState, colour: str, rng: random.Random) -> Action | None:
     return _random_single(state, colour, TAX, state.players[colour].money + state.tax(), rng)
 
 
-def _random_neutral(state: "CanterburyState", colour: str, rng: random.Random) -> NeutralStep:
+def _random_neutral(state: CanterburyState, colour: str, rng: random.Random) -> NeutralStep:
     options = neutral_options(state, colour)
     skips = [m for m in options if m.skipped is not None]
     plain = [m for m in options if m.skipped is None]

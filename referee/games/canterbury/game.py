@@ -1,0 +1,125 @@
+"""The Canterbury game object: the tables built once from the spec, and what the engine asks
+of a game (moves read and written, a new state, the spec's cross-checks, the search for moves).
+
+The rules themselves are in rules.py; this module only puts the parts together, so it is
+the one module of the package that imports all the others; only the package's
+`__init__.py` imports it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from lark import Tree
+
+from ...errors import Pos, RecordError
+from ...notation import Header, Move
+from ...spec import Spec, load_spec
+from ..base import Game, Seat, Trace
+from . import play
+from .checks import check_board, check_neutral, check_scoring, check_structures, check_treasury
+from .notation import Notation, format_move
+from .rules import CanterburyState, District, Size, Structure
+from .scoring import keyed
+
+
+class Canterbury(Game):
+    name = "canterbury"
+
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        self.services = [s["id"] for s in spec["services"]["services"]]
+        self.sizes = {
+            name: Size(name, rank, s["spaces"], s["cubes"], s.get("chosen_districts", 0), s["demolition"])
+            for rank, (name, s) in enumerate(spec["structures"]["sizes"].items())
+        }
+        self.structures = {sid: self._structure(sid, s) for sid, s in spec["structures"]["structures"].items()}
+        self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
+        self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
+        self.district_ids = list(self.districts)
+        self.neutral = spec["setup"]["neutral"]
+        # the sizes that may share a Full Build: those not built alone
+        alone = spec["setup"]["full_build"].get("alone", [])
+        self.pair = tuple(s for s in self.sizes if s not in alone)
+        self.play = spec["play"]
+        self.notation = Notation(spec)
+
+    def _structure(self, sid: str, s: dict) -> Structure:
+        printed = s["printed"]
+        return Structure(
+            id=sid,
+            name=s["names"]["en"],
+            service=s["service"],
+            size=s["size"],
+            spaces=self.sizes[s["size"]].spaces,
+            tiles=printed["tiles"],
+            cost=printed.get("cost", 0),
+            city=printed.get("city", 0),
+            player=printed.get("player", 0),
+            kind=s.get("counts_as", sid),
+            scores_as_empty=bool(s.get("scores_as_empty")),
+            set_out=bool(s.get("set_out")),
+        )
+
+    @classmethod
+    def required_variants(cls, players: int) -> list[str]:
+        required = load_spec(cls.name)["setup"].get("required_variants") or {}
+        return list(keyed(required, players) or [])
+
+    # --- spec checks -----------------------------------------------------------------------
+
+    @classmethod
+    def check_spec(cls, spec: Spec) -> None:
+        check_board(spec)
+        check_structures(spec)
+        check_treasury(spec)
+        check_scoring(spec)
+        check_neutral(spec)
+
+    # --- helpers the rules share: look-ups in the tables -----------------------------------
+
+    def structure_name(self, sid: str) -> str:
+        return self.structures[sid].name
+
+    def ring_name(self, ring: str) -> str:
+        return self.spec["board"]["rings"][ring]["names"]["en"]
+
+    def services_before(self, service: str) -> list[str]:
+        return self.services[: self.services.index(service)]
+
+    def free_spaces(self, tiles: list[str]) -> int:
+        return self.spec["board"]["building_spaces"] - sum(self.structures[t].spaces for t in tiles)
+
+    def scored_spaces(self, tiles: list[str]) -> int:
+        """Occupied building spaces for district scoring; the Roman well's counts as empty."""
+        return sum(self.structures[t].spaces for t in tiles if not self.structures[t].scores_as_empty)
+
+    # --- notation --------------------------------------------------------------------------
+
+    def build_move(self, tree: Tree) -> Move:
+        return self.notation.build_move(tree)
+
+    def format_move(self, move: Move) -> str:
+        return format_move(move)
+
+    # --- a game in progress, and the search for its moves ----------------------------------
+
+    def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> CanterburyState:
+        count = len(seats)
+        where = header.pos("players") or Pos(1, 1)
+        required = self.required_variants(count)
+        if required and not self.neutral:
+            raise RecordError(
+                f"{count} players play Canterbury with the {' and '.join(required)} variant (a neutral player); "
+                f"add [Variant \"{', '.join(required)}\"] to the header or pass --variant {required[0]}", where)
+        if self.neutral and count not in self.neutral["players"]:
+            raise RecordError(f"the neutral player's variant is for {' or '.join(map(str, self.neutral['players']))} players, not {count}", where)
+        seated = {s.colour for s in seats}
+        neutral_colour = next((c for c in self.spec.meta["colours"] if c not in seated), None) if self.neutral else None
+        return CanterburyState(self, seats, start, trace, neutral_colour)
+
+    def legal_moves(self, state: CanterburyState) -> list[Move]:
+        return play.legal_moves(state)
+
+    def random_move(self, state: CanterburyState, rng: random.Random) -> Move:
+        return play.random_move(state, rng)
