@@ -46,7 +46,8 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def _check_one(job: tuple[str, list[str]]) -> tuple[int, str, dict]:
-    from .engine import check_bytes, format_report, report_json
+    from .engine import check_bytes
+    from .report import format_report, report_json
 
     path, variants = job
     try:
@@ -92,7 +93,7 @@ def _replay_for_state(path: str, variants: list[str], at: int | None):
 
 
 def cmd_show(args) -> int:
-    from .engine import format_diagnostic, format_report
+    from .report import format_diagnostic, format_report
 
     if args.at is not None and args.at < 0:
         raise UsageError("--at takes a move number of 0 or more")
@@ -117,7 +118,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_moves(args) -> int:
-    from .engine import format_report
+    from .report import format_report
 
     report = _replay_for_state(args.file, args.variant, None)
     if report.status != "legal":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import random
 
-from .engine import rank
+from .report import rank
 from .games import load_game
 from .errors import RecordError, SpecError, UsageError, Violation
 from .games.base import Seat, Trace

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.engine import rank, record_variants
+from referee.engine import record_variants
+
+from referee.report import rank
 from referee.games import load_game
 from referee.games.base import Trace
 from referee.notation import Move, parse

@@ -13,7 +13,9 @@ from urllib.parse import urlparse
 
 import pytest
 
-from referee.engine import check_bytes, format_report, rule_link
+from referee.engine import check_bytes
+
+from referee.report import format_report, rule_link
 from referee.spec import available_games, data_root, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]

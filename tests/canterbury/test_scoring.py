@@ -1,7 +1,7 @@
 """Scoring and timing rules: district majorities and their ties, the King's favour, the
 neutral player, the city marker's crossings, the end of the game and the tie-break."""
 
-from referee.engine import format_report, rank
+from referee.report import format_report, rank
 from referee.games.canterbury.scoring import district_awards, favour_awards
 
 from .records import HEADER_2P, HEADER_3P, HEADER_4P, ROUND_1_2P, check, figures, rule_ids

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from referee.engine import format_report
+from referee.report import format_report
 from referee.spec import load_spec
 from referee.validate import validate
 

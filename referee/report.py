@@ -1,0 +1,237 @@
+"""What a replay found, and how it is shown: the text a person reads and the JSON a program does.
+
+The engine fills a `Report`; this module orders the standings (`rank`) and renders the
+report. Diagnostics look like a compiler's, with the record's line quoted and the spot
+marked, and a `see:` link to the rule's heading on the rulebook site.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos
+from .games.base import Seat, Standing, State
+from .notation import Record
+from .spec import Provenance, data_root
+
+
+@dataclass
+class Diagnostic:
+    severity: str  # error | warning | note
+    message: str
+    pos: Pos | None = None
+    rule: str | None = None
+    file: str | None = None  # a spec file, for spec errors
+
+
+@dataclass
+class Report:
+    name: str
+    status: str = "legal"  # legal | illegal | malformed | invalid-spec | internal-error
+    game: str | None = None
+    variants: list[str] = field(default_factory=list)
+    complete: bool = False
+    moves: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+    relied_on: list[Provenance] = field(default_factory=list)
+    record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
+    checkpoints_confirmed: int = 0
+    record: Record | None = None
+    source: str = ""  # the record's text, quoted under a diagnostic even when it cannot be parsed
+    state: State | None = None
+    position: Pos | None = None  # the entry being replayed, for internal-error reports
+
+    @property
+    def exit_code(self) -> int:
+        return {
+            "legal": EXIT_OK,
+            "illegal": EXIT_VIOLATION,
+            "malformed": EXIT_MALFORMED,
+            "invalid-spec": EXIT_SPEC,
+            "internal-error": EXIT_INTERNAL,
+        }[self.status]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def winners(self) -> list[Seat]:
+        return [s.seat for s in self.standings if s.rank == 1] if self.complete else []
+
+
+def rank(standings: list[Standing]) -> list[Standing]:
+    """Order by points, then by the game's tie-breaks; equal keys share a rank."""
+
+    def key(s: Standing):
+        return (s.total, *(sign * value for _, value, sign in s.tiebreak))
+
+    ordered = sorted(standings, key=key, reverse=True)
+    for i, s in enumerate(ordered):
+        s.rank = ordered[i - 1].rank if i and key(ordered[i - 1]) == key(s) else i + 1
+    return ordered
+
+
+def docs_base() -> str:
+    """Where the rulebook site is: $REFEREE_DOCS_URL, else the `site/` that `mkdocs build` writes."""
+    base = os.environ.get("REFEREE_DOCS_URL")
+    if base:
+        return base.rstrip("/")
+    return (Path(data_root()) / "site").as_uri()
+
+
+def rule_link(rule: str) -> str:
+    """The rule's heading on its game's rules page (mkdocs.yml builds plain file names: rules.html)."""
+    game, _, anchor = rule.partition("/")
+    return f"{docs_base()}/{game}/rules.html#{anchor}"
+
+
+def format_diagnostic(report: Report, d: Diagnostic) -> str:
+    if d.file:
+        return f"{d.file}: {d.severity}: {d.message}"
+    pos = d.pos or Pos(1, 1)
+    tag = f"{d.severity}[{d.rule}]" if d.rule else d.severity
+    out = [f"{report.name}:{pos.line}:{pos.column}: {tag}: {d.message}"]
+    if report.record is not None or d.pos is not None:
+        source = report.record.line(pos.line) if report.record else _line_of(report.source, pos.line)
+        if source.strip() and pos.column <= len(source) + 1:
+            gutter = f"{pos.line:>5}"
+            out.append(f"{gutter} | {source}")
+            # a rule violation spans its move; a reading error marks where reading stopped
+            rest = len(source) + 1 if d.rule else pos.column + 1
+            width = max(1, (pos.end_column or rest) - pos.column)
+            out.append(f"{' ' * len(gutter)} | {' ' * (pos.column - 1)}^{'~' * (width - 1)}")
+    if d.rule:
+        out.append(f"see: {rule_link(d.rule)}")
+    return "\n".join(out)
+
+
+def _line_of(text: str, number: int) -> str:
+    lines = text.split("\n", number)
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def format_standings(report: Report) -> list[str]:
+    out = []
+    for s in report.standings:
+        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
+        ties = ", ".join(f"{label} {value}" for label, value, _ in s.tiebreak)
+        out.append(f"  {s.rank}. {s.seat.label:<18} {s.total:>4} points   {parts or 'no points'}" + (f"   [{ties}]" if ties else ""))
+    return out
+
+
+def tie_note(report: Report) -> str | None:
+    """Say how a tie on points was broken, when one was."""
+    if not report.standings:
+        return None
+    top = report.standings[0].total
+    tied = [s for s in report.standings if s.total == top]
+    if len(tied) < 2:
+        return None
+    labels = [label for label, _, _ in tied[0].tiebreak]
+    winners = [s for s in tied if s.rank == 1]
+    names = ", ".join(s.seat.colour for s in tied)
+    if len(winners) == len(tied):
+        return f"tie-break: {names} tied on {top} points and on {', '.join(labels) or 'every tie-break'}; they share the win"
+    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{l} {v}" for l, v, _ in s.tiebreak) for s in tied)
+    return f"tie-break: {names} tied on {top} points; decided by {', '.join(labels)} ({detail})"
+
+
+def format_report(report: Report) -> str:
+    out = []
+    for d in report.diagnostics:
+        if d.severity == "error":
+            out.append(format_diagnostic(report, d))
+    verdicts = {
+        "legal": "legal",
+        "illegal": "ILLEGAL",
+        "malformed": "MALFORMED record",
+        "invalid-spec": "INVALID spec data",
+        "internal-error": "INTERNAL ERROR",
+    }
+    if report.status in ("malformed", "invalid-spec", "internal-error"):
+        out.append(f"{report.name}: {verdicts[report.status]}")
+        return "\n".join(out)
+    progress = "game complete" if report.complete else "game unfinished"
+    variants = f", variants: {', '.join(report.variants)}" if report.variants else ""
+    out.append(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)")
+    if report.status == "illegal" and not report.complete:
+        out.append("standings when the replay stopped:")
+    elif report.complete:
+        out.append("final standings:")
+    else:
+        out.append("standings so far (the record stops before the game ends):")
+    out.extend(format_standings(report))
+    if report.complete and report.status == "legal":
+        names = " and ".join(s.label for s in report.winners)
+        out.append(f"winner: {names}")
+        note = tie_note(report)
+        if note:
+            out.append(note)
+    warnings = [d for d in report.diagnostics if d.severity == "warning"]
+    if warnings:
+        out.append("rules not checked for missing data:")
+        for d in warnings:
+            out.append(f"  warning[{d.rule}]: {d.message}")
+    if report.relied_on:
+        out.append("this verdict relies on uncertain spec values (check them against your box):")
+        for p in report.relied_on:
+            shown = "not known" if p.status == "unknown" else _short(p.value)
+            out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
+    if report.record_facts:
+        out.append(f"facts taken from the record rather than the spec ({len(report.record_facts)}):")
+        summary: dict[str, int] = {}
+        for text, _ in report.record_facts:
+            summary[text] = summary.get(text, 0) + 1
+        for text, count in summary.items():
+            out.append(f"  {count} x {text}")
+    return "\n".join(out)
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def report_json(report: Report) -> dict:
+    return {
+        "file": report.name,
+        "status": report.status,
+        "exit_code": report.exit_code,
+        "game": report.game,
+        "variants": report.variants,
+        "moves": report.moves,
+        "complete": report.complete,
+        "checkpoints_confirmed": report.checkpoints_confirmed,
+        "diagnostics": [
+            {
+                "severity": d.severity,
+                "rule": d.rule,
+                "message": d.message,
+                "line": d.pos.line if d.pos else None,
+                "column": d.pos.column if d.pos else None,
+                "end_column": d.pos.end_column if d.pos else None,  # the marked span ends before it
+                "spec": d.file,
+                "see": rule_link(d.rule) if d.rule else None,
+            }
+            for d in report.diagnostics
+        ],
+        "standings": [
+            {
+                "rank": s.rank,
+                "player": s.seat.colour,
+                "name": s.seat.name,
+                "total": s.total,
+                "breakdown": s.breakdown,
+                "tiebreak": {label: value for label, value, _ in s.tiebreak},
+            }
+            for s in report.standings
+        ],
+        "winners": [s.colour for s in report.winners],
+        "relies_on": [{"address": p.address, "status": p.status, "value": p.value, "note": p.note} for p in report.relied_on],
+        "record_facts": [{"fact": t, "line": p.line if p else None} for t, p in report.record_facts],
+    }
