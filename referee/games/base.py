@@ -72,6 +72,30 @@ class Standing:
     rank: int = 0
 
 
+@dataclass
+class Situation:
+    """Where a game stands between two moves, for a prompt or a summary a person reads.
+
+    `round` is the round (or turn) counter the rulebook speaks of, None where a game has
+    none; `phase` is the phase or step in the game's own words (game.yaml's phase names
+    where it has them), None where a game has no phases; `to_act` holds the colours whose
+    move may come next, empty when the next entry is a chance outcome the table reports
+    (a revealed card) or when the game is over; `pending` says in one short phrase what the
+    game waits for; `over` is True once the game has ended.
+    """
+
+    round: int | None
+    phase: str | None
+    to_act: list[str]
+    pending: str
+    over: bool
+
+
+def one_of(words: list[str]) -> str:
+    """Choices as a sentence says them: "Levy, Full Build or Tax & Build"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def missing_rule(spec: Spec, rid: str) -> SpecError:
     """The spec error for a rule the code checks but rules.yaml does not have (exit 4)."""
     return SpecError(spec.path_of("rules"), "rules", f"no rule {rid}: the {spec.game} rules module checks it, so rules.yaml must keep it")
@@ -96,6 +120,10 @@ class State:
         """The record has no more moves: close a phase the record need not spell out."""
 
     def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def situation(self) -> Situation:
+        """Where the game stands now: round, phase, who acts next and what the game waits for."""
         raise NotImplementedError
 
     def figures(self, colour: str) -> dict[str, Any]:
@@ -159,6 +187,13 @@ class Game:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
         return rng.choice(self.legal_moves(state))
 
+    def phase_name(self, phase_id: str) -> str:
+        """A phase's English name as game.yaml gives it (its id where game.yaml names none)."""
+        for phase in self.spec.meta.get("phases") or ():
+            if phase["id"] == phase_id:
+                return self.spec.name(phase, default=phase_id)
+        return phase_id
+
     def rule(self, short: str) -> str:
         """Full rule id. An id missing from rules.yaml (say, a rule deleted from the shipped
         data) is invalid spec data, not a crash: every verdict names a rule of rules.yaml.
@@ -202,4 +237,4 @@ class Game:
         return seats, idx
 
 
-__all__ = ["Game", "State", "Seat", "Standing", "Trace", "Violation", "require", "Move", "Pos", "RecordError", "SpecError", "Header"]
+__all__ = ["Game", "State", "Situation", "Seat", "Standing", "Trace", "Violation", "require", "Move", "Pos", "RecordError", "SpecError", "Header"]

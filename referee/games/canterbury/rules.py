@@ -25,7 +25,7 @@ from typing import Any, Iterator
 
 from ...errors import Pos, RecordError, Violation
 from ...notation import Move
-from ..base import Game, Seat, Standing, State, Trace, require
+from ..base import Game, Seat, Situation, Standing, State, Trace, one_of, require
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from .scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
 
@@ -687,6 +687,31 @@ class CanterburyState(State):
             if printed:
                 self._advance_city(game.structures[tile].city, printed)
             self.use("neutral-city", "setup:neutral.city_points", *printed)
+
+    # --- where the game stands -----------------------------------------------------------------
+
+    def situation(self) -> Situation:
+        """The round and the active player's choice of action. The first round and the turn
+        after a Levy call for one action where it is possible (`_check_choice`); the search for
+        a possible build is left to the moves it would check, so the phase names that action.
+        In the variant, a turn whose marker shows Build opens with the neutral's tile."""
+        count = len(self.order)
+        if self.over:
+            return Situation((self.turns - 1) // count + 1, None, [], "game over", True)
+        colour = self.to_act()
+        player = self.players[colour]
+        setup = self.spec["setup"]
+        phase_name = self.game.phase_name
+        if self.first_round():
+            phase, pending = phase_name(setup["first_round"]), f"{colour}: {phase_name(setup['first_round'])} where one is possible (first round)"
+        elif player.must_full_build:
+            phase, pending = phase_name(setup["after_levy"]), f"{colour}: {phase_name(setup['after_levy'])} where one is possible (after a {phase_name(LEVY)})"
+        else:
+            phase = one_of([phase_name(kind) for kind in (LEVY, FULL, TAX)])
+            pending = f"{colour}: {phase}"
+        if self.neutral_due:
+            pending = f"{colour} places the {self.game.structure_name(self.neutral_stack(player)[0])} for the neutral player"
+        return Situation(self.turns // count + 1, phase, [colour], pending, False)
 
     # --- figures and reports -----------------------------------------------------------------
 

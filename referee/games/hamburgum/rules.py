@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from ...errors import Pos, Violation
 from ...notation import Move
-from ..base import Game, Seat, Standing, State, Trace, require
+from ..base import Game, Seat, Situation, Standing, State, Trace, require
 from .moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from .scoring import final, standings_of
 
@@ -565,6 +565,19 @@ class HamburgumState(State):
 
     def standings(self) -> list[Standing]:
         return standings_of(self)
+
+    def situation(self) -> Situation:
+        """The round and the player to move on the rondel; a round has no phases, the move
+        chooses the action. In advanced game II the table turns up an office first whenever
+        none lies face up and the stack is not empty."""
+        count = len(self.order)
+        if self.over:
+            return Situation((self.turn - 1) // count + 1, None, [], "game over", True)
+        round_ = self.turn // count + 1
+        if self.spec["offices"]["mode"] == "shuffled" and self.face_up is None and self.office_stack:
+            return Situation(round_, None, [], "turn up the next office of the shuffled stack", False)
+        colour = self.current()
+        return Situation(round_, None, [colour], f"{colour} moves on the {self.spec.name(self.spec['rondel'], default='rondel')}", False)
 
     def figures(self, colour: str) -> dict[str, Any]:
         player = self.players[colour]

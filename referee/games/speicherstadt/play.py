@@ -49,8 +49,7 @@ def legal_moves(state: SpeicherstadtState) -> list[Move]:
 
 
 def loading_order(state: SpeicherstadtState) -> list[str]:
-    n = len(state.seats)
-    return [state.seats[(state.start + i) % n].colour for i in range(n)]
+    return state.loading_order()
 
 
 def loading_options(state: SpeicherstadtState, player: Player) -> list[Load]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...errors import RecordError, Violation
 from ...notation import Move
-from ..base import Game, Seat, Standing, State, Trace, require
+from ..base import Game, Seat, Situation, Standing, State, Trace, require
 from . import scoring
 from .moves import Load, Offer, Place, Reveal, RoundStart
 
@@ -409,6 +409,11 @@ class SpeicherstadtState(State):
 
     # --- Loading: unloading ships, contracts, traders, warehouse and market hall ---------
 
+    def loading_order(self) -> list[str]:
+        """The players from this round's start player on, clockwise."""
+        n = len(self.seats)
+        return [self.seats[(self.start + i) % n].colour for i in range(n)]
+
     def _load(self, move: Load) -> None:
         rule = self.game.rule
         player = self.players[move.player]
@@ -529,6 +534,31 @@ class SpeicherstadtState(State):
 
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    # --- where the game stands ---------------------------------------------------------
+
+    def situation(self) -> Situation:
+        """The round and phase, and who acts next: in Supply and after the last round the
+        table reveals a card (nobody acts); in Loading every player may move goods, in
+        loading order, until the next round (or the last fires) begins."""
+        game = self.game
+        if self.phase == OVER:
+            return Situation(self.round, None, [], "game over", True)
+        if self.phase in (SUPPLY, FINAL_FIRES):
+            season = self.current_season()
+            card = f"the next card of the {game.season_name(season)} stack" if season else "the next card"
+            if self.phase == FINAL_FIRES:
+                return Situation(self.round, None, [], f"reveal the fires left after the last round: {card}", False)
+            return Situation(self.round, game.phase_name(SUPPLY), [], f"reveal {card}", False)
+        if self.phase == DEMAND:
+            colour = self.to_place()
+            return Situation(self.round, game.phase_name(DEMAND), [colour], f"{colour} places a worker", False)
+        if self.phase == PURCHASE:
+            offer = self.current_offer()
+            return Situation(self.round, game.phase_name(PURCHASE), [offer.colour],
+                             f"slot {self.purchase_slot + 1} offered to {offer.colour} at {offer.price} coin{'s' if offer.price != 1 else ''}", False)
+        then = "the fires left are revealed" if self.last_round else f"round {self.round + 1} begins"
+        return Situation(self.round, game.phase_name(LOADING), self.loading_order(), f"players move their goods, then {then}", False)
 
     # --- final scoring (the arithmetic is in scoring.py) -----------------------------------
 
