@@ -95,13 +95,24 @@ def test_a_rule_without_text_fails_the_build(tmp_path):
 # --- search in a real browser ---------------------------------------------------------
 
 
+def missing_browser() -> str | None:
+    """Why the browser tests cannot run here (the reason pytest's summary shows), or None."""
+    try:
+        import selenium.webdriver  # noqa: F401
+    except ImportError:
+        return "needs chromium driven by selenium (pip install -e '.[test]')"
+    if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
+        return "needs chromium (Debian's chromium and chromium-driver packages)"
+    return None
+
+
 @pytest.fixture(scope="module")
 def browser(site, tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver")
+    reason = missing_browser()
+    if reason:
+        pytest.skip(reason)
+    from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-
-    if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
-        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
