@@ -383,7 +383,8 @@ def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> Non
         raise SpecError(path, "kind", f"no schema for kind {kind[:80]!r}")
     validator = _validator(kind, str(root))
     try:
-        errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+        # at one place, an unknown key first: a misspelt key is also why a required one is missing
+        errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator != "additionalProperties"))
     except Exception as exc:  # the schema, not the data, is broken (see _schema_registry)
         problem = _schema_problem(kind, str(root))
         if problem is None:
@@ -393,8 +394,30 @@ def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> Non
         err = errors[0]
         key = ".".join(str(p) for p in err.absolute_path)
         message = err.message if len(err.message) < 300 else err.message[:300] + "..."
+        unknown = unknown_keys(err)
+        if unknown:
+            # an unknown key is reported at itself, so that a variant that wrote it is blamed
+            key = f"{key}.{unknown[0]}" if key else str(unknown[0])
+            message = f"unknown key {str(unknown[0])[:80]!r}{did_you_mean(str(unknown[0]), err.schema.get('properties') or {})}"
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise SpecError(path, key, message + more)
+
+
+def unknown_keys(err) -> list:
+    """The keys a mapping may not have, for a schema error that refuses extra keys."""
+    if err.validator != "additionalProperties" or err.validator_value is not False or not isinstance(err.instance, dict):
+        return []
+    known = err.schema.get("properties") or {}
+    patterns = list((err.schema.get("patternProperties") or {}))
+    return [k for k in err.instance if k not in known and not any(re.search(p, str(k)) for p in patterns)]
+
+
+def did_you_mean(word: str, known) -> str:
+    """` (did you mean 'x'?)` for the known name nearest to a misspelt one, or nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(word, [str(k) for k in known], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 # --- loading a game -----------------------------------------------------------

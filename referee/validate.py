@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .engine import SETUP_ERRORS, setup_error
 from .errors import EXIT_OK, EXIT_SPEC, SpecError
-from .games import game_class
+from .games import cross_check, game_class
 from .spec import available_games, iter_uncertain, load_spec
 
 
@@ -34,7 +34,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 except SpecError as exc:
                     lines.append(f"{label}: data valid; {exc.message}")
                     continue
-                cls.check_spec(spec)
+                cross_check(cls, spec)
                 cls(spec)  # the game module can read everything it needs
             except SpecError as exc:
                 lines.append(f"{exc.display()}  ({label})")

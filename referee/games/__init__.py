@@ -23,15 +23,30 @@ def game_class(name: str):
 def _load(name: str, variants: tuple[str, ...], root: str):
     cls = game_class(name)
     spec: Spec = load_spec(name, variants, Path(root))
+    cross_check(cls, spec)
+    return cls(spec)
+
+
+def cross_check(cls, spec: Spec) -> None:
+    """The game's cross-checks of its spec (`Game.check_spec`). A check that fails on a value
+    a variant wrote is the variant's error, reported in the variant's file; so is one that
+    fails only with the variants applied, though no single value of theirs is named."""
     try:
         cls.check_spec(spec)
     except SpecError as exc:
-        # a cross-check that fails on a value a variant wrote is the variant's error
         stem = next((stem for stem, path in spec.paths.items() if str(path) == str(exc.file)), None)
         if stem is None or not spec.variants:
             raise
-        raise blame_variant(exc, stem, str(spec.paths[stem]), list(spec.variants)) from None
-    return cls(spec)
+        blamed = blame_variant(exc, stem, str(spec.paths[stem]), list(spec.variants))
+        if blamed is not exc:
+            raise blamed from None
+        try:
+            cls.check_spec(load_spec(spec.game, (), spec.directory.parent))
+        except SpecError:
+            raise exc from None  # the base data fails by itself: the error is the base file's
+        variant = next((v for v in reversed(spec.variants) if stem in v.changes), spec.variants[-1])
+        key = f"changes.{stem}" if stem in variant.changes else "changes"
+        raise SpecError(variant.path, key, f"with this variant, {stem}.yaml {exc.key}: {exc.message}") from None
 
 
 def load_game(name: str, variants=()):

@@ -1,11 +1,13 @@
 """Cross-checks of the Canterbury data that a schema cannot express: totals, references
-between files, and agreement of stand-in tables with the numbers the rulebook prints."""
+between files, agreement of stand-in tables with the numbers the rulebook prints, and no
+entry in a table keyed by a count or a name that the game has no such thing for."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from ...errors import SpecError
+from ...keyed import check_keys, counts, player_counts, span
 from ...spec import Spec
 from .scoring import divide, keyed, printed_at
 
@@ -129,3 +131,27 @@ def check_neutral(spec: Spec) -> None:
     for key in neutral["set_aside"]:
         if key not in spec["setup"]["cubes"]["set_aside"]:
             raise SpecError(path, "neutral.set_aside", f"no cube use {key!r} in cubes.set_aside")
+
+
+def check_keyed(spec: Spec) -> None:
+    """Entries keyed by a count or a name that the game has no such thing for."""
+    players = player_counts(spec)
+    check_keys(spec, "setup", "required_variants", players, f"a variant required for {{key}} players; the game is for {span(players)}")
+    ranks = counts(1, spec.meta["players"]["max"])
+    check_keys(spec, "setup", "ranks", ranks, f"rank {{key}}; with at most {ranks[-1]} players the ranks are {span(ranks)}")
+    check_keys(spec, "scoring", "rank_markers", ranks, f"a rank marker for rank {{key}}; the ranks are {span(ranks)}")
+    services = [s["id"] for s in spec["services"]["services"]]
+    check_keys(spec, "scoring", "kings_favour", services, f"a King's favour table for {{key}}, which is no service ({', '.join(services)})")
+    districts = counts(1, len(spec["board"]["districts"]))
+    for service in spec["scoring"]["kings_favour"]:
+        for place in spec["scoring"]["kings_favour"][service]:
+            check_keys(spec, "scoring", f"kings_favour.{service}.{place}", districts,
+                       f"a King's favour number for {{key}} districts served; the city has {districts[-1]} districts")
+    treasury = spec["treasury"]
+    track = range(treasury["track_length"])
+    check_keys(spec, "treasury", "levy_known", track, f"a known Levy at space {{key}}; the track's spaces are {span(track)}")
+    sizes = list(spec["structures"]["sizes"])
+    check_keys(spec, "structures", "tiles", sizes, f"tiles of size {{key}}, which is no size ({', '.join(sizes)})")
+    rings = list(spec["board"]["rings"])
+    for sid, structure in spec["structures"]["structures"].items():
+        check_keys(spec, "structures", f"structures.{sid}.printed.player", rings, f"points for the {{key}} ring, which the board does not have ({', '.join(rings)})")

@@ -17,7 +17,7 @@ from ...notation import Header, Move
 from ...spec import Spec, load_spec
 from ..base import Game, Seat, Trace
 from . import play
-from .checks import check_board, check_neutral, check_scoring, check_structures, check_treasury
+from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from .notation import Notation, format_move
 from .rules import CanterburyState, District, Size, Structure
 from .scoring import keyed
@@ -70,6 +70,7 @@ class Canterbury(Game):
 
     @classmethod
     def check_spec(cls, spec: Spec) -> None:
+        check_keyed(spec)  # first: the other checks look entries up by these keys
         check_board(spec)
         check_structures(spec)
         check_treasury(spec)

@@ -2,8 +2,9 @@
 
 The data must add up before a record can be judged by it: as many house sites
 as house tiles, one token per donation place, a producer for every good, a
-board whose sites and brown lines name parishes and sites that exist. A user's
-own board or variant is held to the same checks.
+board whose sites and brown lines name parishes and sites that exist, and no entry for a
+thing the game does not have (a bonus for a seventh church of six). A user's own board or
+variant is held to the same checks.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...errors import SpecError
+from ...keyed import check_entries
 from ...spec import Spec
 
 
@@ -130,6 +132,7 @@ def _check_churches(spec: Spec) -> None:
     count = len(churches["churches"])
     if len(churches["completion_bonus"]) < count:
         _fail(spec, "churches", "completion_bonus", f"{len(churches['completion_bonus'])} bonuses for {count} churches")
+    check_entries(spec, "churches", "completion_bonus", count, f"a bonus for completing the {{key}} church; the city has {count} churches")
     if spec["scoring"]["end_after_churches"] > count:
         _fail(spec, "scoring", "end_after_churches", f"the game cannot wait for more than the {count} churches")
 

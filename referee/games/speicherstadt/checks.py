@@ -3,8 +3,9 @@
 The cards of each season add up to the season's size and the seasons to the
 deck; faces listed for a season are no more than its cards of that type; a
 trader buys a good that exists; the bag holds every good's cubes; every player
-count has a set-up whose removed cards exist; and the deck has a fire. A failed
-check is a spec error at the key it names, before any record is read.
+count has a set-up whose removed cards exist; and the deck has a fire. Tables keyed by a
+count or a name have no entry the game cannot reach (`check_keyed`). A failed check is a
+spec error at the key it names, before any record is read.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...errors import SpecError
+from ...keyed import check_keys, counts, player_counts, span
 from ...spec import Spec
 
 
@@ -52,3 +54,23 @@ def check_spec(spec: Spec) -> None:
                 raise SpecError(spec.path_of("setup"), f"by_players.{n}.removed.{i}", f"no card type or card id {name!r}")
     if not any("points" == (t.get("face") or {}).get("field") for t in cards["types"].values()):
         raise SpecError(path, "types", "the deck needs a fire card type (face field 'points')")
+    check_keyed(spec)
+
+
+def check_keyed(spec: Spec) -> None:
+    """Entries keyed by a count or a name that the game has no such thing for."""
+    types = spec["cards"]["types"]
+    players = player_counts(spec)
+    check_keys(spec, "setup", "by_players", players, f"a set-up for {{key}} players; the game is for {span(players)}")
+    office = spec["scoring"]["counting_offices"]["card"]
+    if office not in types:
+        raise SpecError(spec.path_of("scoring"), "counting_offices.card", f"no card type {office!r}")
+    offices = sum(types[office]["counts"].values())
+    check_keys(spec, "scoring", "counting_offices.points", counts(1, offices),
+               f"a points step for {{key}} counting offices; the deck has {offices}, so a player owns {span(counts(1, offices))}")
+    for tid, t in types.items():
+        sizes = (t.get("face") or {}).get("sizes")
+        if sizes is not None:
+            check_keys(spec, "cards", f"types.{tid}.points_by_size", sizes, f"points for a {tid} of {{key}} goods; its sizes are {', '.join(map(str, sizes))}")
+        seasons = [s for s, n in t["counts"].items() if n]
+        check_keys(spec, "cards", f"types.{tid}.play_points", seasons, f"stand-in points for a {tid} of season {{key}}; it comes in {', '.join(seasons) or 'no season'}")
