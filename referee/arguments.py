@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check files in N processes")
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
+    c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
 
     s = sub.add_parser("show", help="the full game state after move N", epilog=EPILOG)
     s.add_argument("file", metavar="FILE")

@@ -49,19 +49,19 @@ def _check_one(job: tuple[str, list[str]]) -> tuple[int, str, dict]:
     from .engine import check_bytes
     from .report import format_report, report_json
 
-    path, variants = job
+    path, variants, details = job
     try:
         data, name = _read(path)
     except UsageError as exc:
         return EXIT_USAGE, f"referee check: error: {exc}", {"file": path, "status": "usage", "exit_code": EXIT_USAGE}
     report = check_bytes(data, name, variants)
-    return report.exit_code, format_report(report), report_json(report)
+    return report.exit_code, format_report(report, details), report_json(report)
 
 
 def cmd_check(args) -> int:
     if "-" in args.files and len(args.files) > 1:
         raise UsageError("'-' (standard input) cannot be combined with other files")
-    jobs = [(f, args.variant) for f in args.files]
+    jobs = [(f, args.variant, args.details) for f in args.files]
     if args.jobs > 1 and len(jobs) > 1:
         from concurrent.futures import ProcessPoolExecutor
 

@@ -141,7 +141,8 @@ def tie_note(report: Report) -> str | None:
     return f"tie-break: {names} tied on {top} points; decided by {', '.join(labels)} ({detail})"
 
 
-def format_report(report: Report) -> str:
+def format_report(report: Report, details: bool = False) -> str:
+    """The report as a person reads it; `details` adds each uncertain value's note."""
     out = []
     for d in report.diagnostics:
         if d.severity == "error":
@@ -178,10 +179,7 @@ def format_report(report: Report) -> str:
         for d in warnings:
             out.append(f"  warning[{d.rule}]: {d.message}")
     if report.relied_on:
-        out.append("this verdict relies on uncertain spec values (check them against your box):")
-        for p in report.relied_on:
-            shown = "not known" if p.status == "unknown" else _short(p.value)
-            out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
+        out.extend(format_relied_on(report.relied_on, details))
     if report.record_facts:
         out.append(f"facts taken from the record rather than the spec ({len(report.record_facts)}):")
         summary: dict[str, int] = {}
@@ -190,6 +188,56 @@ def format_report(report: Report) -> str:
         for text, count in summary.items():
             out.append(f"  {count} x {text}")
     return "\n".join(out)
+
+
+# The least certain first: what no source gives, then stand-ins, then readings.
+STATUS_ORDER = ("unknown", "provisional", "guess", "likely")
+
+
+def format_relied_on(relied_on: list[Provenance], details: bool = False) -> list[str]:
+    """The uncertain spec values a verdict relied on: one line per spec file, its keys grouped
+    by how sure they are; with `details`, one line per value with its value and note."""
+    if details:
+        out = ["this verdict relies on uncertain spec values (check them against your box):"]
+        for p in relied_on:
+            shown = "not known" if p.status == "unknown" else _short(p.value)
+            out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
+        return out
+    out = ["this verdict relies on uncertain spec values (check them against your box; --details gives why each is uncertain):"]
+    files: dict[str, dict[str, list[str]]] = {}
+    for p in relied_on:
+        files.setdefault(p.file, {}).setdefault(p.status, []).append(p.key)
+    for stem, by_status in files.items():
+        groups = [f"{status} {', '.join(brace_keys(by_status[status]))}" for status in sorted(by_status, key=_status_rank)]
+        out.append(f"  {stem}.yaml: {'; '.join(groups)}")
+    return out
+
+
+def brace_keys(keys: list[str]) -> list[str]:
+    """Dotted keys that differ in one part written once, shell-style, to keep the line short:
+    `types.fire.faces.0.points` to `.3.points` become `types.fire.faces.{0,1,2,3}.points`."""
+    merged = [k.split(".") for k in keys]
+    for depth in (1, 2, 3):  # the last part first, then the one before it, ...
+        groups: dict[tuple, list[list[str]]] = {}
+        for parts in merged:
+            if len(parts) < depth:
+                groups[(len(parts), tuple(parts))] = [parts]
+                continue
+            i = len(parts) - depth
+            groups.setdefault((len(parts), tuple(parts[:i]), tuple(parts[i + 1 :])), []).append(parts)
+        merged = []
+        for group in groups.values():
+            if len(group) == 1:
+                merged.append(group[0])
+                continue
+            i = len(group[0]) - depth
+            alternatives = [p[i].strip("{}") for p in group]
+            merged.append(group[0][:i] + ["{" + ",".join(alternatives) + "}"] + group[0][i + 1 :])
+    return [".".join(parts) for parts in merged]
+
+
+def _status_rank(status: str) -> int:
+    return STATUS_ORDER.index(status) if status in STATUS_ORDER else len(STATUS_ORDER)
 
 
 def _short(value: Any) -> str:

@@ -43,7 +43,8 @@ def test_a_check_report_lists_the_provisional_values_it_relied_on():
         assert address in relied
     text = format_report(report)
     assert "this verdict relies on uncertain spec values" in text
-    assert "provisional structures:structures.well.printed" in text
+    assert "  structures.yaml: provisional structures." in text and ",well}.printed" in text
+    assert "provisional structures:structures.well.printed" in format_report(report, details=True)
 
 
 def test_a_short_record_relies_only_on_what_it_used():

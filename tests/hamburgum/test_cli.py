@@ -6,7 +6,7 @@ from .records import QUICK_START, TEST_BOARD
 
 
 def test_check_the_quick_start(capsys):
-    assert main(["check", str(QUICK_START)]) == 0
+    assert main(["check", "--details", str(QUICK_START)]) == 0
     out = capsys.readouterr().out
     assert "legal (hamburgum; 18 moves, game unfinished; 134 recorded figures confirmed)" in out
     assert "likely      houses:types.brewery.count = 5" in out  # a brewery is built
