@@ -24,41 +24,56 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+VARIANT_HELP = "a variant by name, or (on the command line only) the path of an overlay file of your own; repeatable"
+FILE_HELP = "a game record, or - for standard input"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="referee", description="Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"referee {__version__}")
+    p.add_argument("--version", action="version", version=f"referee {__version__}", help="show the referee's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
-    c = sub.add_parser("check", help="replay records and report legality, standings and the winner", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("files", nargs="+", metavar="FILE")
+    def command(name: str, does: str, epilog: str | None = EPILOG) -> argparse.ArgumentParser:
+        """A command whose one-line help in `referee --help` is also what its own --help says."""
+        return sub.add_parser(name, help=does, description=does[:1].upper() + does[1:] + ".", epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    c = command("check", "replay records and report legality, standings and the winner")
+    c.add_argument("files", nargs="+", metavar="FILE", help="the game records to check, or - for standard input")
     c.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable; adds to the record's [Variant] tag)")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for programs")
     c.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check files in N processes")
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
     c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
 
-    s = sub.add_parser("show", help="the full game state after move N", epilog=EPILOG)
-    s.add_argument("file", metavar="FILE")
+    s = command("show", "the full game state after move N")
+    s.add_argument("file", metavar="FILE", help=FILE_HELP)
     s.add_argument("--at", type=int, default=None, metavar="N", help="after move N (default: the end of the record)")
-    s.add_argument("--variant", action="append", default=[], metavar="V")
-    s.add_argument("--format", choices=("text", "json"), default="text")
+    s.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+    s.add_argument("--format", choices=("text", "json"), default="text", help="text (YAML) for people, json for programs")
 
-    m = sub.add_parser("moves", help="the legal next moves after the record's last move", epilog=EPILOG)
-    m.add_argument("file", metavar="FILE")
-    m.add_argument("--variant", action="append", default=[], metavar="V")
+    m = command("moves", "the legal next moves after the record's last move")
+    m.add_argument("file", metavar="FILE", help=FILE_HELP)
+    m.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
     m.add_argument("--all", action="store_true", help="list every move instead of grouping them")
 
-    pl = sub.add_parser("play", help="write a complete random legal game as a record")
-    pl.add_argument("game", metavar="GAME", help="speicherstadt, canterbury or hamburgum")
-    pl.add_argument("--players", type=int, required=True, metavar="N")
+    pl = command("play", "write a complete random legal game as a record", epilog=None)
+    pl.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")
+    pl.add_argument("--players", type=int, required=True, metavar="N", help="how many players sit at the table (within the game's player counts)")
     pl.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: a fresh one, written in the record)")
-    pl.add_argument("--variant", action="append", default=[], metavar="V")
+    pl.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
     pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
 
-    v = sub.add_parser("validate", help="validate every spec and variant (schema, cross-references, totals)")
+    v = command("validate", "validate every spec and variant (schema, cross-references, totals)", epilog=None)
     v.add_argument("specdir", nargs="?", metavar="SPECDIR", help="a specs directory or one game's directory (default: the bundled specs)")
     v.add_argument("--provenance", action="store_true", help="list every value whose source is less than certain")
 
-    d = sub.add_parser("docs", help="render the rulebook pages from the specs")
-    d.add_argument("--out", default="docs/generated", metavar="DIR")
+    d = command("docs", "render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)", epilog=None)
+    d.add_argument("--out", default="docs/generated", metavar="DIR", help="the folder to write the pages into, one Markdown file per page (made if need be; default: docs/generated)")
     return p
+
+
+def game_name(text: str) -> str:
+    """A game as the command line names it: its id in any case (`Speicherstadt`)."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text).strip().lower()

@@ -42,7 +42,7 @@ def render() -> str:
             meaning = [sentence(action.help or known.get(action.dest) or ARGUMENTS.get(metavar or "", ""))]
             if action.choices:
                 meaning.append(f"One of {', '.join(f'`{c}`' for c in action.choices)}.")
-            if action.default not in (None, False, [], argparse.SUPPRESS):
+            if action.default not in (None, False, [], argparse.SUPPRESS) and "default" not in (action.help or ""):
                 meaning.append(f"Default: `{action.default}`.")
             rows.append([f"`{label}`", " ".join(m for m in meaning if m)])
         if rows:
