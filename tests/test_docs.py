@@ -151,7 +151,7 @@ def test_the_command_line_reference_lists_every_command():
     page = docs.commandline.render()
     for command in ("check", "show", "moves", "play", "validate", "docs"):
         assert f"## referee {command} {{#{command}}}" in page
-    assert "| `--format` | One of `text`, `json`. Default: `text`. |" in page
+    assert "| `--format` | Text for people, json for programs. One of `text`, `json`. Default: `text`. |" in page
 
 
 def test_a_rebuild_reads_edited_specs_afresh(data_copy, monkeypatch):
