@@ -507,6 +507,7 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
         _check_rules_kept(game, rules, paths["rules"])
     spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw)
     _check_addresses(spec)
+    _check_turn(spec)
     return spec
 
 
@@ -608,6 +609,17 @@ def _check_addresses(spec: Spec) -> None:
 
         reading = PLACEHOLDER.sub(fill, rule.reading) if rule.reading else rule.reading
         spec.rules[rule.id] = dataclasses.replace(rule, title=PLACEHOLDER.sub(fill, rule.title), text=PLACEHOLDER.sub(fill, rule.text), reading=reading)
+
+
+def _check_turn(spec: Spec) -> None:
+    """A game whose turn is one of several actions names where they are listed (game.yaml,
+    turn.actions): a mapping of actions, each with its names."""
+    address = (spec.meta.get("turn") or {}).get("actions")
+    if address is None:
+        return
+    actions = spec.get(address) if spec.has(address) else None
+    if not isinstance(actions, dict) or not actions or not all(isinstance(a, dict) and isinstance(a.get("names"), dict) for a in actions.values()):
+        raise SpecError(spec.path_of("game"), "turn.actions", f"{address} is not a mapping of actions, each with its names")
 
 
 def _words(value: Any) -> str:

@@ -40,7 +40,7 @@ from .markdown import (
     words,
 )
 
-GAME_KEYS = {"kind", "id", "names", "designer", "publisher", "players", "colours", "summary", "sources", "phases"}
+GAME_KEYS = {"kind", "id", "names", "designer", "publisher", "players", "colours", "summary", "sources", "phases", "turn"}
 MAX_TABLE_COLUMNS = 10  # entries with more fields than this get a small table each instead of one wide table
 GRID_WIDTH = 10  # long lists of numbers are shown ten to a row
 
