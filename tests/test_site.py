@@ -158,3 +158,57 @@ def test_search_finds_a_component_by_its_name_in_each_language(browser, game, la
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / f"search-{game}-{lang}.png"))
     assert page in found, f"{query!r}: {found}"
+
+
+def test_the_home_page_links_every_games_variants_page(site):
+    home = (site / "index.html").read_text(encoding="utf-8")
+    for game in available_games():
+        assert f'href="{game}/variants.html"' in home, game
+        assert (site / game / "variants.html").is_file()
+
+
+def test_no_table_on_an_overview_has_an_empty_header_row(site):
+    for game in available_games():
+        html = (site / game / "index.html").read_text(encoding="utf-8")
+        for head in re.findall(r"<thead>(.*?)</thead>", html, re.S):
+            cells = re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)
+            assert any(re.sub(r"<[^>]+>", "", c).strip() for c in cells), f"{game}: {head}"
+
+
+def test_the_notation_reference_is_whole_at_1280_pixels(browser):
+    """Each game's moves reference fits the content column of a 1280 px wide window: no line is
+    cut off behind a scroll bar."""
+    base = browser.current_url.rsplit("/", 1)[0]
+    ARTIFACTS.mkdir(exist_ok=True)
+    for game in available_games():
+        browser.get(f"{base}/{game}/notation.html")
+        assert browser.execute_script("return window.innerWidth") == 1280
+        blocks = browser.execute_script(
+            "return [...document.querySelectorAll('.notation-reference code')].map(c => [c.scrollWidth, c.clientWidth, c.textContent.slice(0, 40)])"
+        )
+        browser.save_screenshot(str(ARTIFACTS / f"notation-{game}-1280.png"))
+        assert blocks, f"{game}: no notation reference on the page"
+        for scroll, client, start in blocks:
+            assert scroll <= client + 1, f"{game}: {start!r} is {scroll} px wide in a {client} px column"
+    browser.get(f"{base}/index.html")
+
+
+def search_links(driver, query: str) -> list[str]:
+    """The result links of a search, page and heading (`rules.html#purchase-funds`), best first."""
+    from selenium.webdriver.common.by import By
+
+    search(driver, query)
+    links = []
+    for a in driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item a"):
+        url = urlparse(a.get_attribute("href"))
+        links.append(url.path.lstrip("/") + (f"#{url.fragment}" if url.fragment else ""))
+    return links
+
+
+@pytest.mark.parametrize("game, rule", [("speicherstadt", "purchase-funds"), ("hamburgum", "rondel-steps"), ("canterbury", "tax-build")])
+def test_searching_a_rule_id_finds_its_heading_first(browser, game, rule):
+    for query in (rule, f"{game}/{rule}"):
+        headings = [link for link in search_links(browser, query) if "#" in link]
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / f"search-rule-{rule}.png"))
+        assert headings and headings[0] == f"{game}/rules.html#{rule}", f"{query!r}: {headings[:5]}"

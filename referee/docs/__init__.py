@@ -100,7 +100,7 @@ def games_table(data: Path | None = None) -> str:
             f"[{names['en']}]({game}/index.md)",
             *(names.get(lang, "—") for lang in ("de", "hu")),
             f"{players['min']}–{players['max']}",
-            f"[rules]({game}/rules.md) · [tables]({game}/tables.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
+            f"[rules]({game}/rules.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
         ])
     return table(["Game", LANGS["de"], LANGS["hu"], "Players", "Pages"], rows)
 

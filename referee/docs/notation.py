@@ -51,6 +51,11 @@ def render(doc: GamePages) -> str:
     return "\n".join(out)
 
 
+# The blocks of the moves reference carry a class: the site's stylesheet keeps them whole on
+# a laptop's screen (docs/stylesheets/extra.css).
+REFERENCE = "{.text .notation-reference}"
+
+
 def comment_block(grammar: str) -> list[str]:
     """The leading `//` comments of a grammar: prose as paragraphs, indented lines as code."""
     lines = []
@@ -67,7 +72,7 @@ def comment_block(grammar: str) -> list[str]:
         if code:
             while not code[-1].strip():
                 code.pop()
-            out += [*fenced("\n".join(code), "text"), ""]
+            out += [*fenced("\n".join(code), REFERENCE), ""]
             code = []
         if line != "end" or out[-1:] != [""]:
             out.append(escape(line) if line.strip() and line != "end" else "")

@@ -37,7 +37,8 @@ def render(doc: GamePages) -> str:
 def rule_section(doc: GamePages, rule) -> list[str]:
     if not rule.text.strip() or not rule.title.strip():
         raise DocsError(doc.spec.path_of("rules"), rule.id, "a rule needs a title and text to be shown in the rulebook")
-    out = [f"### {escape(rule.title)} {{#{rule.anchor}}}", "", rule.text, ""]
+    # the id in the heading's words: a search for `purchase-funds` finds this heading first
+    out = [f"### {escape(rule.title)} · `{rule.anchor}` {{#{rule.anchor}}}", "", rule.text, ""]
     out += [f"`{rule.id}` · source: {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)}", ""]
     if rule.reading:
         out += ['!!! note "How we read it"', "", *("    " + line for line in rule.reading.splitlines()), ""]
