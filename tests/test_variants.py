@@ -15,6 +15,7 @@ from referee.errors import SpecError
 from referee.games import cross_check, game_class, load_game
 from referee.play import play_game
 from referee.spec import load_spec
+from tests.test_broken_specs import spec_error as the_error
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,13 +30,6 @@ def overlay(tmp_path: Path, game: str, changes: str, name: str = "house-rule.yam
     path = tmp_path / name
     path.write_text(f"kind: variant\nid: house-rule\ngame: {game}\ntitle: Our house rule\nchanges:\n{changes}", encoding="utf-8")
     return path
-
-
-def the_error(record: bytes, path: Path):
-    report = check_bytes(record, "game.log", [str(path)])
-    assert report.status == "invalid-spec", [d.message for d in report.diagnostics]
-    (error,) = report.errors
-    return error
 
 
 def line_of(path: Path, text: str) -> tuple[int, int]:
