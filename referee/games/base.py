@@ -188,11 +188,14 @@ class Game:
         return rng.choice(self.legal_moves(state))
 
     def phase_name(self, phase_id: str) -> str:
-        """A phase's English name as game.yaml gives it (its id where game.yaml names none)."""
+        """A phase's English name as game.yaml gives it, or that of an action a turn chooses
+        (the mapping game.yaml's turn.actions names); its id where neither names it."""
         for phase in self.spec.meta.get("phases") or ():
             if phase["id"] == phase_id:
                 return self.spec.name(phase, default=phase_id)
-        return phase_id
+        actions = (self.spec.meta.get("turn") or {}).get("actions")
+        entry = self.spec.get(actions).get(phase_id) if actions else None
+        return self.spec.name(entry, default=phase_id) if entry else phase_id
 
     def rule(self, short: str) -> str:
         """Full rule id. An id missing from rules.yaml (say, a rule deleted from the shipped
