@@ -194,13 +194,24 @@ def test_the_notation_reference_is_whole_at_1280_pixels(browser):
 
 
 def search_links(driver, query: str) -> list[str]:
-    """The result links of a search, page and heading (`rules.html#purchase-funds`), best first."""
-    from selenium.webdriver.common.by import By
+    """The result links of a search, page and heading (`rules.html#purchase-funds`), best first.
 
+    The list is read in one script, and again until two readings agree: the search shows its
+    results while it is still ranking them."""
+    import time
+
+    driver.get(driver.current_url.split("?")[0].split("#")[0])  # a fresh page: no results of an earlier query
     search(driver, query)
+    read = "return [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
+    hrefs, previous = driver.execute_script(read), None
+    for _ in range(50):
+        if hrefs and hrefs == previous:
+            break
+        time.sleep(0.2)
+        hrefs, previous = driver.execute_script(read), hrefs
     links = []
-    for a in driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item a"):
-        url = urlparse(a.get_attribute("href"))
+    for href in hrefs:
+        url = urlparse(href)
         links.append(url.path.lstrip("/") + (f"#{url.fragment}" if url.fragment else ""))
     return links
 
