@@ -10,15 +10,17 @@ from referee.games import forget_loaded_data
 from referee.errors import SpecError
 
 _pages: list[docs.Page] = []
+_files: list[tuple[str, str]] = []  # the replay pages and pictures, which are not Markdown
 
 
 def on_config(config):
     """Called for every build, including each rebuild of `mkdocs serve` after a spec changes
     (mkdocs.yml watches specs/ and grammar/), so the data is read afresh each time."""
-    global _pages
+    global _pages, _files
     forget_loaded_data()
     try:
         _pages = docs.render_site()
+        _files = docs.site_files()
     except SpecError as exc:
         raise PluginError(f"the rulebook pages cannot be rendered: {exc}") from None
     config.nav = (config.nav or []) + docs.nav(_pages)
@@ -28,6 +30,8 @@ def on_config(config):
 def on_files(files, config):
     for page in _pages:
         files.append(File.generated(config, page.path, content=page.text))
+    for path, text in _files:
+        files.append(File.generated(config, path, content=text))
     return files
 
 

@@ -17,6 +17,27 @@ EPILOG = """exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usag
 A FILE of '-' reads the record from standard input."""
 
 
+SHOW = """Where the game stands: the round and phase, who acts next and what the game waits for,
+each player's figures in a table, and the board in text where that reads naturally.
+--format yaml or json prints the whole state as data instead.
+On a record with an error, the position is the one just before the line with the error."""
+
+DRAW = """An SVG picture of a position, drawn from the game's spec and the state: Canterbury's city,
+Civitas Hamburgum's rondel, harbour and churches, The Speicherstadt's display and worker queues,
+and every player's figures. Values that rest on a provisional spec value are marked '?'.
+The picture scales to the width of the screen or page it is shown on."""
+
+REPLAY = """One HTML file that needs nothing else (no network, opens from disk): the record's moves
+beside a picture of the position, each move told in a plain sentence, the left and right arrow
+keys to step, diagnostics at their lines, and a chart of each player's score and money by round."""
+
+
+def _position_options(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--at", type=int, default=None, metavar="N", help="after move N, counting moves (0: before the first; default: the end of the record)")
+    where.add_argument("--line", type=int, default=None, metavar="N", help="after the entry on line N of the record, so that a diagnostic's line number can be used directly")
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors exit 2 with a short message, as argparse does
         self.print_usage(sys.stderr)
@@ -33,9 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"referee {__version__}", help="show the referee's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
-    def command(name: str, does: str, epilog: str | None = EPILOG) -> argparse.ArgumentParser:
-        """A command whose one-line help in `referee --help` is also what its own --help says."""
-        return sub.add_parser(name, help=does, description=does[:1].upper() + does[1:] + ".", epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    def command(name: str, does: str, epilog: str | None = EPILOG, description: str | None = None) -> argparse.ArgumentParser:
+        """A command whose one-line help in `referee --help` is also what its own --help says
+        (or a longer `description` of its own)."""
+        return sub.add_parser(name, help=does, description=description or does[:1].upper() + does[1:] + ".", epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
 
     c = command("check", "replay records and report legality, standings and the winner")
     c.add_argument("files", nargs="+", metavar="FILE", help="the game records to check, or - for standard input")
@@ -45,16 +67,27 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
     c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
 
-    s = command("show", "the full game state after move N")
+    s = command("show", "where the game stands after move N: whose turn, the phase, each player's figures, the board", description=SHOW)
     s.add_argument("file", metavar="FILE", help=FILE_HELP)
-    s.add_argument("--at", type=int, default=None, metavar="N", help="after move N (default: the end of the record)")
+    _position_options(s)
     s.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
-    s.add_argument("--format", choices=("text", "json"), default="text", help="text (YAML) for people, json for programs")
+    s.add_argument("--format", choices=("text", "yaml", "json"), default="text", help="text: a summary to read (default); yaml or json: the whole state as data")
 
     m = command("moves", "the legal next moves after the record's last move")
     m.add_argument("file", metavar="FILE", help=FILE_HELP)
     m.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
     m.add_argument("--all", action="store_true", help="list every move instead of grouping them")
+
+    dr = command("draw", "an SVG picture of the position after move N", description=DRAW)
+    dr.add_argument("file", metavar="FILE", help=FILE_HELP)
+    _position_options(dr)
+    dr.add_argument("-o", "--out", metavar="OUT.svg", help="write the picture to this file instead of standard output")
+    dr.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+
+    rp = command("replay", "a self-contained HTML page that steps through the record", description=REPLAY)
+    rp.add_argument("file", metavar="FILE", help=FILE_HELP)
+    rp.add_argument("-o", "--out", metavar="OUT.html", help="write the page to this file instead of standard output")
+    rp.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
 
     pl = command("play", "write a complete random legal game as a record", epilog=None)
     pl.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")

@@ -84,56 +84,47 @@ def cmd_check(args) -> int:
     return code
 
 
-def _replay_for_state(path: str, variants: list[str], at: int | None):
-    from .engine import check_bytes
-
-    data, name = _read(path)
-    report = check_bytes(data, name, variants, stop_after=at)
-    return report
-
-
 def cmd_show(args) -> int:
-    from .report import format_diagnostic, format_report
+    from .display import show
 
-    if args.at is not None and args.at < 0:
-        raise UsageError("--at takes a move number of 0 or more")
-    report = _replay_for_state(args.file, args.variant, args.at)
-    if report.state is None or report.status in ("malformed", "invalid-spec", "internal-error"):
-        print(format_report(report), file=sys.stderr)
-        return report.exit_code
-    if args.at is not None and report.moves < args.at and report.status == "legal":
-        raise UsageError(f"the record has only {report.moves} moves")
-    state = report.state.describe()
-    summary = {"file": report.name, "game": report.game, "after_move": report.moves, "status": report.status, "state": state}
-    for d in report.errors:  # why the replay stopped early, in either format
-        print(format_diagnostic(report, d), file=sys.stderr)
-    if args.format == "json":
-        print(json.dumps(summary, indent=2, ensure_ascii=False, default=str))
-    else:
-        import yaml
+    data, name = _read(args.file)
+    return show(args, data, name)
 
-        print(f"{report.name}: state after move {report.moves} ({report.status})")
-        print(yaml.safe_dump(state, sort_keys=False, allow_unicode=True, width=100).rstrip())
-    return report.exit_code
+
+def cmd_draw(args) -> int:
+    from .display import draw
+
+    data, name = _read(args.file)
+    return draw(args, data, name)
+
+
+def cmd_replay(args) -> int:
+    from .display import replay
+
+    data, name = _read(args.file)
+    return replay(args, data, name)
 
 
 def cmd_moves(args) -> int:
-    from .report import format_report
+    """The legal next moves; on a record with an error, those just before its line."""
+    from .display import position_of
+    from .terminal import visible
 
-    report = _replay_for_state(args.file, args.variant, None)
-    if report.status != "legal":
-        print(format_report(report), file=sys.stderr)
+    data, name = _read(args.file)
+    position = position_of(args, data, name)
+    state, report = position.state, position.report
+    if state is None:
         return report.exit_code
-    state = report.state
     if state.is_over():
-        print(f"{report.name}: the game is over; no moves follow")
-        return EXIT_OK
+        print(visible(f"{report.name}: the game is over; no moves follow"))
+        return report.exit_code
     moves = state.game.move_hints(state)
     grouped = not args.all and len(moves) > GROUP_ABOVE
-    print(f"{report.name}: {len(moves)} legal next moves after move {report.moves}{' (grouped; --all lists each)' if grouped else ''}")
+    count = f"{len(moves)} legal next move{'' if len(moves) == 1 else 's'}"
+    print(visible(f"{report.name}: {count} {position.where}{' (grouped; --all lists each)' if grouped else ''}"))
     for line in grouped_moves(moves) if grouped else moves:
         print(f"  {line}")
-    return EXIT_OK
+    return report.exit_code
 
 
 GROUP_ABOVE = 30  # more moves than this are shown grouped
@@ -198,11 +189,12 @@ def cmd_docs(args) -> int:
         written = write_docs(Path(args.out))
     except OSError as exc:
         raise UsageError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
-    print(f"wrote {len(written)} pages to {args.out}")
+    pages = sum(1 for path in written if path.suffix == ".md")
+    print(f"wrote {pages} pages and {len(written) - pages} replay pages and pictures to {args.out}")
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "moves": cmd_moves, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
 
 
 if __name__ == "__main__":  # pragma: no cover

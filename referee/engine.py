@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import traceback
 from pathlib import Path
+from typing import Callable
 
 from .errors import Pos, RecordError, SpecError, Violation
 from .games import load_game
@@ -58,10 +59,14 @@ def read_source(path: str) -> tuple[bytes, str]:
         return fh.read(MAX_RECORD_BYTES + 1), path
 
 
-def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = (), stop_after: int | None = None) -> Report:
+def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = (), stop_after: int | None = None,
+                stop_line: int | None = None, watch: Watch | None = None) -> Report:
+    """Replay a record. `stop_after` stops after that many moves, `stop_line` after the last
+    entry on or before that line (no end-of-record step follows either stop); `watch` is told
+    of the start, of every move replayed and of the end (see `Watch`)."""
     report = Report(name)
     try:
-        _replay(data, report, list(variants), stop_after)
+        _replay(data, report, list(variants), stop_after, stop_line, watch)
     except RecordError as exc:
         report.status = "malformed"
         report.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
@@ -75,7 +80,12 @@ def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = 
     return report
 
 
-def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None) -> None:
+# Told of a replay as it goes: ("start", None, state) once the game is set up, ("move", move,
+# state) after each move the rules accept, ("end", None, state) once the replay is over.
+Watch = Callable[[str, "Move | None", State], None]
+
+
+def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None, stop_line: int | None = None, watch: Watch | None = None) -> None:
     text = decode(data)
     report.source = text
     if not text.strip():
@@ -105,6 +115,8 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     state = game.new_state(seats, start, record.header, trace)
     report.state = state
     rules = game.spec.rules
+    if watch:
+        watch("start", None, state)
 
     def violation(rule: str, message: str, pos: Pos | None) -> None:
         if rule not in rules:
@@ -113,7 +125,11 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         report.diagnostics.append(Diagnostic("error", message, pos, rule))
 
     finished_by_result = False
+    stopped = False
     for entry in record.entries:
+        if stop_line is not None and entry.pos is not None and entry.pos.line > stop_line:
+            stopped = True
+            break
         if isinstance(entry, Move):
             if stop_after is not None and report.moves >= stop_after:
                 break
@@ -131,6 +147,8 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
                 violation(v.rule, v.message, v.pos or entry.pos)
                 break
             report.moves += 1
+            if watch:
+                watch("move", entry, state)
         elif isinstance(entry, Checkpoint):
             if stop_after is not None and report.moves >= stop_after:
                 continue
@@ -148,11 +166,13 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
                 break
             _result(state, entry, report, game_name)
             finished_by_result = True
-    if report.status != "illegal" and stop_after is None and not finished_by_result:
+    if report.status != "illegal" and stop_after is None and not stopped and not finished_by_result:
         try:
             state.end_of_record()
         except Violation as v:
             violation(v.rule, v.message, v.pos)
+    if watch:
+        watch("end", None, state)
     report.complete = state.is_over()
     report.standings = rank(state.standings())
     for rule, message, pos in trace.warnings:

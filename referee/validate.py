@@ -8,6 +8,7 @@ from .engine import SETUP_ERRORS, setup_error
 from .errors import EXIT_OK, EXIT_SPEC, SpecError
 from .games import cross_check, game_class
 from .spec import available_games, iter_uncertain, load_spec
+from .svg import colours_of
 
 
 def _targets(root: Path) -> tuple[Path, list[str]]:
@@ -51,4 +52,12 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                     shown = "not known" if p.status == "unknown" else repr(p.value)
                     lines.append(f"  {p.status:<11} {spec.path_of(p.file)}:{p.key} = {shown}")
                     lines.append(f"              {p.note}")
+    colours = specs_root / "common" / "colours.yaml"
+    if colours.is_file() or (specs_root / "common").is_dir():
+        try:
+            table, _ = colours_of(str(specs_root))
+            lines.append(f"colours: valid ({len(table)} colours for pictures)")
+        except SpecError as exc:
+            lines.append(f"{exc.display()}  (colours)")
+            code = EXIT_SPEC
     return lines, code

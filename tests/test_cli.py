@@ -86,7 +86,7 @@ def test_show_at_a_move_and_at_the_end():
     assert state["after_move"] == 4
     assert state["state"]["phase"] == "demand"  # four cards out: Supply is complete
     assert len(state["state"]["supply"]) == 4
-    end = referee("show", SAMPLE)
+    end = referee("show", SAMPLE, "--format", "yaml")
     assert end.returncode == 0
     assert "phase: over" in end.stdout
 

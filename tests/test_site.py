@@ -58,8 +58,28 @@ def test_the_site_builds_strictly_with_every_page(site):
     for page in ("index", "getting-started", "notation", "cli"):
         assert (site / f"{page}.html").is_file()
     for game in available_games():
-        for page in ("index", "rules", "tables", "variants", "verify", "notation"):
+        for page in ("index", "rules", "tables", "variants", "verify", "notation", "replays"):
             assert (site / game / f"{page}.html").is_file(), f"{game}/{page}"
+
+
+def test_every_example_record_has_a_replay_page_on_the_site(site):
+    import xml.etree.ElementTree as ET
+
+    for game in available_games():
+        listing = (site / game / "replays.html").read_text(encoding="utf-8")
+        for record in sorted((ROOT / "specs" / game / "examples").glob("*.log")):
+            page = site / game / "replays" / f"{record.stem}.html"
+            assert page.is_file(), page
+            assert f'href="replays/{record.stem}.html"' in listing
+            assert 'id="replay-data"' in page.read_text(encoding="utf-8")
+    pictures = {"canterbury": "district-names", "hamburgum": "rondel-steps", "speicherstadt": "purchase-turn"}
+    for game, anchor in pictures.items():
+        rules = (site / game / "rules.html").read_text(encoding="utf-8")
+        assert f'src="pictures/{anchor}.svg"' in rules
+        section = rules[rules.index(f'id="{anchor}"'):]
+        assert section.index(f'src="pictures/{anchor}.svg"') < section.index("<h3")  # under its own rule
+        root = ET.parse(site / game / "pictures" / f"{anchor}.svg").getroot()
+        assert root.get("viewBox") and root.get("width") == "100%"
 
 
 def test_every_see_link_leads_to_its_rule(site, monkeypatch):

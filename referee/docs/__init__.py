@@ -1,11 +1,13 @@
 """The rulebook site's pages, rendered from the specs.
 
-Every game gets six pages, one module each: an overview (`overview`), its rules
+Every game gets seven pages, one module each: an overview (`overview`), its rules
 (`rules`: each rule's anchor is the part of its id after the game, which is where a
 diagnostic's `see:` link points), its components and tables (`tables`), its variants
 with values before and after each overlay (`variants`), the values to verify against
 a physical box (`verify`), and its notation with the complete example records
-(`notation`). The command-line reference (`commandline`) is rendered from the
+(`notation`), and its example records as replays to step through (`replays`, which also
+draws the pictures the rules page shows; the replay pages and pictures themselves are files
+of their own, `site_files`). The command-line reference (`commandline`) is rendered from the
 argument parser. Nothing here is copied by hand from a rulebook: when a spec
 changes, the next build shows the change.
 """
@@ -17,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..spec import Spec, available_games, data_root, load_spec
-from . import commandline, notation, overview, rules, tables, variants, verify
+from . import commandline, notation, overview, replays, rules, tables, variants, verify
 from .markdown import LANGS, DocsError, table
 from .tables import GamePages
 
-__all__ = ["Page", "DocsError", "GamePages", "render_site", "game_pages", "write_docs", "nav", "expand_snippets"]
+__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets"]
 
 
 @dataclass
@@ -59,16 +61,25 @@ def game_pages(spec: Spec, data: Path) -> list[Page]:
         Page(f"{game}/variants.md", "Variants", title, variants.render(doc)),
         Page(f"{game}/verify.md", "Verify with your box", title, verify.render(doc)),
         Page(f"{game}/notation.md", "Notation", title, notation.render(doc)),
+        Page(f"{game}/replays.md", "Replays", title, replays.render(doc)),
     ]
 
 
+def site_files(data: Path | None = None) -> list[tuple[str, str]]:
+    """The site's files that are not Markdown pages: each game's replay pages and the pictures
+    its rules page shows, as (path, text)."""
+    data, specs = game_specs(data)
+    return [item for spec in specs for item in replays.files(GamePages(spec, data))]
+
+
 def write_docs(out: Path, data: Path | None = None) -> list[Path]:
-    """Write the generated pages as Markdown under `out`; returns the paths written."""
+    """Write the generated pages as Markdown under `out`, with the replay pages and pictures;
+    returns the paths written."""
     written = []
-    for page in render_site(data):
-        path = Path(out) / page.path
+    for relative, text in [(page.path, page.text) for page in render_site(data)] + site_files(data):
+        path = Path(out) / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(page.text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
 

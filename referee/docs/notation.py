@@ -3,8 +3,6 @@ example records and the grammar itself."""
 
 from __future__ import annotations
 
-import itertools
-
 from .markdown import escape, fenced, slug
 from .tables import GamePages
 
@@ -32,7 +30,7 @@ def render(doc: GamePages) -> str:
         out += [f"No example records of {doc.title} are bundled yet.", ""]
     for path in doc.examples():
         text = path.read_text(encoding="utf-8")
-        about = " ".join(line.lstrip("#").strip() for line in itertools.takewhile(lambda line: line.startswith("#"), text.splitlines()))
+        about = doc.example_about(text)
         out += [
             f"### {path.name} {{#example-{slug(path.stem)}}}",
             "",

@@ -4,6 +4,7 @@ diagnostic's `see:` link points at a rule's heading here."""
 from __future__ import annotations
 
 from .markdown import DocsError, escape, slug, verify_anchor
+from .replays import figure
 from .tables import GamePages
 
 CHECKED = {
@@ -39,6 +40,7 @@ def rule_section(doc: GamePages, rule) -> list[str]:
         raise DocsError(doc.spec.path_of("rules"), rule.id, "a rule needs a title and text to be shown in the rulebook")
     # the id in the heading's words: a search for `purchase-funds` finds this heading first
     out = [f"### {escape(rule.title)} · `{rule.anchor}` {{#{rule.anchor}}}", "", rule.text, ""]
+    out += figure(doc, rule.id)
     out += [f"`{rule.id}` · source: {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)}", ""]
     if rule.reading:
         out += ['!!! note "How we read it"', "", *("    " + line for line in rule.reading.splitlines()), ""]

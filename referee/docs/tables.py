@@ -13,6 +13,7 @@ other pages link to; every page module renders from it.
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -258,6 +259,11 @@ class GamePages:
 
     def examples(self) -> list[Path]:
         return sorted((self.spec.directory / "examples").glob("*.log"))
+
+    @staticmethod
+    def example_about(text: str) -> str:
+        """What an example record is about: its leading comment lines, joined."""
+        return " ".join(line.lstrip("#").strip() for line in itertools.takewhile(lambda line: line.startswith("#"), text.splitlines()))
 
 
 def render(doc: GamePages) -> str:

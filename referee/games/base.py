@@ -13,13 +13,16 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from lark import Tree
 
 from ..errors import Pos, RecordError, SpecError, Violation
 from ..notation import Header, Move
 from ..spec import Spec
+
+if TYPE_CHECKING:
+    from ..svg import Drawing
 
 
 @dataclass
@@ -186,6 +189,47 @@ class Game:
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
         return rng.choice(self.legal_moves(state))
+
+    # --- what a person sees: `show`, `draw` and `replay` ------------------------------------
+    # Each game's modules for people to look at a game: view.py (the position in text),
+    # picture.py (the position as an SVG picture, and the rules page's pictures) and
+    # sentences.py (a move told in a sentence). A game sets them; the methods below ask them.
+    view_module: ClassVar[Any] = None
+    picture_module: ClassVar[Any] = None
+    sentences_module: ClassVar[Any] = None
+
+    def _looks(self, kind: str) -> Any:
+        module = getattr(self, f"{kind}_module")
+        if module is None:
+            raise NotImplementedError(f"{self.name} has no {kind} module")
+        return module
+
+    def player_table(self, state: State) -> tuple[list[str], list[list[Any]]]:
+        """Each player's figures for `referee show`: the column names, and a row per player."""
+        return self._looks("view").player_table(state)
+
+    def board_text(self, state: State) -> list[str]:
+        """The board in text, where text reads naturally, for `referee show`."""
+        return self._looks("view").board_text(state)
+
+    def chart_figures(self, state: State) -> dict[str, dict[str, int]]:
+        """What the replay's chart follows round by round, by figure and colour: the score
+        first, then money."""
+        return self._looks("view").chart_figures(state)
+
+    def draw(self, state: State, caption: str) -> "Drawing":
+        """A picture of the position (see referee.svg), drawn from the spec and the state."""
+        return self._looks("picture").draw(state, caption)
+
+    def illustrations(self) -> tuple:
+        """Pictures of positions that explain a rule, for the rulebook site (view.Illustration)."""
+        return getattr(self.picture_module, "ILLUSTRATIONS", ())
+
+    def describe_move(self, before: State, move: Move, after: State) -> str:
+        """A move told in one plain sentence, from the states before and after it."""
+        if self.sentences_module is None:
+            return self.format_move(move)
+        return self.sentences_module.describe_move(before, move, after)
 
     def phase_name(self, phase_id: str) -> str:
         """A phase's English name as game.yaml gives it, or that of an action a turn chooses

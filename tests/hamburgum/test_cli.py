@@ -31,7 +31,7 @@ def test_check_with_a_board_of_ones_own(capsys):
 
 def test_show_moves_and_validate(capsys):
     assert main(["show", str(QUICK_START), "--at", "3"]) == 0
-    assert "state after move 3" in capsys.readouterr().out
+    assert "Civitas Hamburgum, after move 3 (line 13): legal so far" in capsys.readouterr().out
     assert main(["moves", str(QUICK_START)]) == 0
     assert "legal next moves after move 18" in capsys.readouterr().out
     assert main(["validate", "--provenance"]) == 0

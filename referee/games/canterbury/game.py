@@ -16,7 +16,7 @@ from ...errors import Pos, RecordError
 from ...notation import Header, Move
 from ...spec import Spec, load_spec
 from ..base import Game, Seat, Trace
-from . import play
+from . import picture, play, sentences, view
 from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from .notation import Notation, format_move
 from .rules import CanterburyState, District, Size, Structure
@@ -25,6 +25,8 @@ from .scoring import keyed
 
 class Canterbury(Game):
     name = "canterbury"
+    # how people look at a game: the position in text, as a picture, and moves in sentences
+    view_module, picture_module, sentences_module = view, picture, sentences
 
     def __init__(self, spec: Spec):
         super().__init__(spec)

@@ -20,6 +20,7 @@ from ..base import Game, Seat, Trace
 from .checks import check_spec
 from .moves import Site
 from .notation import MoveBuilder, format_move
+from . import picture, sentences, view
 from .play import legal_moves, random_move
 from .rules import HamburgumState
 
@@ -28,6 +29,8 @@ class Hamburgum(Game):
     """Civitas Hamburgum with its spec: the tables the rules read, and how moves are written."""
 
     name = "hamburgum"
+    # how people look at a game: the position in text, as a picture, and moves in sentences
+    view_module, picture_module, sentences_module = view, picture, sentences
 
     def __init__(self, spec: Spec):
         super().__init__(spec)

@@ -16,12 +16,14 @@ from lark import Tree
 from ...notation import Header, Move
 from ...spec import Spec
 from ..base import Game, Seat, Trace
-from . import checks, notation, play
+from . import checks, notation, picture, play, sentences, view
 from .rules import SpeicherstadtState
 
 
 class Speicherstadt(Game):
     name = "speicherstadt"
+    # how people look at a game: the position in text, as a picture, and moves in sentences
+    view_module, picture_module, sentences_module = view, picture, sentences
 
     def __init__(self, spec: Spec):
         super().__init__(spec)

@@ -45,6 +45,13 @@ class Slot:
     card: Card
     cubes: list[str] = field(default_factory=list)
     queue: list[str] = field(default_factory=list)  # colours, lowest worker first
+    buyer: str | None = None  # who bought the card in Purchase: it has left the display
+    price: int | None = None  # what the buyer paid
+    discarded: bool = False  # nobody bought it: discarded at the end of Purchase
+
+    @property
+    def on_display(self) -> bool:
+        return self.buyer is None and not self.discarded
 
 
 @dataclass(frozen=True)
@@ -394,6 +401,7 @@ class SpeicherstadtState(State):
                 player.contracts.append(Contract(list(slot.card.face["goods"])))
             player.dock.extend(slot.cubes)
             slot.cubes = []
+            slot.buyer, slot.price = colour, price
             self.trace.use(rule("purchase-funds"))
             self.purchase_slot += 1
             self.offer_index = 0
@@ -403,6 +411,7 @@ class SpeicherstadtState(State):
         self._skip_empty_slots()
 
     def _discard(self, slot: Slot) -> None:
+        slot.discarded = True
         self.discards.append(slot.card)
         self.goods_stock.update(slot.cubes)
         slot.cubes = []
@@ -625,6 +634,10 @@ class SpeicherstadtState(State):
     # --- what `referee show` prints ------------------------------------------------------
 
     def describe(self) -> dict:
+        """The state as data. `supply` holds the cards still on display (a bought card has left
+        it; an unbought one is discarded when its queue is done); `offer` says which slot is
+        offered to whom at what price during Purchase, `bought` what this round's buyers took."""
+        offer = self.current_offer()
         return {
             "round": self.round,
             "phase": self.phase,
@@ -635,7 +648,12 @@ class SpeicherstadtState(State):
             "goods_stock": dict(sorted((+self.goods_stock).items())),
             "supply": [
                 {"slot": i + 1, "card": _card_text(self.game, s.card), "cubes": s.cubes, "queue": s.queue}
-                for i, s in enumerate(self.slots)
+                for i, s in enumerate(self.slots) if s.on_display
+            ],
+            "offer": {"slot": self.purchase_slot + 1, "to": offer.colour, "price": offer.price} if offer else None,
+            "bought": [
+                {"slot": i + 1, "card": _card_text(self.game, s.card), "by": s.buyer, "price": s.price}
+                for i, s in enumerate(self.slots) if s.buyer
             ],
             "players": {
                 colour: {

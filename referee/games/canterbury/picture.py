@@ -1,0 +1,134 @@
+"""Canterbury as a picture: the city's districts on their grid, the prosperity track, the players.
+
+Each district shows its name (the spec's, or its id), its ring, the structures standing in it
+(a bar as wide as the building spaces each takes) and its service slots from water to culture,
+each filled in the colour of the cube's owner: a player, the neutral player, or the city. The
+grid comes from the board graph and every name, count and colour from the spec, so a variant's
+board or names show in the picture; the drawing's sizes are in `specs/canterbury/picture.yaml`.
+"""
+
+from __future__ import annotations
+
+from ... import svg
+from ...view import Illustration, rests_on, situation_line
+from .rules import CanterburyState
+from .view import district_name, initials, layout, owner_colour
+
+# The pictures the rulebook site shows under a rule (docs/replays.py draws them).
+ILLUSTRATIONS = (
+    Illustration("canterbury/district-names", "opening-a-district.log", lambda state: True,
+                 "The city when a game begins: each district under the name a record gives it, its ring, and its six service slots from water to culture; the Roman well and the city's water cube stand in the central district."),
+)
+
+
+def draw(state: CanterburyState, caption: str) -> svg.Drawing:
+    game = state.game
+    title = game.spec.meta["names"]["en"]
+    sizes = svg.Layout(state.spec["picture"])
+    d = svg.Drawing(sizes.width, sizes.width, f"{title}: {caption}")
+    top = svg.heading(d, title, caption, situation_line(state.situation()), sizes.margin)
+    places = layout(state)
+    rings = list(state.spec["board"]["rings"])
+    step = sizes.district.size + sizes.district.gap
+    for district, (x, y) in places.items():
+        _district(d.part(f"district {district}"), state, sizes, district, sizes.margin + x * step, top + y * step, rings)
+    rows = max(y for _, y in places.values()) + 1
+    top += rows * step + sizes.district.gap
+    _track(d.part("track"), state, sizes, top)
+    bottom = _players(d, state, sizes, top + sizes.track.height)
+    d.finish(bottom)
+    return d
+
+
+def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: float, y: float, rings: list[str]) -> None:
+    game, cell = state.game, sizes.district
+    info = game.districts[district]
+    shades = sizes.ring_shades
+    shade = shades[rings.index(info.ring) % len(shades)] if info.ring in rings else shades[-1]
+    svg.rect(g, x, y, cell.size, cell.size, fill=shade, stroke=svg.LINE, rx=svg.RADIUS)
+    room = svg.inside(cell.size, svg.PAD)
+    svg.text(g, x + svg.PAD, y + cell.name, district_name(state, district), size=svg.BODY, weight="bold", limit=svg.fit(room - len(info.ring) * svg.TINY * svg.CHAR, svg.BODY))
+    svg.text(g, x + cell.size - svg.PAD, y + cell.name, info.ring, size=svg.TINY, anchor="end", fill=svg.MUTED)
+    unit = svg.half(room) / state.spec["board"]["building_spaces"]
+    for i, tile in enumerate(state.board.tiles[district]):
+        structure = game.structures[tile]
+        row_y = y + cell.structures + i * cell.row
+        bar = svg.rect(g, x + svg.PAD, row_y, max(unit, structure.spaces * unit), cell.bar, fill="#8c6d46", stroke=None, rx=svg.half(svg.RADIUS))
+        svg.tip(bar, f"{structure.name}: {structure.size}, {structure.service}, {structure.spaces} building space(s)")
+        svg.text(g, x + svg.PAD + svg.RADIUS + structure.spaces * unit, row_y + cell.bar, structure.name, size=svg.TINY, limit=svg.fit(room - structure.spaces * unit, svg.TINY))
+    cubes = state.board.cubes[district]
+    short = initials(game.services)
+    for i, service in enumerate(game.services):
+        sx, sy = x + svg.PAD + i * (cell.slot + cell.slot_gap), y + cell.size - cell.slot - svg.PAD
+        owner = cubes.get(service)
+        if owner is None:
+            svg.tip(svg.rect(g, sx, sy, cell.slot, cell.slot, fill="#ffffff", stroke=svg.LINE, rx=svg.half(svg.RADIUS)), f"{service}: no cube")
+            svg.text(g, svg.middle(sx, cell.slot), sy + cell.slot - svg.RADIUS, short[service].lower(), size=svg.MICRO, anchor="middle", fill=svg.MUTED)
+        else:
+            svg.cube(g, sx, sy, cell.slot, owner_colour(state, owner), f"{service}: {owner}'s cube")
+
+
+def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
+    treasury, track = state.spec["treasury"], sizes.track
+    length = treasury["track_length"]
+    left, right = sizes.margin + track.inset, sizes.width - sizes.margin - track.inset
+    y = top + track.bar
+
+    def at(position: int) -> float:
+        return left + (right - left) * (position % length) / length
+
+    words = (f"prosperity track: city at {state.city.prosperity} ({state.city.discs} of {treasury['city']['discs']} discs), "
+             f"Levy {state.levy()}, Tax {state.tax()}")
+    svg.text(g, sizes.margin, top + track.title, words, size=svg.LABEL, weight="bold", limit=svg.fit(right - left, svg.LABEL))
+    if rests_on(state, "treasury"):
+        svg.provisional(g, right, top + track.title)
+    svg.rect(g, left, y - svg.half(track.thickness), right - left, track.thickness, fill="#efe7d6", stroke=svg.LINE, rx=svg.RADIUS)
+    for mark in range(0, length, svg.nice_step(length)):
+        svg.line(g, at(mark), y - track.thickness, at(mark), y + track.thickness)
+        svg.text(g, at(mark), y + track.labels, mark, size=svg.MICRO, anchor="middle", fill=svg.MUTED)
+    city = state.spec["board"]["city_cube"]
+    half = svg.half(track.marker)
+    marker = svg.rect(g, at(state.city_position()) - half, y - half, track.marker, track.marker, fill=svg.paint(city.get("colour")).fill, stroke=svg.INK)
+    svg.tip(marker, f"{city['owner']}: prosperity {state.city.prosperity}")
+    stacked: dict[int, int] = {}
+    for colour in state.order:
+        p = state.players[colour]
+        spot = p.prosperity % length
+        height = stacked.get(spot, 0)
+        stacked[spot] = height + 1
+        svg.piece(g, at(spot), y - track.marker - (height + 1) * track.stack + track.piece, track.piece, colour, f"{p.seat.label}: prosperity {p.prosperity}")
+
+
+def _players(d: svg.Drawing, state: CanterburyState, sizes: svg.Layout, top: float) -> float:
+    """A row per player, each its own group (the replay page stores each distinct group once)."""
+    columns, left = sizes.players.columns, sizes.margin
+    g = d.part("players")
+    svg.text(g, left, top, "player", size=svg.SMALL, fill=svg.MUTED)
+    for label, x in (("money", columns.money), ("prosperity", columns.prosperity), ("cubes left", columns.cubes)):
+        svg.text(g, x, top, label, size=svg.SMALL, anchor="end", fill=svg.MUTED)
+    to_act = state.situation().to_act
+    prosperity_q = rests_on(state, "structures", "scoring")
+    money_q = rests_on(state, "treasury", "scoring", "structures")
+    names = svg.fit(columns.money - left - sizes.players.row)
+    y = top
+    for colour in state.order:
+        y += sizes.players.row
+        p = state.players[colour]
+        g = d.part(f"player {colour}")
+        svg.swatch_label(g, left, y, colour, p.seat.label, weight="bold" if colour in to_act else None, limit=names)
+        svg.figure(g, columns.money, y, p.money, money_q, anchor="end")
+        svg.figure(g, columns.prosperity, y, p.prosperity, prosperity_q, anchor="end")
+        svg.text(g, columns.cubes, y, state.cube_stock(colour) - state.board.used[colour], anchor="end")
+        notes = ["to act"] if colour in to_act else []
+        if p.must_full_build and not state.over:
+            notes.append("Full Build next")
+        if state.neutral:
+            notes.append("marker: Build" if p.marker_build else "marker: No Build")
+        svg.band_notes(g, columns.notes, y, notes, sizes.width - left - columns.notes)
+    if state.neutral:
+        y += sizes.players.row
+        g = d.part("neutral")
+        name = state.neutral["name"]
+        svg.swatch_label(g, left, y, state.neutral_colour or name, f"{name} ({state.neutral_colour})", limit=names)
+        svg.text(g, columns.cubes, y, state.cube_stock(name) - state.board.used[name], anchor="end")
+    return y + sizes.district.gap

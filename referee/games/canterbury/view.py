@@ -1,0 +1,132 @@
+"""Canterbury in text, for `referee show`: the players' figures and the city as a grid.
+
+The city is laid out from the board graph (`referee.layout`), each district with its name
+(the spec's, or its id), its structures and a row of service slots from water to culture,
+each slot showing whose cube is there. Figures that rest on provisional spec values so far
+(the structures' printed numbers, the treasury) carry a `?`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from ...layout import grid
+from ...view import mark, rests_on
+from .rules import CanterburyState
+
+EMPTY_SLOT = "·"
+
+
+def district_name(state: CanterburyState, district: str) -> str:
+    return state.spec.name(state.spec["board"]["districts"].get(district), default=district)
+
+
+def layout(state: CanterburyState) -> dict[str, tuple[int, int]]:
+    return grid({d: info.neighbours for d, info in state.game.districts.items()})
+
+
+def owners(state: CanterburyState) -> list[str]:
+    """Who may own a service cube: the players, the neutral player, the city."""
+    names = list(state.order)
+    if state.neutral:
+        names.append(state.neutral["name"])
+    names.append(state.spec["board"]["city_cube"]["owner"])
+    return names
+
+
+def owner_colour(state: CanterburyState, owner: str) -> str:
+    """The colour a cube's owner is painted in: a player's own, the neutral's, the city's."""
+    if state.neutral and owner == state.neutral["name"]:
+        return state.neutral_colour or owner
+    city = state.spec["board"]["city_cube"]
+    if owner == city["owner"]:
+        return city.get("colour", owner)
+    return owner
+
+
+def initials(names: list[str]) -> dict[str, str]:
+    """The shortest distinct upper-case beginning of each name (B for blue, R for red)."""
+    out = {}
+    for name in names:
+        size = 1
+        while any(other != name and other[:size].lower() == name[:size].lower() for other in names) and size < len(name):
+            size += 1
+        out[name] = name[:size].capitalize()
+    return out
+
+
+def player_table(state: CanterburyState) -> tuple[list[str], list[list[object]]]:
+    to_act = state.situation().to_act
+    prosperity_q = rests_on(state, "structures", "scoring")
+    money_q = rests_on(state, "treasury", "scoring", "structures")
+    rows: list[list[object]] = []
+    for colour in state.order:
+        p = state.players[colour]
+        notes = []
+        if colour in to_act:
+            notes.append("to act")
+        if p.must_full_build and not state.over:
+            notes.append("Full Build next (after a Levy)")
+        if state.neutral:
+            notes.append(f"marker {'Build' if p.marker_build else 'No Build'}")
+            stack = state.neutral_stack(p)
+            notes.append(f"neutral's next tile: {state.game.structure_name(stack[0])}" if stack else "stacks empty")
+        rows.append([p.seat.label, mark(p.money, money_q), mark(p.prosperity, prosperity_q), state.cube_stock(colour) - state.board.used[colour], "; ".join(notes)])
+    if state.neutral:
+        name = state.neutral["name"]
+        rows.append([f"{name} ({state.neutral_colour})", "", "", state.cube_stock(name) - state.board.used[name], "builds from the players' stacks"])
+    return ["player", "money", "prosperity", "cubes left", ""], rows
+
+
+def board_text(state: CanterburyState) -> list[str]:
+    city = state.city
+    treasury = state.spec["treasury"]
+    levy_q = rests_on(state, "treasury")
+    lines = [
+        f"city: prosperity {city.prosperity} (space {state.city_position()} of {treasury['track_length']}, "
+        f"{city.discs} of {treasury['city']['discs']} discs); Levy {mark(state.levy(), levy_q)}, Tax {mark(state.tax(), levy_q)}; "
+        f"district scorings {state.scorings}",
+        "",
+    ]
+    places = layout(state)
+    columns = max(x for x, _ in places.values()) + 1
+    rows = max(y for _, y in places.values()) + 1
+    codes = initials(owners(state))
+    width = state.spec["picture"]["text"]["district"]
+    cells = {place: _cell(state, district, codes) for district, place in places.items()}
+    height = max(len(c) for c in cells.values())
+    rule = "+" + "+".join("-" * (width + len("  ")) for _ in range(columns)) + "+"
+    lines.append(rule)
+    for y in range(rows):
+        for i in range(height):
+            parts = []
+            for x in range(columns):
+                cell = cells.get((x, y), [])
+                parts.append(f" {(cell[i] if i < len(cell) else ''):<{width}} ")
+            lines.append("|" + "|".join(parts) + "|")
+        lines.append(rule)
+    services = ", ".join(state.game.services)
+    legend = ", ".join(f"{code} {name}" for name, code in codes.items())
+    lines.append(f"service slots ({services}): {legend}; {EMPTY_SLOT} empty")
+    return lines
+
+
+def _cell(state: CanterburyState, district: str, codes: dict[str, str]) -> list[str]:
+    """A district in text: its name and ring, its structures, its service slots."""
+    width, lines = state.spec["picture"]["text"]["district"], state.spec["picture"]["text"]["structure_lines"]
+    info = state.game.districts[district]
+    tiles = state.board.tiles[district]
+    names = ", ".join(state.game.structure_name(t) for t in tiles)
+    body = textwrap.wrap(names, width, max_lines=lines, placeholder="…") or [""]
+    body += [""] * (lines - len(body))
+    cubes = state.board.cubes[district]
+    slots = "".join(codes.get(cubes[s], "?")[:1] if s in cubes else EMPTY_SLOT for s in state.game.services)
+    return [f"{district_name(state, district)[:width - len(info.ring) - 1]} {info.ring}"[:width], *body, slots]
+
+
+def chart_figures(state: CanterburyState) -> dict[str, dict[str, int]]:
+    """What the replay's chart follows: prosperity, and money."""
+    return {
+        "prosperity": {c: p.prosperity for c, p in state.players.items()},
+        "money": {c: p.money for c, p in state.players.items()},
+    }
