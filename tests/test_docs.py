@@ -152,7 +152,7 @@ def test_the_command_line_reference_lists_every_command():
     for command in ("check", "show", "draw", "replay", "moves", "play", "validate", "docs"):
         assert f"## referee {command} {{#{command}}}" in page
     assert "| `--format` | Text for people, json for programs. One of `text`, `json`. Default: `text`. |" in page
-    assert "| `--format` | Text: a summary to read (default); yaml or json: the whole state as data. One of `text`, `yaml`, `json`. Default: `text`. |" in page
+    assert "| `--format` | Text: a summary to read (default); yaml or json: the whole state as data. One of `text`, `yaml`, `json`. |" in page
 
 
 def test_a_rebuild_reads_edited_specs_afresh(data_copy, monkeypatch):
