@@ -101,6 +101,8 @@ class Pages:
         """The record is over: what the rules settle without a move (the fires left in the pile,
         say) becomes a last entry when it changes the picture."""
         self._sample(state, "end")
+        if self.positions:  # the last position shown stands at the chart's end
+            self.positions[-1]["round"] = len(self.chart.labels) - 1
         if not state.is_over() or self.before is None:
             return
         with quietly(state), quietly(self.before):
