@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check files in N processes")
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
     c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
+    c.add_argument("--keep-going", action="store_true", help="report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from")
 
     s = command("show", "where the game stands after move N: whose turn, the phase, each player's figures, the board", description=SHOW)
     s.add_argument("file", metavar="FILE", help=FILE_HELP)
@@ -77,6 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("file", metavar="FILE", help=FILE_HELP)
     m.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
     m.add_argument("--all", action="store_true", help="list every move instead of grouping them")
+
+    e = command("explain", "the ledger behind a figure: its start value and every change, with the line, the move and the rule")
+    e.add_argument("file", metavar="FILE", help=FILE_HELP)
+    e.add_argument("colour", metavar="COLOUR", help="the player's colour or name (in Canterbury also city, or neutral)")
+    e.add_argument("figure", metavar="FIGURE", help="a figure a checkpoint may state, such as coins, money, prestige or prosperity")
+    e.add_argument("--line", type=int, default=None, metavar="N", help="the figure as it stands after line N of the record (default: the end)")
+    e.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+    e.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for programs")
 
     dr = command("draw", "an SVG picture of the position after move N", description=DRAW)
     dr.add_argument("file", metavar="FILE", help=FILE_HELP)

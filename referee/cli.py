@@ -45,23 +45,23 @@ def _read(path: str) -> tuple[bytes, str]:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _check_one(job: tuple[str, list[str]]) -> tuple[int, str, dict]:
+def _check_one(job: tuple[str, list[str], bool, bool]) -> tuple[int, str, dict]:
     from .engine import check_bytes
     from .report import format_report, report_json
 
-    path, variants, details = job
+    path, variants, details, keep_going = job
     try:
         data, name = _read(path)
     except UsageError as exc:
         return EXIT_USAGE, f"referee check: error: {exc}", {"file": path, "status": "usage", "exit_code": EXIT_USAGE}
-    report = check_bytes(data, name, variants)
+    report = check_bytes(data, name, variants, keep_going=keep_going)
     return report.exit_code, format_report(report, details), report_json(report)
 
 
 def cmd_check(args) -> int:
     if "-" in args.files and len(args.files) > 1:
         raise UsageError("'-' (standard input) cannot be combined with other files")
-    jobs = [(f, args.variant, args.details) for f in args.files]
+    jobs = [(f, args.variant, args.details, args.keep_going) for f in args.files]
     if args.jobs > 1 and len(jobs) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -152,6 +152,21 @@ def grouped_moves(moves: list[str], shown: int = 4) -> list[str]:
     return lines
 
 
+def cmd_explain(args) -> int:
+    from .explain import cannot_explain, explain_bytes, explanation_json, format_explanation
+
+    data, name = _read(args.file)
+    report, explanation = explain_bytes(data, name, args.variant, args.colour, args.figure, args.line)
+    if explanation is None:
+        print(cannot_explain(report), file=sys.stderr)
+        return report.exit_code
+    if args.format == "json":
+        print(json.dumps(explanation_json(report, explanation), indent=2, ensure_ascii=False))
+    else:
+        print(format_explanation(report, explanation))
+    return report.exit_code
+
+
 def cmd_play(args) -> int:
     from .play import play_game
     from .spec import available_games
@@ -194,7 +209,7 @@ def cmd_docs(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
 
 
 if __name__ == "__main__":  # pragma: no cover

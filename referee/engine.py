@@ -15,8 +15,10 @@ from typing import Callable
 from .errors import Pos, RecordError, SpecError, Violation
 from .games import load_game
 from .games.base import State, Trace, missing_rule
-from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, decode, game_of, parse
-from .report import Diagnostic, Report, rank
+from .ledger import END, Ledger, LedgerTrace
+from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
+from .report import Diagnostic, Report, RulingNote, rank
+from .rulings import Refused, accept, copy_state
 from .spec import available_games, looks_like_path, specs_root, variant_names
 
 # What a game's set-up raises on data that passed its schemas but that it cannot use (a missing
@@ -60,23 +62,35 @@ def read_source(path: str) -> tuple[bytes, str]:
 
 
 def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = (), stop_after: int | None = None,
-                stop_line: int | None = None, watch: Watch | None = None) -> Report:
-    """Replay a record. `stop_after` stops after that many moves, `stop_line` after the last
-    entry on or before that line (no end-of-record step follows either stop); `watch` is told
-    of the start, of every move replayed and of the end (see `Watch`)."""
+                stop_line: int | None = None, watch: Watch | None = None, keep_going: bool = False, ledger: bool = False) -> Report:
+    """Replay a record and report on it.
+
+    `stop_after` stops after that many moves, `stop_line` after the last entry on or before
+    that line (no end-of-record step follows either stop); `watch` is told of the start, of
+    every move replayed and of the end (see `Watch`). `keep_going` (check --keep-going)
+    reports every problem instead of the first: an unreadable line is skipped, an illegal
+    move is treated as void, and later diagnostics say which earlier problem they may follow
+    from. `ledger` keeps the ledger behind every figure (`referee explain`); without it a
+    contradicted checkpoint still gets the last changes of its figure, from a second replay
+    that keeps one.
+    """
     report = Report(name)
     try:
-        _replay(data, report, list(variants), stop_after, stop_line, watch)
+        _replay(data, report, list(variants), stop_after, stop_line, watch, keep_going, ledger)
     except RecordError as exc:
-        report.status = "malformed"
+        report.worsen("malformed")
         report.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
     except SpecError as exc:
-        report.status = "invalid-spec"
+        report.worsen("invalid-spec")
         message = f"{exc.key}: {exc.message}" if exc.key else exc.message
         report.diagnostics.append(Diagnostic("error", message, None, file=exc.where))
     except Exception as exc:  # a bug in the referee: report it like any diagnostic
-        report.status = "internal-error"
+        report.worsen("internal-error")
         report.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", report.position))
+    if keep_going:
+        report.diagnostics.sort(key=lambda d: d.pos.line if d.pos else 0)
+    if any(d.figure for d in report.diagnostics):
+        _add_ledger_tails(data, name, list(variants), stop_after, stop_line, keep_going, report)
     return report
 
 
@@ -85,7 +99,29 @@ def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = 
 Watch = Callable[[str, "Move | None", State], None]
 
 
-def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None, stop_line: int | None = None, watch: Watch | None = None) -> None:
+LEDGER_TAIL = 3  # changes shown under a contradicted figure
+
+
+def _add_ledger_tails(data: bytes, name: str, variants: list[str], stop_after: int | None, stop_line: int | None, keep_going: bool, report: Report) -> None:
+    """Give each contradicted checkpoint figure its last few changes, from a replay that keeps a
+    ledger (the same replay again, so that a plain check pays for ledgers only when needed)."""
+    contradicted = [d for d in report.diagnostics if d.figure and d.pos]
+    if not contradicted:
+        return
+    book = report.ledger
+    if book is None:
+        book = check_bytes(data, name, variants, stop_after, stop_line, keep_going=keep_going, ledger=True).ledger
+    if book is None:
+        return
+    for d in contradicted:
+        owner, figure = d.figure
+        upto = None if d.rule and d.rule.endswith("/result") else d.pos.line  # a result counts the end of the record too
+        _, changes = book.history(owner, figure, upto)
+        d.ledger = changes[-LEDGER_TAIL:]
+
+
+def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None, stop_line: int | None = None,
+            watch: Watch | None = None, keep_going: bool = False, ledger: bool = False) -> None:
     text = decode(data)
     report.source = text
     if not text.strip():
@@ -107,78 +143,226 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     except SETUP_ERRORS as exc:
         # data that passed its schema but that the game cannot set itself up with, as `validate` says
         raise setup_error(specs_root() / game_name, exc) from None
-    record = parse(text, report.name, game_name, game.build_move)
+    unreadable: list[RecordError] | None = [] if keep_going else None
+    record = parse(text, report.name, game_name, game.build_move, unreadable)
     report.record = record
+    replay = Replay(report, game, record, keep_going)
+    for problem in unreadable or ():
+        replay.unreadable(problem)
     _check_variant_tag(record, header_variants, game_name)
     seats, start = game.seats_from_header(record.header)
-    trace = Trace()
-    state = game.new_state(seats, start, record.header, trace)
+    state = game.new_state(seats, start, record.header, LedgerTrace() if ledger else Trace())
     report.state = state
-    rules = game.spec.rules
+    if ledger:
+        report.ledger = Ledger(state)
     if watch:
         watch("start", None, state)
-
-    def violation(rule: str, message: str, pos: Pos | None) -> None:
-        if rule not in rules:
-            raise missing_rule(game.spec, rule)
-        report.status = "illegal"
-        report.diagnostics.append(Diagnostic("error", message, pos, rule))
-
-    finished_by_result = False
-    stopped = False
-    for entry in record.entries:
-        if stop_line is not None and entry.pos is not None and entry.pos.line > stop_line:
-            stopped = True
-            break
-        if isinstance(entry, Move):
-            if stop_after is not None and report.moves >= stop_after:
-                break
-            report.position = entry.pos
-            if state.is_over():
-                violation(f"{game_name}/game-over", "the game is already over; no more moves may follow", entry.pos)
-                break
-            expected = report.moves + 1
-            if entry.number is not None and entry.number != expected:
-                violation(f"{game_name}/move-number", f"move number {entry.number}, but this is move {expected}", entry.pos)
-                break
-            try:
-                state.apply(entry)
-            except Violation as v:
-                violation(v.rule, v.message, v.pos or entry.pos)
-                break
-            report.moves += 1
-            if watch:
-                watch("move", entry, state)
-        elif isinstance(entry, Checkpoint):
-            if stop_after is not None and report.moves >= stop_after:
-                continue
-            try:
-                _checkpoint(state, entry, report, game_name)
-            except Violation as v:
-                violation(v.rule, v.message, v.pos or entry.pos)
-                break
-        elif isinstance(entry, Result):
-            if stop_after is not None:
-                continue
-            state.end_of_record()
-            if not state.is_over():
-                violation(f"{game_name}/result", "a result is stated but the game is not over", entry.pos)
-                break
-            _result(state, entry, report, game_name)
-            finished_by_result = True
-    if report.status != "illegal" and stop_after is None and not stopped and not finished_by_result:
-        try:
-            state.end_of_record()
-        except Violation as v:
-            violation(v.rule, v.message, v.pos)
+    replay.run(stop_after, stop_line, watch)
+    state = report.state
     if watch:
         watch("end", None, state)
     report.complete = state.is_over()
     report.standings = rank(state.standings())
+    trace = state.trace
     for rule, message, pos in trace.warnings:
         report.diagnostics.append(Diagnostic("warning", message, pos, rule))
     report.relied_on = game.spec.relied_on(trace.rules_used, trace.values_used)
     report.record_facts = trace.record_facts
+    if replay.diverged is not None:
+        for d in report.diagnostics:
+            if d.severity == "error" and d.pos and d.pos.line > replay.diverged:
+                d.follows = replay.diverged
+
+
+VOID_NOTE = "the move is treated as void: the replay goes on without it"
+
+
+class Replay:
+    """The replay of one record's entries: moves, rulings, checkpoints and the result.
+
+    Without `keep_going` the first problem ends it. With it, each problem is reported and the
+    replay goes on: an illegal move is treated as void, and `diverged` keeps the first line
+    at which the replay left the record's course, so that later diagnostics can say that
+    they may follow from it.
+    """
+
+    def __init__(self, report: Report, game, record: Record, keep_going: bool):
+        self.report = report
+        self.game = game
+        self.record = record
+        self.keep_going = keep_going
+        self.diverged: int | None = None
+        self.name = game.name
+        self.watch: Watch | None = None
+
+    @property
+    def state(self) -> State:
+        return self.report.state
+
+    def violation(self, rule: str, message: str, pos: Pos | None) -> Diagnostic:
+        if rule not in self.game.spec.rules:
+            raise missing_rule(self.game.spec, rule)
+        self.report.worsen("illegal")
+        diagnostic = Diagnostic("error", message, pos, rule)
+        self.report.diagnostics.append(diagnostic)
+        return diagnostic
+
+    def unreadable(self, problem: RecordError) -> None:
+        """A line the notation cannot read (check --keep-going): reported and skipped. A skipped
+        line other than a checkpoint, a result or a tag may have been a move or a ruling."""
+        self.report.worsen("malformed")
+        diagnostic = Diagnostic("error", problem.message, problem.pos, notes=["the line is skipped"])
+        self.report.diagnostics.append(diagnostic)
+        if problem.pos is not None:
+            words = self.record.line(problem.pos.line).split()
+            if words and words[0].lower() not in ("check", "result") and not words[0].startswith("["):
+                self.diverge(problem.pos)
+
+    def diverge(self, pos: Pos | None) -> None:
+        if pos is not None and (self.diverged is None or pos.line < self.diverged):
+            self.diverged = pos.line
+
+    def void(self, diagnostic: Diagnostic, pos: Pos | None) -> None:
+        diagnostic.notes.append(VOID_NOTE)
+        self.diverge(pos)
+
+    def run(self, stop_after: int | None, stop_line: int | None = None, watch: Watch | None = None) -> None:
+        report, entries, name = self.report, self.record.entries, self.name
+        self.watch = watch
+        written = 0  # move lines so far, void ones included: move numbers count them
+        finished_by_result = False
+        for index, entry in enumerate(entries):
+            if stop_line is not None and entry.pos is not None and entry.pos.line > stop_line:
+                report.replayed = True
+                return  # no end-of-record step after a stop
+            if isinstance(entry, Ruling):
+                before = entries[index - 1] if index else None
+                if not isinstance(before, Move):
+                    what = "a checkpoint" if isinstance(before, Checkpoint) else "another ruling" if isinstance(before, Ruling) else "the result" if isinstance(before, Result) else "no move"
+                    self.violation(f"{name}/ruling", f"a ruling decides on the move on the line before it, and this one follows {what}", entry.pos)
+                    if not self.keep_going:
+                        return
+                continue
+            if isinstance(entry, Move):
+                if stop_after is not None and report.moves >= stop_after:
+                    break
+                report.position = entry.pos
+                written += 1
+                ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
+                if self.state.is_over():
+                    rule = f"{name}/game-over"
+                    if ruling is not None and ruling.verdict == "void":
+                        report.rulings.append(RulingNote("void", ruling.pos.line, entry.pos.line, [rule], ruling.text))
+                        continue
+                    d = self.violation(rule, "the game is already over; no more moves may follow", entry.pos)
+                    if not self.keep_going:
+                        return
+                    self.void(d, entry.pos)
+                    continue
+                if entry.number is not None and entry.number != written:
+                    self.violation(f"{name}/move-number", f"move number {entry.number}, but this is move {written}", entry.pos)
+                    if not self.keep_going:
+                        return
+                if not self.move(entry, ruling):
+                    return
+            elif isinstance(entry, Checkpoint):
+                if stop_after is not None and report.moves >= stop_after:
+                    continue
+                if not self.guarded(lambda: _checkpoint(self.state, entry, report, name), entry.pos):
+                    return
+            elif isinstance(entry, Result):
+                if stop_after is not None:
+                    continue
+                self.end_of_record()
+                if not self.state.is_over():
+                    self.violation(f"{name}/result", "a result is stated but the game is not over", entry.pos)
+                    if not self.keep_going:
+                        return
+                    continue
+                if not self.guarded(lambda: _result(self.state, entry, report, name), entry.pos):
+                    return
+                finished_by_result = True
+        if stop_after is None and not finished_by_result:
+            try:
+                self.end_of_record()
+            except Violation as v:
+                self.violation(v.rule, v.message, v.pos)
+        report.replayed = True
+
+    def guarded(self, check, pos: Pos | None) -> bool:
+        """Run a checkpoint's or the result's comparison; False when the replay must stop."""
+        try:
+            check()
+        except Violation as v:
+            self.violation(v.rule, v.message, v.pos or pos)
+            return self.keep_going
+        except RecordError as exc:
+            if not self.keep_going:
+                raise
+            self.unreadable(exc)
+        return True
+
+    def end_of_record(self) -> None:
+        state, book = self.state, self.report.ledger
+        state.end_of_record()
+        if book is not None:
+            book.record(state, None, END)
+
+    def move(self, move: Move, ruling: Ruling | None) -> bool:
+        """Play one move as the record and its ruling say; False when the replay must stop."""
+        report, book = self.report, self.report.ledger
+        state = self.state
+        before = copy_state(state) if ruling is not None and ruling.verdict == "void" else None
+        try:
+            state.apply(move)
+        except Violation as v:
+            if book is not None:
+                book.discard(state)
+            if ruling is None:
+                d = self.violation(v.rule, v.message, v.pos or move.pos)
+                if self.keep_going:
+                    self.void(d, move.pos)
+                return self.keep_going
+            if ruling.verdict == "void":  # a refused move left the state as it was
+                report.rulings.append(RulingNote("void", ruling.pos.line, move.pos.line, [v.rule], ruling.text))
+                return True
+            try:
+                state, waived = accept(state, move, v)
+            except Refused as why:
+                d = self.violation(f"{self.name}/ruling", f"the ruling cannot be honoured: {why}", ruling.pos)
+                if self.keep_going:
+                    self.void(d, ruling.pos)
+                return self.keep_going
+            report.state = state
+            report.rulings.append(RulingNote("accept", ruling.pos.line, move.pos.line, waived, ruling.text))
+            report.moves += 1
+            if self.watch:
+                self.watch("move", move, state)
+            if book is not None:
+                book.record(state, move.pos.line, self.written(move.pos), ruling.pos.line)
+            return True
+        if ruling is not None:
+            taken_back = ruling.verdict == "void"
+            self.violation(f"{self.name}/ruling", f"ruling {ruling.verdict}, but the move on line {move.pos.line} breaks no rule" + ("; it is taken back all the same" if taken_back else ""), ruling.pos)
+            if taken_back:
+                report.state = before
+                if book is not None:
+                    book.discard(before)
+            if not self.keep_going:
+                return False
+            if taken_back:
+                return True
+        report.moves += 1
+        if self.watch:
+            self.watch("move", move, state)
+        if book is not None:
+            book.record(state, move.pos.line, self.written(move.pos))
+        return True
+
+    def written(self, pos: Pos) -> str:
+        """The move as the record writes it, without a comment after it."""
+        line = self.record.line(pos.line)
+        return line[pos.column - 1:pos.end_column - 1] if pos.end_column else line.strip()
 
 
 _VARIANT_NAME = re.compile(r"[^,;]+")
@@ -235,7 +419,7 @@ def _pos_in(text: str, offset: int, length: int) -> Pos:
 
 
 def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) -> None:
-    state.seat(cp.player, cp.pos, f"{game_name}/checkpoint")
+    owner = state.seat(cp.player, cp.pos, f"{game_name}/checkpoint").colour
     figures = state.figures(cp.player)
     for fig in cp.figures:
         if fig.key not in figures:
@@ -254,9 +438,9 @@ def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) ->
             report.checkpoints_confirmed += 1
         else:
             written = " ".join(stated) if isinstance(stated, list) else ("nothing" if stated is None else str(stated))
-            report.status = "illegal"
+            report.worsen("illegal")
             report.diagnostics.append(
-                Diagnostic("error", f"{cp.player} {fig.key} recorded as {written}, but the rules give {shown}", fig.pos, f"{game_name}/checkpoint")
+                Diagnostic("error", f"{cp.player} {fig.key} recorded as {written}, but the rules give {shown}", fig.pos, f"{game_name}/checkpoint", figure=(owner, fig.key))
             )
 
 
@@ -266,9 +450,9 @@ def _result(state: State, result: Result, report: Report, game_name: str) -> Non
         if colour not in totals:
             raise RecordError(f"the result names {colour!r}, who is not seated", pos)
         if totals[colour] != points:
-            report.status = "illegal"
+            report.worsen("illegal")
             report.diagnostics.append(
-                Diagnostic("error", f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}", pos, f"{game_name}/result")
+                Diagnostic("error", f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}", pos, f"{game_name}/result", figure=(colour, state.score_figure))
             )
         else:
             report.checkpoints_confirmed += 1

@@ -100,11 +100,21 @@ class Result:
 
 
 @dataclass
+class Ruling:
+    """What the table decided about the move on the line before: `accept` (the move stands,
+    though it breaks a rule) or `void` (the move was taken back), with the table's own words."""
+
+    verdict: str  # accept | void
+    text: str | None
+    pos: Pos
+
+
+@dataclass
 class Record:
     name: str  # the file name as the user gave it
     text: str
     header: Header
-    entries: list  # Move | Checkpoint | Result, in order
+    entries: list  # Move | Checkpoint | Result | Ruling, in order
 
     @functools.cached_property
     def lines(self) -> list[str]:
@@ -200,34 +210,94 @@ def _grammar_cache_file(game: str, grammar: str) -> str | bool:
     return str(directory / f"grammar-{game}-{digest}.lark")
 
 
-def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move]) -> Record:
-    """Parse a record; `build_move` turns a `move` subtree into the game's Move."""
+# With `problems` (check --keep-going), at most this many unreadable lines are reported.
+MAX_SKIPPED_LINES = 100
+
+
+def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], problems: list[RecordError] | None = None) -> Record:
+    """Parse a record; `build_move` turns a `move` subtree into the game's Move.
+
+    Without `problems` the first unreadable line raises RecordError. With a list, every
+    unreadable line (a syntax error, an unknown name, a tag given twice) is added to it
+    and skipped, and the record holds the rest: `check --keep-going` reports them all.
+    """
     if not text.strip():
         raise RecordError("empty record: it needs at least a [Game] tag")
-    try:
-        tree = parser_for(game).parse(text if text.endswith("\n") else text + "\n")
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text) from None
-    except RecursionError:
-        raise RecordError("record nested too deeply to read") from None
-    _check_numbers(tree)
+    if problems is None:
+        trees = [_parse_text(game, text)]
+        _check_numbers(trees[0])
+    else:
+        trees = _parse_lines(game, text.split("\n"), 0, len(text.split("\n")), problems)
 
     header = Header()
     entries: list = []
     record = Record(name, text, header, entries)
-    for part in tree.children:
-        if part.data == "header":
-            for tag in part.children:
-                name_tok, value_tok = tag.children
-                value = _unescape(value_tok[1:-1])
-                key = str(name_tok).lower()
-                if key in header.tags:
-                    raise RecordError(f"tag [{name_tok}] appears twice", Pos.of(name_tok))
-                header.tags[key] = Tag(str(name_tok), value.strip(), Pos.of(name_tok))
-        elif part.data == "body":
-            for entry in part.children:
-                entries.append(_entry(entry, build_move, _line_pos(entry, record.lines)))
+    for tree in trees:
+        for part in tree.children:
+            for child in part.children:
+                try:
+                    if problems is not None:
+                        _check_numbers(child)
+                    if part.data == "header":
+                        _add_tag(header, child, bool(entries))
+                    elif part.data == "body":
+                        entries.append(_entry(child, build_move, _line_pos(child, record.lines)))
+                except RecordError as exc:
+                    if problems is None:
+                        raise
+                    problems.append(exc)
+    if problems is not None:
+        problems.sort(key=lambda p: (p.pos.line, p.pos.column) if p.pos else (0, 0))
     return record
+
+
+def _parse_text(game: str, text: str) -> Tree:
+    try:
+        return parser_for(game).parse(text if text.endswith("\n") else text + "\n")
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text) from None
+    except RecursionError:
+        raise RecordError("record nested too deeply to read") from None
+
+
+def _parse_lines(game: str, lines: list[str], start: int, end: int, problems: list[RecordError]) -> list[Tree]:
+    """The parse trees of lines[start:end], each unreadable line reported and left out.
+
+    Every entry of the notation fills one line, so a syntax error belongs to the line it is
+    found on: the lines before it are read as one piece, the lines after it as the next. The
+    blank lines put in front keep every line's number.
+    """
+    trees: list[Tree] = []
+    while start < end and len(problems) < MAX_SKIPPED_LINES:
+        piece = "\n" * start + "\n".join(lines[start:end])
+        if not piece.strip():
+            break
+        try:
+            trees.append(_parse_text(game, piece))
+            break
+        except RecordError as exc:
+            bad = exc.pos.line - 1 if exc.pos else end - 1  # the unreadable line, counted from 0
+            if not start <= bad < end:  # a reading error outside the piece cannot be split off
+                problems.append(exc)
+                break
+            problems.append(exc)
+            if bad > start:
+                trees.extend(_parse_lines(game, lines, start, bad, problems))
+            start = bad + 1
+    if start < end and len(problems) >= MAX_SKIPPED_LINES and not any(p.message.startswith("more than") for p in problems):
+        problems.append(RecordError(f"more than {MAX_SKIPPED_LINES} unreadable lines; the rest of the record is not read", Pos(start + 1, 1)))
+    return trees
+
+
+def _add_tag(header: Header, tag: Tree, after_moves: bool) -> None:
+    name_tok, value_tok = tag.children
+    if after_moves:
+        raise RecordError(f"tag [{name_tok}] after the moves; the header comes first", Pos.of(name_tok))
+    value = _unescape(value_tok[1:-1])
+    key = str(name_tok).lower()
+    if key in header.tags:
+        raise RecordError(f"tag [{name_tok}] appears twice", Pos.of(name_tok))
+    header.tags[key] = Tag(str(name_tok), value.strip(), Pos.of(name_tok))
 
 
 _NUMBER = re.compile(r"[+-]?([0-9]+)\.?")
@@ -293,6 +363,10 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move], pos: Pos):
                     value = int(v.children[0]) if v.data == "number" else [str(w).lower() for w in v.children]
                 figs.append(Figure(str(key).lower(), value, Pos.of(key)))
             return Checkpoint(str(player).lower(), figs, pos)
+    if entry.data == "ruling":
+        verdict, *text = entry.children
+        words = str(text[0])[1:].strip() if text else ""
+        return Ruling(str(verdict), words or None, pos)
     if entry.data == "result":
         scores = [(str(s.children[0]).lower(), int(s.children[1]), Pos.of(s)) for s in entry.children]
         return Result(scores, pos)

@@ -14,8 +14,10 @@ from typing import Any
 
 from .errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos
 from .games.base import Seat, Standing, State
+from .ledger import Change, Ledger, change_json, change_line
 from .notation import Record
 from .spec import Provenance, data_root
+from .terminal import visible
 
 
 @dataclass
@@ -25,6 +27,21 @@ class Diagnostic:
     pos: Pos | None = None
     rule: str | None = None
     file: str | None = None  # a spec file, for spec errors
+    notes: list[str] = field(default_factory=list)  # what the replay did about it (check --keep-going)
+    follows: int | None = None  # the line of an earlier problem this one may follow from
+    figure: tuple[str, str] | None = None  # (owner, figure) of a contradicted checkpoint figure
+    ledger: list[Change] = field(default_factory=list)  # that figure's last changes before it
+
+
+@dataclass
+class RulingNote:
+    """A ruling the referee honoured: which move, what the table decided, the rules concerned."""
+
+    verdict: str  # accept | void
+    line: int
+    move_line: int
+    rules: list[str]  # the rules set aside (accept), or the rule the move broke (void)
+    text: str | None = None
 
 
 @dataclass
@@ -44,6 +61,14 @@ class Report:
     source: str = ""  # the record's text, quoted under a diagnostic even when it cannot be parsed
     state: State | None = None
     position: Pos | None = None  # the entry being replayed, for internal-error reports
+    rulings: list[RulingNote] = field(default_factory=list)
+    replayed: bool = False  # the replay went through the record (with --keep-going, past its problems)
+    ledger: Ledger | None = None
+
+    def worsen(self, status: str) -> None:
+        """Take on a status if it is worse than the present one: the exit code is the worst problem's."""
+        if VERDICT_ORDER.index(status) > VERDICT_ORDER.index(self.status):
+            self.status = status
 
     @property
     def exit_code(self) -> int:
@@ -62,6 +87,9 @@ class Report:
     @property
     def winners(self) -> list[Seat]:
         return [s.seat for s in self.standings if s.rank == 1] if self.complete else []
+
+
+VERDICT_ORDER = ("legal", "illegal", "malformed", "invalid-spec", "internal-error")  # the worst last
 
 
 def rank(standings: list[Standing]) -> list[Standing]:
@@ -105,9 +133,18 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             rest = len(source) + 1 if d.rule else pos.column + 1
             width = max(1, (pos.end_column or rest) - pos.column)
             out.append(f"{' ' * len(gutter)} | {' ' * (pos.column - 1)}^{'~' * (width - 1)}")
+    out.extend(f"note: {n}" for n in d.notes)
+    if d.follows is not None:
+        out.append(f"note: this may follow from the problem on line {d.follows}")
+    if d.figure and d.ledger:
+        owner, figure = d.figure
+        where = "" if d.rule and d.rule.endswith("/result") else f" up to line {pos.line}"
+        out.append(f"the last changes of {owner} {figure}{where} (referee explain shows them all):")
+        out.extend(change_line(c) for c in d.ledger)
     if d.rule:
         out.append(f"see: {rule_link(d.rule)}")
     return "\n".join(out)
+
 
 
 def _line_of(text: str, number: int) -> str:
@@ -154,18 +191,20 @@ def format_report(report: Report, details: bool = False) -> str:
         "invalid-spec": "INVALID spec data",
         "internal-error": "INTERNAL ERROR",
     }
-    if report.status in ("malformed", "invalid-spec", "internal-error"):
+    if report.status in ("malformed", "invalid-spec", "internal-error") and not (report.replayed and report.status == "malformed"):
         out.append(f"{report.name}: {verdicts[report.status]}")
         return "\n".join(out)
     progress = "game complete" if report.complete else "game unfinished"
     variants = f", variants: {', '.join(report.variants)}" if report.variants else ""
     out.append(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)")
-    if report.status == "illegal" and not report.complete:
-        out.append("standings when the replay stopped:")
+    out.extend(format_rulings(report))
+    resting = f"resting on {len(report.rulings)} ruling{'s' if len(report.rulings) != 1 else ''} of the table" if report.rulings else ""
+    if report.status != "legal" and not report.complete and not report.replayed:
+        out.append(f"standings when the replay stopped{f' ({resting})' if resting else ''}:")
     elif report.complete:
-        out.append("final standings:")
+        out.append(f"final standings{f' ({resting})' if resting else ''}:")
     else:
-        out.append("standings so far (the record stops before the game ends):")
+        out.append(f"standings so far (the record stops before the game ends{f'; {resting}' if resting else ''}):")
     out.extend(format_standings(report))
     if report.complete and report.status == "legal":
         names = " and ".join(s.label for s in report.winners)
@@ -240,6 +279,21 @@ def _status_rank(status: str) -> int:
     return STATUS_ORDER.index(status) if status in STATUS_ORDER else len(STATUS_ORDER)
 
 
+def format_rulings(report: Report) -> list[str]:
+    """Every ruling the referee honoured: its line, the move, the rules concerned, the table's words."""
+    if not report.rulings:
+        return []
+    out = [f"rulings of the table ({len(report.rulings)}):"]
+    for r in report.rulings:
+        move = report.record.line(r.move_line).strip() if report.record else ""
+        if r.verdict == "accept":
+            what = f"line {r.line}: accept line {r.move_line} ({move}), setting aside {', '.join(r.rules)}"
+        else:
+            what = f"line {r.line}: void line {r.move_line} ({move}), which broke {', '.join(r.rules)}"
+        out.append("  " + visible(what + (f": {r.text}" if r.text else "")))
+    return out
+
+
 def _short(value: Any) -> str:
     text = str(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -265,8 +319,15 @@ def report_json(report: Report) -> dict:
                 "end_column": d.pos.end_column if d.pos else None,  # the marked span ends before it
                 "spec": d.file,
                 "see": rule_link(d.rule) if d.rule else None,
+                "notes": d.notes,
+                "follows_line": d.follows,
+                **({"figure": {"owner": d.figure[0], "key": d.figure[1]}, "ledger": [change_json(c) for c in d.ledger]} if d.figure else {}),
             }
             for d in report.diagnostics
+        ],
+        "rulings": [
+            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text}
+            for r in report.rulings
         ],
         "standings": [
             {

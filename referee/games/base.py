@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -45,6 +47,7 @@ class Trace:
     warnings: list[tuple[str, str, Pos | None]] = field(default_factory=list)
     record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
     _warned: set[tuple[str, str]] = field(default_factory=set)
+    keeps_notes: ClassVar[bool] = False  # True for a ledger's trace: rules may skip wording a note otherwise
 
     def use(self, rule: str, *values: str) -> None:
         """A rule was applied. Naming the spec values it used (`file:key`) narrows what the
@@ -64,6 +67,12 @@ class Trace:
 
     def fact(self, text: str, pos: Pos | None = None) -> None:
         self.record_facts.append((text, pos))
+
+    def note(self, owner: str, figure: str, amount: int, rule: str | None, reason: str) -> None:
+        """A figure of `owner` (a key of `State.figures`) changed by `amount` under a rule, for a
+        reason in words ("bought slot 2"). Only a ledger (`referee explain`, ledger.py) keeps
+        notes; a plain replay passes them by, so a rule may note every payment it makes. Where
+        the words cost time to put together, ask `keeps_notes` first."""
 
 
 @dataclass
@@ -104,8 +113,29 @@ def missing_rule(spec: Spec, rid: str) -> SpecError:
     return SpecError(spec.path_of("rules"), "rules", f"no rule {rid}: the {spec.game} rules module checks it, so rules.yaml must keep it")
 
 
+# The rules that a ruling of the table sets aside while its move is applied (rulings.py).
+_WAIVED: ContextVar[frozenset] = ContextVar("waived", default=frozenset())
+
+
+@contextmanager
+def waiving(rules):
+    """Apply a move with these rules set aside: `require` lets them pass (`ruling accept`)."""
+    token = _WAIVED.set(frozenset(rules))
+    try:
+        yield
+    finally:
+        _WAIVED.reset(token)
+
+
 def require(condition: Any, rule: str, message: str, pos: Pos | None = None) -> None:
-    if not condition:
+    """A rule of play: raise Violation unless the condition holds.
+
+    A table may let a move stand that breaks such a rule (`ruling accept`), so a rule the
+    table has set aside passes. What no ruling can change, because the state could not
+    show it (a slot that is not there, a card that is not in the stack), raises Violation
+    directly instead of calling this.
+    """
+    if not condition and rule not in _WAIVED.get():
         raise Violation(rule, message, pos)
 
 
@@ -115,6 +145,7 @@ class State:
     game: "Game"
     trace: Trace
     seats: list[Seat]
+    score_figure = "points"  # the figure of `figures` that adds up to a player's final score
 
     def apply(self, move: Move) -> None:
         raise NotImplementedError
@@ -141,6 +172,38 @@ class State:
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
         """Checkpoint lines that `play` writes before `next_move` (e.g. at the end of a round)."""
+        return []
+
+    # --- what rulings and ledgers ask of a state (rulings.py, ledger.py) ---------------------
+
+    def figure_owners(self) -> list[str]:
+        """Everyone a checkpoint may name: the seated colours, and in some games more (a city)."""
+        return [s.colour for s in self.seats]
+
+    def floors(self) -> dict[str, int | None]:
+        """The least value a figure may hold where that is not 0, read from the data (None: no
+        floor, such as points that fires may take below zero). Counts of pieces stop at 0."""
+        return {}
+
+    def cannot_hold(self) -> str | None:
+        """Why the state cannot be as it now is, or None: a figure below its floor. Asked after
+        a move that the table let stand with a rule set aside (`ruling accept`)."""
+        floors = self.floors()
+        for owner in self.figure_owners():
+            for key, value in self.figures(owner).items():
+                floor = floors.get(key, 0)
+                if isinstance(value, int) and not isinstance(value, bool) and floor is not None and value < floor:
+                    return f"{owner} would hold {value} {key}, and the data allows no fewer than {floor}"
+        return None
+
+    def figure_totals(self) -> dict[str, tuple[str, ...]]:
+        """Figures that are the sum of other figures (Canterbury's prosperity, by source): a
+        ledger explains such a total by the notes on its parts."""
+        return {}
+
+    def scoring_notes(self) -> list[tuple[str, str, int, str | None, str]]:
+        """What the end of the game adds to figures that `figures` works out rather than holds
+        (final scoring read from the state), as notes (owner, figure, amount, rule, reason)."""
         return []
 
     def seat(self, colour: str, pos: Pos | None = None, rule: str | None = None) -> Seat:
@@ -284,4 +347,4 @@ class Game:
         return seats, idx
 
 
-__all__ = ["Game", "State", "Situation", "Seat", "Standing", "Trace", "Violation", "require", "Move", "Pos", "RecordError", "SpecError", "Header"]
+__all__ = ["Game", "State", "Situation", "Seat", "Standing", "Trace", "Violation", "require", "waiving", "Move", "Pos", "RecordError", "SpecError", "Header"]

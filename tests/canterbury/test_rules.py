@@ -40,6 +40,7 @@ ILLEGAL = {
     "canterbury/checkpoint": (HEADER_4P + "blue: full build well b3\ncheck blue: money 5\n", []),
     "canterbury/result": (HEADER_4P + "blue: full build well b3\nresult blue 2, red 0, green 0, yellow 0\n", []),
     "canterbury/game-over": (None, []),  # a generated game with one move too many, below
+    "canterbury/ruling": (HEADER_4P + "blue: full build well b3\nruling accept: we were not sure of the well\n", []),
 }
 
 

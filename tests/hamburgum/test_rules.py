@@ -71,6 +71,7 @@ ILLEGAL = {
     "hamburgum/office-stack": (RED_DONOR + "red: guildhall mayor at nikolai 3\n", []),
     "hamburgum/office-reveal": ('[Variant "advanced-2"]\n' + HEADER_2P + "reveal mayor\n", []),
     "hamburgum/canon": (RED_DONOR + "red: guildhall brewery at nikolai 1 donate michaelis five\n", []),
+    "hamburgum/ruling": (HEADER_2P + "red: beer\nruling accept: we thought red had no beer house\n", []),
 }
 
 

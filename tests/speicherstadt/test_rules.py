@@ -56,6 +56,7 @@ ILLEGAL = {
     "speicherstadt/result": (TO_ROUND_2 + "result beige 0, orange 0\n", []),
     "speicherstadt/game-over": (None, []),  # built below from a generated game
     "speicherstadt/game-end": (None, []),
+    "speicherstadt/ruling": (HEADER_2P + "reveal warehouse\nruling void\n", []),
 }
 
 

@@ -138,6 +138,8 @@ class Outcome:
 class CanterburyState(State):
     """One game in progress: the board, the players, the city's prosperity and whose turn it is."""
 
+    score_figure = "prosperity"
+
     # --- set-up ------------------------------------------------------------------------------
 
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace, neutral_colour: str | None):
@@ -514,9 +516,27 @@ class CanterburyState(State):
         player.money += outcome.income - outcome.cost
         for source, points in outcome.points.items():
             player.points[source] += points
+        self._note_action(move, outcome)
         self.opened.extend(outcome.opened)
         self._advance_city(outcome.city_points, [self.game.structures[b.structure].printed("city") for b in move.builds])
         player.must_full_build = move.kind == LEVY
+
+    def _note_action(self, move: Action, outcome: Outcome) -> None:
+        """What an action paid and scored, for a ledger."""
+        if not self.trace.keeps_notes:
+            return
+        rule, colour = self.game.rule, move.player
+        built = " and ".join(f"the {self.game.structure_name(b.structure)} in {b.district}" for b in move.builds)
+        self.trace.note(colour, "money", outcome.income, rule(LEVY if move.kind == LEVY else TAX), "the Levy" if move.kind == LEVY else "the tax")
+        self.trace.note(colour, "money", -outcome.cost, rule("payment"), f"paid for {built}")
+        self.trace.note(colour, STRUCTURES, outcome.points[STRUCTURES], rule("player-marker"), f"built {built}")
+        self.trace.note(colour, UPGRADE, outcome.points[UPGRADE], rule("upgrade-bonus"), f"upgraded with {built}")
+
+    def figure_totals(self) -> dict[str, tuple[str, ...]]:
+        return {"prosperity": SOURCES}
+
+    def floors(self) -> dict[str, int | None]:
+        return {"money": self.spec["setup"]["money_minimum"]}
 
     def _advance_city(self, points: int, printed: list[str]) -> None:
         """Move the city marker by the city points printed at these addresses; every pass of
@@ -527,6 +547,7 @@ class CanterburyState(State):
             self.use("city-marker", "treasury:city.discs")
             return
         self.use("city-marker", "treasury:city", "treasury:track_length", *printed)
+        was = self.city.prosperity
         self.city.prosperity += points
         while self.city.discs < most and self.city.prosperity >= (self.city.discs + 1) * length:
             self.city.discs += 1
@@ -534,6 +555,8 @@ class CanterburyState(State):
         if self.city.discs >= most:
             self.city.prosperity = most * length + treasury["city"]["final_position"]
             self.end_triggered = True
+        city = self.spec["board"]["city_cube"]["owner"]
+        self.trace.note(city, "prosperity", self.city.prosperity - was, self.game.rule("city-marker"), "city points of the structures built")
 
     def _end_turn(self) -> None:
         """Opening bonuses, then any district scoring, then the next turn (or the end)."""
@@ -542,6 +565,7 @@ class CanterburyState(State):
         per_cube = self.spec["scoring"]["opening"]["points_per_cube"]
         for district in dict.fromkeys(self.opened):
             player.points[OPENING] += per_cube * len(self.board.cubes[district])
+            self.trace.note(player.seat.colour, OPENING, per_cube * len(self.board.cubes[district]), rule("opening-bonus"), f"opened {district}")
             self.trace.use(rule("opening-bonus"))
         while self.pending_scorings:
             self.pending_scorings -= 1
@@ -572,6 +596,7 @@ class CanterburyState(State):
             for owner, points in district_awards(self._cube_counts(d), primary, district["secondary"], district["split_rounding"]).items():
                 if owner in self.players:
                     self.players[owner].points[DISTRICTS] += points
+                    self.trace.note(owner, DISTRICTS, points, rule("district-scoring"), f"district scoring {self.scorings}: {d}")
         # a structure whose space counts as empty (the Roman well) matters while it stands
         empty = sorted({t for tiles in self.board.tiles.values() for t in tiles if game.structures[t].scores_as_empty})
         flags = [f"structures:structures.{t}.scores_as_empty" for t in empty]
@@ -585,6 +610,7 @@ class CanterburyState(State):
             amounts = keyed(markers, player.rank) or []
             if self.scorings <= len(amounts):
                 player.money += amounts[self.scorings - 1]
+                self.trace.note(player.seat.colour, "money", amounts[self.scorings - 1], rule("rank-markers"), f"rank {player.rank} after district scoring {self.scorings}")
                 self.use("rank-markers", f"scoring:rank_markers.{player.rank}.{self.scorings - 1}")
                 self.trace.use(rule("coin-supply"))
 
@@ -624,9 +650,12 @@ class CanterburyState(State):
                 if owner in self.players:
                     self.players[owner].points[FAVOUR] += points
                     self.players[owner].favour[service] = points
+                    self.trace.note(owner, FAVOUR, points, rule("kings-favour"), f"King's favour: {service}")
+                    self.trace.note(owner, f"{FAVOUR}-{service}", points, rule("kings-favour"), f"King's favour: {service}")
         money = scoring["money"]
         for player in self.players.values():
             player.points[SHILLINGS] = divide(player.money, money["shillings_per_point"], money["rounding"])
+            self.trace.note(player.seat.colour, SHILLINGS, player.points[SHILLINGS], rule("money-points"), f"{player.money} shillings at the end")
         for rid in ("final-scoring", "money-points", "tie-break"):
             self.trace.use(rule(rid))
         self.use("kings-favour", "scoring:district.split_rounding", *read)
@@ -723,6 +752,9 @@ class CanterburyState(State):
             known = ", ".join([*self.order, *self._extra_names()])
             raise RecordError(f"no player {colour!r} in this game; a checkpoint names one of: {known}", pos)
         return super().seat(colour, pos, rule)
+
+    def figure_owners(self) -> list[str]:
+        return [*self.order, *self._extra_names()]
 
     def _extra_names(self) -> list[str]:
         names = [self.spec["board"]["city_cube"]["owner"]]

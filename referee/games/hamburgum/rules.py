@@ -111,6 +111,8 @@ def enter_harbour(harbour: dict[int, list[str]], order: list[int], capacity: int
 class HamburgumState(State):
     """One game in progress: set up as the rulebook sets it up, then changed move by move by `apply`."""
 
+    score_figure = "prestige"
+
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace):
         self.game = game
         self.spec = game.spec
@@ -196,10 +198,12 @@ class HamburgumState(State):
             short.append(MONEY)
         return short
 
-    def pay(self, player: Player, cost: Counter) -> None:
+    def pay(self, player: Player, cost: Counter, rule: str | None = None, reason: str = "") -> None:
+        """Pay a cost; the money part is noted for a ledger under `rule`, for `reason`."""
         for k, v in cost.items():
             if k == MONEY:
                 player.money -= v
+                self.trace.note(player.colour, MONEY, -v, rule, reason)
             else:
                 player.stock[k] -= v
 
@@ -279,6 +283,8 @@ class HamburgumState(State):
         require(player.prestige - cost >= floor, rule("rondel-steps"),
                 f"{player.colour} moves {steps} rondel spaces from {player.space} to {target}; {game.rondel['free_steps']} are free and the other {steps - game.rondel['free_steps']} cost {cost} prestige, but {player.colour} holds {player.prestige}")
         player.prestige -= cost
+        if cost and self.trace.keeps_notes:
+            self.trace.note(player.colour, "prestige", -cost, rule("rondel-steps"), f"{steps} rondel spaces to {target}")
         player.space = target
         self.trace.use(rule("rondel-steps"))
 
@@ -317,8 +323,12 @@ class HamburgumState(State):
             require(not ship_loading_fits(capacities, list((shipped + Counter({good: 1})).values())), rule("bank-sale"),
                     f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
         bank_price = self.spec["market"]["bank_sale"]["price"]
-        player.money += sum(n * self.price(g) for g, n in move.sell) + sum(n * bank_price for _, n in move.bank)
-        player.stock -= total
+        shipped_income, bank_income = sum(n * self.price(g) for g, n in move.sell), sum(n * bank_price for _, n in move.bank)
+        player.money += shipped_income + bank_income
+        if self.trace.keeps_notes:
+            self.trace.note(colour, MONEY, shipped_income, rule("sell-goods"), f"sold {_amounts_text(shipped)} on ships")
+            self.trace.note(colour, MONEY, bank_income, rule("bank-sale"), f"sold {_amounts_text(dict(move.bank))} to the bank")
+        player.stock.subtract(total)  # not `-=`, which would hide a count below zero that a ruling made
         for r in ("sell-goods", "bank-sale", "supply-unlimited"):
             self.trace.use(rule(r))
         self.use("sell-ships", "harbour:berths", *(v for g in shipped for v in self.price_values(g)))
@@ -334,6 +344,8 @@ class HamburgumState(State):
         price = totals[count]
         require(player.money >= price, rule("buy-price"), f"{count} items cost {price} thalers; {colour} has {player.money}")
         player.money -= price
+        if self.trace.keeps_notes:
+            self.trace.note(colour, MONEY, -price, rule("buy-price"), f"bought {_amounts_text(dict(move.buy))} at the depot")
         player.stock.update(dict(move.buy))
         for r in ("bell-limit", "supply-unlimited"):
             self.trace.use(rule(r))
@@ -346,7 +358,7 @@ class HamburgumState(State):
         cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
         require(not short, rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
-        self.pay(player, cost)
+        self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships")
         for built in range(move.ships):
             require(self.ships_in_supply(colour) > 0, rule("ship-limit"),
                     f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
@@ -390,7 +402,7 @@ class HamburgumState(State):
         else:
             require(kind in state.tokens_left, rule("donation-token"),
                     f"{name} has no {kind} token left; left: {', '.join(state.tokens_left)}")
-        self.pay(player, cost)
+        self.pay(player, cost, cost_rule, f"donation {ordinal} at {name}")
         state.discs.append(colour)
         state.tokens_left.remove(kind)
         player.tokens.append(DonationToken(church, kind))
@@ -406,6 +418,7 @@ class HamburgumState(State):
         state.complete = True
         finished = len(self.completed)
         player.prestige += self.game.completion_bonus[finished]
+        self.trace.note(player.colour, "prestige", self.game.completion_bonus[finished], self.game.rule("church-completion"), f"finished {self.game.church_name(church)}")
         player.churches_built += 1
         self.completed.append(church)
         self.use("church-completion", f"churches:completion_bonus.{finished}")
@@ -419,7 +432,9 @@ class HamburgumState(State):
         require(held, rule("token-score"), f"{player.colour} holds no {kind} token of {self.game.church_name(church)}")
         token = held[0]
         require(not token.scored, rule("token-score"), f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
-        player.prestige += self.token_value(player, token)
+        value = self.token_value(player, token)
+        player.prestige += value
+        self.trace.note(player.colour, "prestige", value, rule("token-score"), f"scored the {kind} token of {self.game.church_name(church)}")
         token.scored = True
         self.trace.use(rule("token-score"))
         self.use(self.game.token_rule(kind), *self.token_values(token))
@@ -453,7 +468,7 @@ class HamburgumState(State):
         require(len(player.citizens) < game.limit("citizens"), rule("citizens"), f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
         require(player.builder or player.tokens, rule("guildhall-donor"), f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
-        self.pay(player, Counter(self.spec["houses"]["cost"]))
+        self.pay(player, Counter(self.spec["houses"]["cost"]), rule("house-cost"), f"built the {game.house_name(house.kind)} at {site.name}")
         self.sites[site] = colour
         player.citizens.append(site)
         player.houses.append(house.kind)
@@ -499,6 +514,7 @@ class HamburgumState(State):
             self.use("price-drop", f"houses:types.{house.kind}.count", *self.price_values(spec["produces"]))
         if "income" in spec:
             player.money += spec["income"]
+            self.trace.note(player.colour, MONEY, spec["income"], rule("merchant"), f"the {game.house_name(house.kind)}'s income")
             self.trace.use(rule("merchant"))
         if "ships" in spec:
             for _ in range(spec["ships"].get("dutchman", 0)):
@@ -515,7 +531,9 @@ class HamburgumState(State):
         player.offices.append(office)
         entry = game.offices[office]
         if "per" in entry:
-            player.money += entry["amount"] * self.measure(entry["per"], player)
+            payout = entry["amount"] * self.measure(entry["per"], player)
+            player.money += payout
+            self.trace.note(player.colour, MONEY, payout, rule("office-payout"), f"the {game.office_name(office)}'s payout")
             self.trace.use(rule("office-payout"))
         if "donation" in entry and house.donation is not None:
             self._donate(player, house.donation.church, house.donation.tokens[0], Counter(entry["donation"]), rule("canon"))
@@ -578,6 +596,26 @@ class HamburgumState(State):
             return Situation(round_, None, [], "turn up the next office of the shuffled stack", False)
         colour = self.current()
         return Situation(round_, None, [colour], f"{colour} moves on the {self.spec.name(self.spec['rondel'], default='rondel')}", False)
+
+    def floors(self) -> dict[str, int | None]:
+        components = self.spec["components"]
+        return {MONEY: components["money"]["minimum"], "prestige": components["prestige"]["minimum"]}
+
+    def scoring_notes(self) -> list[tuple[str, str, int, str | None, str]]:
+        """What final scoring turns into prestige: unscored tokens, and money (with the end
+        sale of goods and materials) spent on prestige."""
+        rule, notes = self.game.rule("final-scoring"), []
+        price = self.spec["scoring"]["prestige_price"]
+        for colour, player in self.players.items():
+            f = final(self, player)
+            sale = f["money"] + f["bought"] * price - player.money
+            notes.append((colour, "prestige", f["tokens"], rule, "final scoring: unscored tokens"))
+            notes.append((colour, "prestige", f["bought"], rule, "final scoring: prestige bought with money"))
+            notes.append((colour, MONEY, sale, rule, "final scoring: goods and materials sold"))
+            notes.append((colour, MONEY, -f["bought"] * price, rule, "final scoring: money spent on prestige"))
+            for kind in (*self.game.goods, *self.game.materials):
+                notes.append((colour, kind, -player.stock[kind], rule, "final scoring: sold"))
+        return notes
 
     def figures(self, colour: str) -> dict[str, Any]:
         player = self.players[colour]

@@ -200,6 +200,30 @@ class SpeicherstadtState(State):
     # --- applying moves --------------------------------------------------------------
 
     def apply(self, move: Move) -> None:
+        """Carry out a move; a move the rules refuse leaves the state as it was. Only a reveal
+        or a round line during Loading changes the state before its checks (it closes the
+        round), so only then is what the close of a round changes kept aside."""
+        if self.phase != LOADING or not isinstance(move, (Reveal, RoundStart)):
+            self._apply(move)
+            return
+        saved = self._round_snapshot()
+        try:
+            self._apply(move)
+        except Violation:
+            self._restore_round(saved)
+            raise
+
+    def _round_snapshot(self) -> tuple:
+        players = {c: (p.coins, list(p.dock), p.bought) for c, p in self.players.items()}
+        return players, Counter(self.goods_stock), self.start, self.slots, self.phase, self.round
+
+    def _restore_round(self, saved: tuple) -> None:
+        players, self.goods_stock, self.start, self.slots, self.phase, self.round = saved
+        for colour, (coins, dock, bought) in players.items():
+            player = self.players[colour]
+            player.coins, player.dock, player.bought = coins, dock, bought
+
+    def _apply(self, move: Move) -> None:
         rule = self.game.rule
         if isinstance(move, RoundStart):
             self._round_start(move)
@@ -257,9 +281,10 @@ class SpeicherstadtState(State):
         if self.phase == FINAL_FIRES:
             require(move.card == game.fire, rule("game-end"), f"the last round is over; only the fires left in the pile are resolved now, not a {move.card}")
         require(season is not None, rule("deck-season"), "the draw pile is empty")
-        card = self._draw(season, move)
+        card, in_stack = self._draw(season, move)
         self.trace.use(rule("deck-season"), "cards:seasons", f"cards:types.{card.type}.counts")
         if card.type == game.fire:
+            self.deck[season].remove(in_stack)
             self._resolve_fire(card, move)
             if self.phase == FINAL_FIRES and not any(self.deck.values()):
                 self.phase = OVER
@@ -271,6 +296,7 @@ class SpeicherstadtState(State):
             slot.cubes = self._ship_cargo(move)
         elif move.cubes:
             raise Violation(rule("ship-cargo"), f"only ships carry cubes; a {card.type} does not")
+        self.deck[season].remove(in_stack)
         self.slots.append(slot)
         if len(self.slots) == self.supply_size or self.non_fire_left() == 0:
             self._supply_done()
@@ -281,8 +307,9 @@ class SpeicherstadtState(State):
         self.phase = DEMAND
         self.placed = 0
 
-    def _draw(self, season: str, move: Reveal) -> Card:
-        """Take the revealed card out of the season stack, checking it against the spec."""
+    def _draw(self, season: str, move: Reveal) -> tuple[Card, Card]:
+        """The revealed card, checked against the spec, and the card of the season stack it is
+        (which the caller takes out once the whole reveal holds)."""
         game, rule = self.game, self.game.rule
         stack = self.deck[season]
         season_name = game.season_name(season)
@@ -303,7 +330,6 @@ class SpeicherstadtState(State):
         # prefer a card whose face the spec knows exactly
         matches.sort(key=lambda c: -sum(1 for v in c.face.values() if v is not None))
         card = matches[0]
-        stack.remove(card)
         drawn = Card(card.type, card.season, dict(card.face), card.id, card.source)
         for key in game.face_fields(card.type):
             stated = face.get(key)
@@ -314,7 +340,7 @@ class SpeicherstadtState(State):
                 self.trace.fact(f"{game.card_name(card.type)} {key} stated by the record", move.pos)
         if drawn.source:
             self.trace.use(rule("card-face"), drawn.source)
-        return drawn
+        return drawn, card
 
     def _ship_cargo(self, move: Reveal) -> list[str]:
         rule = self.game.rule
@@ -337,6 +363,7 @@ class SpeicherstadtState(State):
                 delta = points if total == high else -points if total == low else 0
                 self.players[colour].points += delta
                 self.players[colour].fire_points += delta
+                self.trace.note(colour, "points", delta, self.game.rule("fire-resolution"), f"fire of {points}: {'most' if delta > 0 else 'fewest'} firemen")
         self.discards.append(card)
         self.fires_resolved += 1
         self.trace.use(self.game.rule("fire-resolution"), card.source or f"cards:types.{card.type}.faces")
@@ -354,7 +381,8 @@ class SpeicherstadtState(State):
         rule = self.game.rule
         expected = self.to_place()
         require(move.player == expected, rule("demand-turn"), f"it is {expected}'s turn to place a worker, not {move.player}'s")
-        require(1 <= move.slot <= len(self.slots), rule("demand-slot"), f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards")
+        if not 1 <= move.slot <= len(self.slots):  # no ruling puts a worker above a card that is not there
+            raise Violation(rule("demand-slot"), f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards")
         slot = self.slots[move.slot - 1]
         spaces = self.spec["components"]["board"]["building_spaces"]
         require(len(slot.queue) < spaces, rule("column-full"), f"all {spaces} building spaces above slot {move.slot} are taken")
@@ -395,6 +423,8 @@ class SpeicherstadtState(State):
         if move.buy:
             require(player.coins >= price, rule("purchase-funds"), f"{colour} has {player.coins} coins; slot {self.purchase_slot + 1} costs {price}")
             player.coins -= price
+            if self.trace.keeps_notes:
+                self.trace.note(colour, "coins", -price, rule("purchase-funds"), f"bought the {self.game.card_name(slot.card.type)} in slot {self.purchase_slot + 1}")
             player.cards.append(slot.card)
             player.bought = True
             if slot.card.type == self.game.contract:
@@ -451,7 +481,8 @@ class SpeicherstadtState(State):
         hall = spec["components"]["market_hall"]
         if move.action == "contract":
             n = len(player.contracts)
-            require(1 <= move.contract <= n, rule("contract-owned"), f"{colour} owns {n} contract{'s' if n != 1 else ''}; there is no contract {move.contract}")
+            if not 1 <= move.contract <= n:  # nor covers a contract the player does not have
+                raise Violation(rule("contract-owned"), f"{colour} owns {n} contract{'s' if n != 1 else ''}; there is no contract {move.contract}")
             contract = player.contracts[move.contract - 1]
             open_symbols = Counter(contract.open)
             for g in cubes:
@@ -464,6 +495,7 @@ class SpeicherstadtState(State):
                 trader = self.game.trader_for(g)
                 require(trader and player.owns(trader), rule("trader-owned"), f"{colour} owns no trader who buys {g}")
                 player.coins += spec["cards"]["types"][trader]["trader"]["price"]
+                self.trace.note(colour, "coins", spec["cards"]["types"][trader]["trader"]["price"], rule("trader-owned"), f"sold {g} to the {self.game.card_name(trader)}")
             self.goods_stock.update(cubes)
             self.trace.use(rule("trader-owned"))
             self.trace.use(rule("coin-supply"))
@@ -485,6 +517,7 @@ class SpeicherstadtState(State):
             give, coins = hall["sell"]["give"], hall["sell"]["coins"]
             require(len(cubes) % give == 0, rule("hall-sell"), f"the market hall buys cubes {give} at a time; {len(cubes)} is not a multiple of {give}")
             player.coins += len(cubes) // give * coins
+            self.trace.note(colour, "coins", len(cubes) // give * coins, rule("hall-sell"), f"sold {len(cubes)} cubes at the market hall")
             self.goods_stock.update(cubes)
             self.trace.use(rule("hall-sell"))
         elif move.action == "hall_exchange":
@@ -510,6 +543,7 @@ class SpeicherstadtState(State):
                 player.dock = []
                 self.trace.use(self.game.rule("spoilage"))
             player.coins += income["base"] + (0 if player.bought else income["no_purchase"]) + bank_income * player.owns(self.game.bank)
+            self._note_income(player, income["base"], 0 if player.bought else income["no_purchase"], bank_income * player.owns(self.game.bank))
             player.bought = False
         self.trace.use(self.game.rule("income"))
         self.trace.use(self.game.rule("coin-supply"))
@@ -523,6 +557,14 @@ class SpeicherstadtState(State):
         else:
             self.round += 1
             self.phase = SUPPLY
+
+    def _note_income(self, player: Player, base: int, no_purchase: int, bank: int) -> None:
+        if not self.trace.keeps_notes:
+            return
+        rule, colour = self.game.rule("income"), player.seat.colour
+        self.trace.note(colour, "coins", base, rule, f"income, round {self.round}")
+        self.trace.note(colour, "coins", no_purchase, rule, "income for buying no card this round")
+        self.trace.note(colour, "coins", bank, rule, f"income from the {self.game.card_name(self.game.bank)}")
 
     # --- the end of the game: the fires left in the pile ---------------------------------
 
@@ -594,6 +636,20 @@ class SpeicherstadtState(State):
         for r in ("score-contracts", "score-counting-offices", "tie-break"):
             self.trace.use(rule(r))
         return parts
+
+    def scoring_notes(self) -> list[tuple[str, str, int, str | None, str]]:
+        """Final scoring's points, by part, for a ledger (fire points were noted when won)."""
+        rule, notes = self.game.rule, []
+        for colour, player in self.players.items():
+            for part, points in self.breakdown(player).items():
+                if part != "fires":
+                    what = {"contracts": "score-contracts", "counting offices": "score-counting-offices"}.get(part, "score-cards")
+                    notes.append((colour, "points", points, rule(what), f"final scoring: {part}"))
+        return notes
+
+    def floors(self) -> dict[str, int | None]:
+        """Coins stop at the data's minimum; points have no floor (negative-score)."""
+        return {"coins": self.spec["components"]["coins"]["minimum"], "points": None}
 
     def standings(self) -> list[Standing]:
         out = []
