@@ -15,11 +15,14 @@ from typing import Callable
 from .errors import Pos, RecordError, SpecError, Violation
 from .games import load_game
 from .games.base import State, Trace, missing_rule
+from .figures import NONE, written
 from .ledger import END, Ledger, LedgerTrace
+from .names import did_you_mean, names_of, spelling
 from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
+from .players import Players, resolve as resolve_players
 from .report import Diagnostic, Report, RulingNote, rank
 from .rulings import Refused, accept, copy_state
-from .spec import available_games, looks_like_path, specs_root, variant_names
+from .spec import available_games, looks_like_path, read_yaml, specs_root, variant_names
 
 # What a game's set-up raises on data that passed its schemas but that it cannot use (a missing
 # entry, a value of the wrong kind, an empty list where one item is needed): invalid data, exit 4.
@@ -130,6 +133,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     if not found:
         raise RecordError('missing [Game "..."] tag (speicherstadt, canterbury or hamburgum)', Pos(1, 1))
     game_name, game_pos = found
+    game_name = game_named(game_name)
     report.game = game_name
     header_variants = record_variants(text, game_name)
     all_variants = list(dict.fromkeys(header_variants + variants))
@@ -144,13 +148,14 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         # data that passed its schema but that the game cannot set itself up with, as `validate` says
         raise setup_error(specs_root() / game_name, exc) from None
     unreadable: list[RecordError] | None = [] if keep_going else None
-    record = parse(text, report.name, game_name, game.build_move, unreadable)
+    record = parse(text, report.name, game_name, game.build_move, unreadable, game.keywords())
     report.record = record
     replay = Replay(report, game, record, keep_going)
     for problem in unreadable or ():
         replay.unreadable(problem)
     _check_variant_tag(record, header_variants, game_name)
     seats, start = game.seats_from_header(record.header)
+    resolve_players(record.entries, Players(seats))  # a player's name stands for their colour
     state = game.new_state(seats, start, record.header, LedgerTrace() if ledger else Trace())
     report.state = state
     if ledger:
@@ -365,6 +370,24 @@ class Replay:
         return line[pos.column - 1:pos.end_column - 1] if pos.end_column else line.strip()
 
 
+def game_named(name: str) -> str:
+    """The game a [Game] tag names: its id, or one of the names its game.yaml gives it
+    ("Die Speicherstadt", "Civitas Hamburgum"), in any case; else the name as it is, for
+    the loader to refuse with the list of games."""
+    games = available_games()
+    if name in games:
+        return name
+    wanted = spelling(name)
+    for game in games:
+        try:
+            meta = read_yaml(specs_root() / game / "game.yaml")
+        except SpecError:
+            continue
+        if isinstance(meta, dict) and wanted in {spelling(n) for n in names_of(meta)}:
+            return game
+    return name
+
+
 _VARIANT_NAME = re.compile(r"[^,;]+")
 
 
@@ -423,32 +446,38 @@ def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) ->
     figures = state.figures(cp.player)
     for fig in cp.figures:
         if fig.key not in figures:
-            raise RecordError(f"unknown checkpoint figure {fig.key!r}; known: {', '.join(sorted(figures))}", fig.pos)
+            raise RecordError(f"unknown checkpoint figure {fig.key!r}{did_you_mean(fig.key, figures)}; known: {', '.join(sorted(figures))}", fig.pos)
         ours = figures[fig.key]
-        stated = fig.value
-        if isinstance(ours, list):
-            if isinstance(stated, int):
-                raise RecordError(f"checkpoint figure {fig.key!r} lists words (such as goods), not a number", fig.pos)
-            same = sorted(stated or []) == sorted(ours)
-            shown = " ".join(sorted(ours)) or "nothing"
-        else:
-            same = stated == ours
-            shown = str(ours)
-        if same:
+        stated = _stated(state.game, fig, ours)
+        if (sorted(stated) == sorted(ours)) if isinstance(ours, list) else stated == ours:
             report.checkpoints_confirmed += 1
         else:
-            written = " ".join(stated) if isinstance(stated, list) else ("nothing" if stated is None else str(stated))
             report.worsen("illegal")
             report.diagnostics.append(
-                Diagnostic("error", f"{cp.player} {fig.key} recorded as {written}, but the rules give {shown}", fig.pos, f"{game_name}/checkpoint", figure=(owner, fig.key))
+                Diagnostic("error", f"{cp.player} {fig.key} recorded as {written(stated)}, but the rules give {written(ours)}", fig.pos, f"{game_name}/checkpoint", figure=(owner, fig.key))
             )
+
+
+def _stated(game, fig, ours):
+    """A checkpoint's value in the form the rules give theirs: a number, or a list of ids. An
+    empty list is written as the bare figure name or as `none`."""
+    if not isinstance(ours, list):
+        if not isinstance(fig.value, int):
+            raise RecordError(f"checkpoint figure {fig.key!r} is a number; write it after the name, as in '{fig.key} 2'", fig.pos)
+        return fig.value
+    if isinstance(fig.value, int):
+        raise RecordError(f"checkpoint figure {fig.key!r} lists words (such as goods), not a number", fig.pos)
+    words = fig.value or []
+    if words == [NONE]:
+        return []
+    return game.figure_words(fig.key, words, fig.where)
 
 
 def _result(state: State, result: Result, report: Report, game_name: str) -> None:
     totals = {s.seat.colour: s.total for s in state.standings()}
     for colour, points, pos in result.scores:
         if colour not in totals:
-            raise RecordError(f"the result names {colour!r}, who is not seated", pos)
+            raise RecordError(f"result: {Players(state.seats).unknown(colour)}", pos)
         if totals[colour] != points:
             report.worsen("illegal")
             report.diagnostics.append(

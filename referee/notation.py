@@ -13,14 +13,17 @@ from __future__ import annotations
 import functools
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import GrammarError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from .errors import Pos, RecordError, edge_token
+from .errors import Pos, RecordError, SpecError, edge_token
+from .keywords import Keywords, keyword_rules
+from .names import spelling
 from .spec import grammar_root
 
 # A record is a few kilobytes (the longest random game is 13 KB). The limit keeps the
@@ -40,15 +43,20 @@ def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[
 
     known = list(known)
     spellings = spellings or {k: k for k in known}
-    close = difflib.get_close_matches(str(token).lower(), list(spellings), n=6, cutoff=0.7)
+    close = difflib.get_close_matches(spelling(str(token)), list(spellings), n=6, cutoff=0.7)
     offered: list[str] = []
-    for spelling in close:  # best first; one spelling per thing named
-        if all(spellings[o] != spellings[spelling] for o in offered):
-            offered.append(spelling)
+    for written in close:  # best first; one spelling per thing named
+        if all(spellings[o] != spellings[written] for o in offered):
+            offered.append(written)
     offered = offered[:2]
     hint = f" (did you mean {' or '.join(repr(c) for c in offered)}?)" if offered else ""
     plural = f"{what}es" if what.endswith(("s", "x", "ch", "sh")) else f"{what}s"
     return RecordError(f"unknown {what} {str(token)!r}{hint}; {plural}: {', '.join(known)}", Pos.of(token))
+
+
+def word_token(word: str, pos: Pos) -> Token:
+    """A word read earlier, as a token at its place, for `unknown_name` to point at."""
+    return Token("WORD", word, line=pos.line, column=pos.column, end_line=pos.line, end_column=pos.end_column)
 
 
 @dataclass(kw_only=True)
@@ -64,6 +72,16 @@ class Tag:
     name: str
     value: str
     pos: Pos
+    value_pos: Pos | None = None  # where the value's text starts, just inside the quotes
+    text: str = ""  # the value as written between the quotes (escapes read), before trimming
+
+    def pos_in_value(self, offset: int, length: int) -> Pos:
+        """The place of `length` characters at `offset` in `text`, for a diagnostic that
+        points inside the value (an escape before it makes the column approximate)."""
+        if self.value_pos is None:
+            return self.pos
+        column = self.value_pos.column + offset
+        return Pos(self.value_pos.line, column, column + max(1, length))
 
 
 @dataclass
@@ -84,6 +102,7 @@ class Figure:
     key: str
     value: Any  # int, list of words, or None (a bare word)
     pos: Pos
+    where: list[Pos] = field(default_factory=list)  # of each word of a list of words
 
 
 @dataclass
@@ -149,6 +168,8 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded", _pos_of_offset(data, exc.start)) from None
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)  # an accent typed as a combining mark is one letter
     for i, line in enumerate(text.split("\n"), 1):
         if len(line) > MAX_LINE_CHARS:
             raise RecordError(f"line is {len(line)} characters long; the limit is {MAX_LINE_CHARS}", Pos(i, MAX_LINE_CHARS + 1))
@@ -173,18 +194,26 @@ def game_of(text: str) -> tuple[str, Pos] | None:
 
 
 @functools.lru_cache(maxsize=None)
-def parser_for(game: str, root: str | None = None) -> Lark:
+def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> Lark:
     """The LALR parser of a game's records, built once per process.
 
     Building the LALR tables takes longer than checking a whole record, so
     Lark keeps them in a cache file named by the grammar's hash: a changed
     grammar gets a new file, and an unusable cache is simply rebuilt.
+    `keywords` adds the spec's other spellings of the game's keyword rules.
     """
     base = Path(root) if root else grammar_root()
     common = (base / "common.lark").read_text(encoding="utf-8")
     own = (base / f"{game}.lark").read_text(encoding="utf-8")
     grammar = common + "\n" + own
-    return Lark(grammar, parser="lalr", maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
+    extension, added = keyword_rules(grammar, keywords)
+    grammar += extension
+    try:
+        parser = Lark(grammar, parser="lalr", maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
+    except GrammarError as exc:
+        raise SpecError(game, "names", f"the names the spec gives to the record's keywords clash: {exc}") from None
+    parser.spec_spellings = added  # words that only the spec adds: kept out of "expected ..." lists
+    return parser
 
 
 def _grammar_cache_file(game: str, grammar: str) -> str | bool:
@@ -214,8 +243,9 @@ def _grammar_cache_file(game: str, grammar: str) -> str | bool:
 MAX_SKIPPED_LINES = 100
 
 
-def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], problems: list[RecordError] | None = None) -> Record:
-    """Parse a record; `build_move` turns a `move` subtree into the game's Move.
+def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], problems: list[RecordError] | None = None, keywords: Keywords = ()) -> Record:
+    """Parse a record; `build_move` turns a `move` subtree into the game's Move, and
+    `keywords` gives the spec's spellings of the game's keywords (`Game.keywords`).
 
     Without `problems` the first unreadable line raises RecordError. With a list, every
     unreadable line (a syntax error, an unknown name, a tag given twice) is added to it
@@ -224,10 +254,10 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
     if not text.strip():
         raise RecordError("empty record: it needs at least a [Game] tag")
     if problems is None:
-        trees = [_parse_text(game, text)]
+        trees = [_parse_text(game, text, keywords)]
         _check_numbers(trees[0])
     else:
-        trees = _parse_lines(game, text.split("\n"), 0, len(text.split("\n")), problems)
+        trees = _parse_lines(game, text.split("\n"), 0, len(text.split("\n")), problems, keywords)
 
     header = Header()
     entries: list = []
@@ -251,16 +281,17 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
     return record
 
 
-def _parse_text(game: str, text: str) -> Tree:
+def _parse_text(game: str, text: str, keywords: Keywords = ()) -> Tree:
+    parser = parser_for(game, None, keywords)
     try:
-        return parser_for(game).parse(text if text.endswith("\n") else text + "\n")
+        return parser.parse(text if text.endswith("\n") else text + "\n")
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text) from None
+        raise _syntax_error(exc, text, parser.spec_spellings) from None
     except RecursionError:
         raise RecordError("record nested too deeply to read") from None
 
 
-def _parse_lines(game: str, lines: list[str], start: int, end: int, problems: list[RecordError]) -> list[Tree]:
+def _parse_lines(game: str, lines: list[str], start: int, end: int, problems: list[RecordError], keywords: Keywords = ()) -> list[Tree]:
     """The parse trees of lines[start:end], each unreadable line reported and left out.
 
     Every entry of the notation fills one line, so a syntax error belongs to the line it is
@@ -273,7 +304,7 @@ def _parse_lines(game: str, lines: list[str], start: int, end: int, problems: li
         if not piece.strip():
             break
         try:
-            trees.append(_parse_text(game, piece))
+            trees.append(_parse_text(game, piece, keywords))
             break
         except RecordError as exc:
             bad = exc.pos.line - 1 if exc.pos else end - 1  # the unreadable line, counted from 0
@@ -282,7 +313,7 @@ def _parse_lines(game: str, lines: list[str], start: int, end: int, problems: li
                 break
             problems.append(exc)
             if bad > start:
-                trees.extend(_parse_lines(game, lines, start, bad, problems))
+                trees.extend(_parse_lines(game, lines, start, bad, problems, keywords))
             start = bad + 1
     if start < end and len(problems) >= MAX_SKIPPED_LINES and not any(p.message.startswith("more than") for p in problems):
         problems.append(RecordError(f"more than {MAX_SKIPPED_LINES} unreadable lines; the rest of the record is not read", Pos(start + 1, 1)))
@@ -297,7 +328,8 @@ def _add_tag(header: Header, tag: Tree, after_moves: bool) -> None:
     key = str(name_tok).lower()
     if key in header.tags:
         raise RecordError(f"tag [{name_tok}] appears twice", Pos.of(name_tok))
-    header.tags[key] = Tag(str(name_tok), value.strip(), Pos.of(name_tok))
+    inside = Pos(value_tok.line, value_tok.column + 1)
+    header.tags[key] = Tag(str(name_tok), value.strip(), Pos.of(name_tok), inside, value)
 
 
 _NUMBER = re.compile(r"[+-]?([0-9]+)\.?")
@@ -357,11 +389,12 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move], pos: Pos):
             figs = []
             for fig in figures:
                 key, *rest = fig.children
-                value = None
+                value, where = None, []
                 if rest:
                     v = rest[0]
                     value = int(v.children[0]) if v.data == "number" else [str(w).lower() for w in v.children]
-                figs.append(Figure(str(key).lower(), value, Pos.of(key)))
+                    where = [] if v.data == "number" else [Pos.of(w) for w in v.children]
+                figs.append(Figure(str(key).lower(), value, Pos.of(key), where))
             return Checkpoint(str(player).lower(), figs, pos)
     if entry.data == "ruling":
         verdict, *text = entry.children
@@ -373,10 +406,13 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move], pos: Pos):
     raise RecordError(f"cannot read this line ({entry.data})", pos)
 
 
-def _expected_names(expected) -> list[str]:
-    """What the grammar would have accepted, in words: keywords as written, terminals by kind."""
+def _expected_names(expected, hidden: frozenset[str] = frozenset()) -> list[str]:
+    """What the grammar would have accepted, in words: keywords as written, terminals by kind.
+    `hidden` keywords (the spec's other spellings of a keyword) are left out."""
     names = []
     for term in sorted(expected or ()):
+        if term.lower() in hidden:
+            continue
         if term.startswith("_NL"):
             names.append("end of line")
         elif term == "WORD":
@@ -408,7 +444,7 @@ _TERMINAL_NAMES = {
 }
 
 
-def _syntax_error(exc: UnexpectedInput, text: str) -> RecordError:
+def _syntax_error(exc: UnexpectedInput, text: str, hidden: frozenset[str] = frozenset()) -> RecordError:
     line = getattr(exc, "line", None) or 1
     column = getattr(exc, "column", None) or 1
     end = None
@@ -417,7 +453,7 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> RecordError:
         line = len(lines)
         column = len(lines[-1]) + 1
         return RecordError("the record ends in the middle of a line", Pos(line, column))
-    names = _expected_names(getattr(exc, "expected", None) or getattr(exc, "allowed", None))
+    names = _expected_names(getattr(exc, "expected", None) or getattr(exc, "allowed", None), hidden)
     expected = _describe_expected(names)
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char if exc.char.isprintable() else repr(exc.char)

@@ -1,9 +1,10 @@
-"""A game's notation page: its moves (from the grammar's leading comments), its complete
-example records and the grammar itself."""
+"""A game's notation page: its moves (from the grammar's leading comments), its checkpoint
+figures (from figures.yaml), its complete example records and the grammar itself."""
 
 from __future__ import annotations
 
-from .markdown import escape, fenced, slug
+from ..figures import NONE, figures_of, keys_of
+from .markdown import escape, fenced, slug, table
 from .tables import GamePages
 
 
@@ -25,6 +26,7 @@ def render(doc: GamePages) -> str:
         out += comment_block(grammar.read_text(encoding="utf-8"))
     else:
         out += [f"There is no grammar for {doc.title} yet (`grammar/{doc.game}.lark`), so its records cannot be read.", ""]
+    out += figure_section(doc)
     out += ["## Complete examples {#examples}", ""]
     if not doc.examples():
         out += [f"No example records of {doc.title} are bundled yet.", ""]
@@ -52,6 +54,37 @@ def render(doc: GamePages) -> str:
 # The blocks of the moves reference carry a class: the site's stylesheet keeps them whole on
 # a laptop's screen (docs/stylesheets/extra.css).
 REFERENCE = "{.text .notation-reference}"
+
+
+SUBJECTS = {"player": "a player", "city": "the city", "neutral": "the neutral player (two-player variant)"}
+
+
+def figure_section(doc: GamePages) -> list[str]:
+    """Every checkpoint figure, from the game's figures.yaml: the table the rules read figures
+    through, so that the page lists exactly the figures a checkpoint may state."""
+    figures = figures_of(doc.spec)
+    out = ["## Checkpoint figures {#figures}", ""]
+    if not figures:
+        return out + [f"{doc.title} has no checkpoint figures yet: a `figures.yaml` beside its spec lists them.", ""]
+    out += [
+        "A checkpoint line states figures that the table wrote down, and the referee compares each with its own: "
+        "`check <player>: <figure> <value>, ...`, where the player is a colour or a player's name. A figure is a "
+        f"number, or a list of words; an empty list is written as the figure's name alone or followed by `{NONE}`. "
+        "A checkpoint states each figure as it stands after the line before it; the last column says at which lines "
+        "a figure changes.",
+        "",
+    ]
+    subjects = list(dict.fromkeys(f.subject for f in figures))
+    for subject in subjects:
+        rows = []
+        for f in (f for f in figures if f.subject == subject):
+            keys = ", ".join(f"`{key}`" for key, _ in keys_of(doc.spec, f))
+            value = f"list of {f.words}" if f.words else "number"
+            rows.append([keys, value, escape(f.counts), escape(f.changes)])
+        if len(subjects) > 1:
+            out += [f"### About {SUBJECTS.get(subject, subject)} {{#figures-{slug(subject)}}}", ""]
+        out += [table(["figure", "value", "what it counts", "when it changes"], rows)]
+    return out
 
 
 def comment_block(grammar: str) -> list[str]:

@@ -215,7 +215,7 @@ class GamePages:
     def table_stems(self) -> list[str]:
         """Spec files shown on the tables page: components and setup first, then scoring, then how `referee play` plays."""
         order = ["components", "setup", "*", "scoring", "play"]
-        stems = [s for s in self.spec.files if s not in ("game", "rules")]
+        stems = [s for s in self.spec.files if s not in ("game", "rules", "figures")]  # figures: on the notation page
         return sorted(stems, key=lambda s: (order.index(s if s in order else "*"), s))
 
     def about(self, kind: str) -> str:

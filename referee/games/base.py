@@ -20,7 +20,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from lark import Tree
 
 from ..errors import Pos, RecordError, SpecError, Violation
-from ..notation import Header, Move
+from ..figures import FigureTable
+from ..names import did_you_mean
+from ..notation import Header, Keywords, Move
+from ..players import Players
 from ..spec import Spec
 
 if TYPE_CHECKING:
@@ -161,7 +164,8 @@ class State:
         raise NotImplementedError
 
     def figures(self, colour: str) -> dict[str, Any]:
-        """What a checkpoint may state about a player, by checkpoint key."""
+        """What a checkpoint may state about a player, by checkpoint key: the figures of the
+        game's figures.yaml (`game.figure_table`), read through the rules' readers."""
         raise NotImplementedError
 
     def standings(self) -> list[Standing]:
@@ -210,13 +214,14 @@ class State:
         for seat in self.seats:
             if seat.colour == colour:
                 return seat
-        raise Violation(rule or f"{self.game.name}/seat", f"no player {colour!r} in this game; seats: {', '.join(s.colour for s in self.seats)}", pos)
+        raise Violation(rule or f"{self.game.name}/seat", f"{Players(self.seats).unknown(colour)}; seats: {', '.join(s.label for s in self.seats)}", pos)
 
 
 class Game:
     """Static side of a game: its spec and how its moves are written."""
 
     name: ClassVar[str]
+    figure_table: FigureTable  # the checkpoint figures, from figures.yaml and the rules' readers
 
     def __init__(self, spec: Spec):
         self.spec = spec
@@ -233,6 +238,17 @@ class Game:
 
     def build_move(self, tree: Tree) -> Move:
         raise NotImplementedError
+
+    def figure_words(self, key: str, words: list[str], where: list[Pos]) -> list[str]:
+        """The ids that a checkpoint's list of words for a figure names (goods by any of their
+        names, say); `where` holds each word's place. A word the game does not know is a
+        RecordError pointing at it."""
+        return words
+
+    def keywords(self) -> Keywords:
+        """The spec's other names for the grammar's keyword rules (German and Hungarian action
+        words), which the parser accepts as well; see `notation.keyword_rules`."""
+        return ()
 
     def format_move(self, move: Move) -> str:
         raise NotImplementedError
@@ -320,31 +336,35 @@ class Game:
     # --- seats from the header -------------------------------------------------
 
     def seats_from_header(self, header: Header) -> tuple[list[Seat], int]:
-        """Seats in clockwise order and the index of the start player."""
-        text = header.get("players")
-        pos = header.pos("players")
-        if not text:
-            raise RecordError("missing [Players] tag, e.g. [Players \"red Anna, blue Ben\"]", Pos(1, 1))
+        """Seats in clockwise order and the index of the start player. A mistake in the
+        [Players] or [Start] tag is pointed at where it is written in the tag's value."""
+        tag = header.tags.get("players")
+        if tag is None or not tag.value:
+            raise RecordError("missing [Players] tag, e.g. [Players \"red Anna, blue Ben\"]", tag.pos if tag else Pos(1, 1))
         colours = self.spec.meta["colours"]
         seats: list[Seat] = []
-        for part in re.split(r"[;,]", text):
-            words = part.split()
-            if not words:
+        for part in re.finditer(r"[^;,]+", tag.text):
+            word = re.search(r"\S+", part.group())
+            if not word:
                 continue
-            colour = words[0].lower()
+            colour = word.group().lower()
+            where = tag.pos_in_value(part.start() + word.start(), len(word.group()))
             if colour not in colours:
-                raise RecordError(f"unknown colour {colour!r} in [Players]; colours: {', '.join(colours)}", pos)
+                raise RecordError(f"unknown colour {word.group()!r} in [Players]{did_you_mean(colour, colours)}; colours: {', '.join(colours)}", where)
             if any(s.colour == colour for s in seats):
-                raise RecordError(f"colour {colour!r} is seated twice", pos)
-            seats.append(Seat(colour, " ".join(words[1:])))
+                raise RecordError(f"colour {colour!r} is seated twice", where)
+            seats.append(Seat(colour, " ".join(part.group()[word.end():].split())))
         low, high = self.spec.meta["players"]["min"], self.spec.meta["players"]["max"]
         if not low <= len(seats) <= high:
-            raise RecordError(f"{len(seats)} players; {self.spec.meta['names']['en']} is for {low} to {high}", pos)
-        start = (header.get("start") or seats[0].colour).lower()
-        idx = next((i for i, s in enumerate(seats) if s.colour == start), None)
-        if idx is None:
-            raise RecordError(f"[Start] names {start!r}, who is not seated", header.pos("start"))
-        return seats, idx
+            raise RecordError(f"{len(seats)} players; {self.spec.meta['names']['en']} is for {low} to {high}", tag.pos_in_value(0, len(tag.text)))
+        start = header.tags.get("start")
+        if start is None:
+            return seats, 0
+        players = Players(seats)
+        colour = players.colour_of(start.value)
+        if colour is None:
+            raise RecordError(f"[Start]: {players.unknown(start.value)}", start.pos_in_value(len(start.text) - len(start.text.lstrip()), len(start.value)))
+        return seats, next(i for i, s in enumerate(seats) if s.colour == colour)
 
 
 __all__ = ["Game", "State", "Situation", "Seat", "Standing", "Trace", "Violation", "require", "waiving", "Move", "Pos", "RecordError", "SpecError", "Header"]

@@ -1,12 +1,13 @@
 """Scoring and timing rules: district majorities and their ties, the King's favour, the
 neutral player, the city marker's crossings, the end of the game and the tie-break."""
 
+from referee.games import load_game
 from referee.report import format_report, rank
 from referee.games.canterbury.scoring import district_awards, favour_awards
 
 from .records import HEADER_2P, HEADER_3P, HEADER_4P, ROUND_1_2P, check, figures, rule_ids
 
-SECONDARY = {"divisor": 2, "rounding": "up"}
+SECONDARY = load_game("canterbury").spec["scoring"]["district"]["secondary"]
 FIRST = {n: n for n in range(1, 26)}
 SECOND = {n: n // 2 for n in range(2, 26)}
 
@@ -20,9 +21,17 @@ def _overlay(tmp_path, name, body):
 # --- district scoring, as the rulebook states it -------------------------------------------
 
 
-def test_most_cubes_take_the_primary_and_the_runner_up_half_rounded_up():
+def test_most_cubes_take_the_primary_and_the_runner_up_half_rounded_down():
+    """The rulebook's example (6 and 3) and an odd primary: "fele, lefelé kerekítve"."""
     assert district_awards({"red": 3, "blue": 2, "green": 1}, 6, SECONDARY, "down") == {"red": 6, "blue": 3}
-    assert district_awards({"red": 2, "blue": 1}, 5, SECONDARY, "down") == {"red": 5, "blue": 3}
+    assert district_awards({"red": 2, "blue": 1}, 5, SECONDARY, "down") == {"red": 5, "blue": 2}
+    assert district_awards({"red": 2, "blue": 1}, 1, SECONDARY, "down") == {"red": 1, "blue": 0}
+
+
+def test_the_secondary_rounding_is_marked_likely_with_the_rulebook_reading():
+    spec = load_game("canterbury").spec
+    provenance = spec.provenance["scoring:district.secondary.rounding"]
+    assert provenance.status == "likely" and "felelefelé" in provenance.note
 
 
 def test_a_lone_player_takes_only_the_primary():
@@ -68,9 +77,10 @@ def test_the_neutral_competes_in_district_scoring_but_scores_nothing():
     report = check(HEADER_2P + ROUND_1_2P + "blue: neutral well c2\nblue: levy\n")
     state = report.state
     state.board.cubes["c2"].update({"food": "neutral", "religion": "blue"})  # neutral 2, blue 1
+    state.board.tiles["c2"].append("garden")  # two spaces taken: a primary of 2
     state._score_districts()
     assert state._cube_counts("c2") == {"neutral": 2, "blue": 1}
-    assert figures(report, "blue")["districts"] == 1 + 1  # half of c2's 1 rounded up, plus b3
+    assert figures(report, "blue")["districts"] == 1 + 1  # half of c2's 2, plus b3
     assert "neutral" not in state.players
 
 

@@ -29,7 +29,7 @@ blue: sugar
 red: lower trade buy 2 brick 1 wood
 blue: church
 red: church nikolai donate five, score nikolai five
-blue: upper trade
+blue: upper trade sell 1 beer
 check red: money 70, prestige 5, wood 2, brick 2
 """
 
@@ -43,12 +43,12 @@ red: lower trade buy 2 brick 1 wood 1 bell
 blue: lower trade buy 1 brick 1 wood
 red: church nikolai donate five ship
 blue: church nikolai donate building citizen
-red: guildhall
+red: cloth
 blue: cloth
-red: dockyard 0
+red: lower trade sell 1 cloth
 blue: beer
 red: church nikolai donate donation
-check red: prestige 8, money 20, brick 0, wood 0, bell 0, builder 1, discs 14
+check red: prestige 8, money 120, brick 0, wood 0, bell 0, builder 1, discs 14
 check blue: money 70, discs 15
 """
 

@@ -38,8 +38,9 @@ def test_a_site_needs_a_number():
 
 def test_names_in_other_forms_are_read():
     """Aliases and German names resolve to the same ids."""
-    report = check(HEADER_2P + "red: bier\nblue: tuch\nred: unteres trade sell 2 beer\nblue: kirche\n")
-    assert report.status == "malformed"  # "kirche" is not a production word: the action keyword is English
+    report = check(HEADER_2P + "red: bier\nblue: tuch\nred: unteres Kontor sell 2 beer\nblue: Werft 1\n")
+    assert report.status == "legal", [d.message for d in report.errors]
+    assert [type(m).__name__ for m in report.record.entries] == ["Produce", "Produce", "Trade", "Dockyard"]
     report = check(HEADER_2P + "red: bier\nblue: zucker\nred: unteres trade sell 2 beer\nblue: church st-nikolai donate prestige\n")
     assert report.status == "legal", [d.message for d in report.errors]
     assert report.state.players["blue"].tokens[0].church == "nikolai"
@@ -50,3 +51,14 @@ def test_names_in_other_forms_are_read():
 def test_any_line_gives_a_verdict_not_a_crash(words):
     report = check(RED_DONOR + " ".join(words) + "\n")
     assert report.status in ("legal", "illegal", "malformed"), report.diagnostics
+
+
+@pytest.mark.parametrize("line", ["red: trade sell 1 beer", "red: trade"])
+def test_a_first_placement_on_trade_without_its_side_is_incomplete(line):
+    """Rule hamburgum/trade-side: the record does not say where the marker stands, which is a
+    gap in the record (exit 3), not a broken rule; the message offers both spellings."""
+    report = check(HEADER_2P + line + "\n")
+    assert (report.status, report.exit_code) == ("malformed", 3), report.diagnostics
+    error = report.errors[0]
+    assert error.rule is None and error.pos.line == HEADER_2P.count("\n") + 1
+    assert "'upper trade'" in error.message and "'lower trade'" in error.message

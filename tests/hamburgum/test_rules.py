@@ -14,11 +14,11 @@ blue: sugar
 red: lower trade buy 1 brick
 blue: church
 red: church nikolai donate five
-blue: upper trade
-red: guildhall
+blue: upper trade sell 1 beer
+red: cloth
 blue: cloth
-red: dockyard 0
-blue: guildhall
+red: lower trade sell 1 cloth
+blue: beer
 red: church michaelis donate five
 """
 
@@ -29,7 +29,7 @@ red: upper trade sell 1 beer, bank 1 sugar 1 cloth
 blue: beer
 green: cloth
 red: lower trade buy 4 wood
-blue: trade
+blue: trade sell 2 beer
 green: beer
 red: dockyard 5
 """
@@ -42,10 +42,12 @@ ILLEGAL = {
     "hamburgum/result": (HEADER_2P + "red: beer\nresult red 1, blue 2\n", []),
     "hamburgum/game-over": (lambda: play_game("hamburgum", 2, 5).replace("\nresult", "\nred: beer\nresult"), []),
     "hamburgum/turn-order": (HEADER_2P + "blue: beer\n", []),
-    "hamburgum/rondel-first": (HEADER_2P + "red: trade sell 1 beer\n", []),
     "hamburgum/rondel-steps": (HEADER_2P + "red: beer\nblue: cloth\nred: beer\n", []),
     "hamburgum/production": (HEADER_2P + "red: beer 3\n", []),
     "hamburgum/trade-either": (HEADER_2P + "red: upper trade sell 1 beer, buy 1 wood\n", []),
+    "hamburgum/trade-something": (HEADER_2P + "red: upper trade\n", []),
+    "hamburgum/dockyard-ships": (HEADER_2P + "red: dockyard 0\n", []),
+    "hamburgum/guildhall-houses": (HEADER_2P + "red: guildhall\n", []),
     "hamburgum/sell-goods": (HEADER_2P + "red: upper trade sell 2 beer\n", []),
     "hamburgum/sell-ships": (HEADER_2P + "red: upper trade sell 1 beer 1 sugar\n", []),
     "hamburgum/bank-sale": (HEADER_2P + "red: upper trade bank 1 beer\n", []),
@@ -65,7 +67,7 @@ ILLEGAL = {
     "hamburgum/citizens": (RED_DONOR + "red: guildhall brewery at nikolai 1, captain at nikolai 2\n", [FEW_PIECES]),
     "hamburgum/site": (RED_DONOR + "red: guildhall brewery at nikolai 1, refinery at nikolai 1\n", []),
     "hamburgum/site-type": (RED_DONOR + "red: guildhall merchant at nikolai 1\n", [TEST_BOARD]),
-    "hamburgum/guildhall-donor": (RED_DONOR + "red: guildhall\nblue: guildhall brewery at nikolai 1\n", []),
+    "hamburgum/guildhall-donor": (RED_DONOR + "red: cloth\nblue: guildhall brewery at nikolai 1\n", []),
     "hamburgum/guildhall-adjacency": (RED_DONOR + "red: guildhall brewery at petri 4\n", [TEST_BOARD]),
     "hamburgum/office-one": (RED_DONOR + "red: guildhall office at nikolai 3, office at petri 2\n", []),
     "hamburgum/office-stack": (RED_DONOR + "red: guildhall mayor at nikolai 3\n", []),

@@ -14,10 +14,10 @@ CASES = {
     "unknown good": (HEADER_2P + "reveal ship coffee tea gold\n", 5, 24),
     "binary junk": ('[Game "speicherstadt"]\n\x00\x01\x02', 2, 1),
     "bad utf-8": (b'[Game "speicherstadt"]\n\xff\xfe junk\n', 2, 1),
-    "unknown colour": ('[Game "speicherstadt"]\n[Players "beige, gold"]\n', 2, 2),
-    "one player": ('[Game "speicherstadt"]\n[Players "beige"]\n', 2, 2),
+    "unknown colour": ('[Game "speicherstadt"]\n[Players "beige, gold"]\n', 2, 18),  # at the typo
+    "one player": ('[Game "speicherstadt"]\n[Players "beige"]\n', 2, 11),
     "missing players": ('[Game "speicherstadt"]\nreveal warehouse\n', 1, 1),
-    "start not seated": ('[Game "speicherstadt"]\n[Players "beige, orange"]\n[Start "blue"]\n', 3, 2),
+    "start not seated": ('[Game "speicherstadt"]\n[Players "beige, orange"]\n[Start "blue"]\n', 3, 9),
     "garbage line": (HEADER_2P + "reveal warehouse\n%%% ???\n", 6, 1),
     "number instead of good": (HEADER_2P + "reveal ship 3\n", 5, 13),
     "missing slot": (TO_ROUND_2.split("beige: place 1")[0] + "beige: place\n", 9, 13),

@@ -103,3 +103,20 @@ def test_violation_points_at_the_offending_line():
     line = text.count("\n")
     assert report.errors[0].pos.line == line
     assert report.errors[0].pos.column == 1
+
+
+def test_a_later_seasons_card_under_the_last_fire_of_a_season_says_the_fire_comes_first():
+    """With only Spring's fire left of its stack, a Summer card cannot come up yet: the message
+    says the fire is next, not that the card is missing from Spring."""
+    from referee.errors import Violation
+    from referee.games.speicherstadt.moves import Reveal, RoundStart
+
+    winter = TO_SPRING.split("round 5\n")[0]
+    state = check(winter).state
+    state.apply(RoundStart(5))
+    state.deck["B"] = [c for c in state.deck["B"] if c.type == "fire"]
+    with pytest.raises(Violation) as caught:
+        state.apply(Reveal("bank"))
+    assert caught.value.rule == "speicherstadt/deck-season"
+    assert "Spring (B) fire is still on top of the draw pile" in caught.value.message
+    assert "no Bank is left" not in caught.value.message

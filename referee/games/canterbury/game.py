@@ -13,13 +13,14 @@ import random
 from lark import Tree
 
 from ...errors import Pos, RecordError
+from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec, load_spec
 from ..base import Game, Seat, Trace
 from . import picture, play, sentences, view
 from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from .notation import Notation, format_move
-from .rules import CanterburyState, District, Size, Structure
+from .rules import FIGURE_READERS, CanterburyState, District, Size, Structure
 from .scoring import keyed
 
 
@@ -45,6 +46,7 @@ class Canterbury(Game):
         self.pair = tuple(s for s in self.sizes if s not in alone)
         self.play = spec["play"]
         self.notation = Notation(spec)
+        self.figure_table = FigureTable(spec, FIGURE_READERS)
 
     def _structure(self, sid: str, s: dict) -> Structure:
         printed = s["printed"]
@@ -98,6 +100,9 @@ class Canterbury(Game):
         return sum(self.structures[t].spaces for t in tiles if not self.structures[t].scores_as_empty)
 
     # --- notation --------------------------------------------------------------------------
+
+    def keywords(self):
+        return self.notation.keywords
 
     def build_move(self, tree: Tree) -> Move:
         return self.notation.build_move(tree)

@@ -1,7 +1,7 @@
 """Canterbury moves read from a record's parse tree and written back as a record writes them.
 
 A record names structures and districts the way a player says them: a structure by its id
-or its English name (lower case, hyphens for spaces, no apostrophes), a district by its id
+or any of its names (`names.spelling`: any case, hyphens for spaces), a district by its id
 or an alias from `specs/canterbury/board.yaml`. An unknown name is a RecordError that points
 at it and offers the nearest names the game accepts.
 """
@@ -12,8 +12,9 @@ from typing import Iterable
 
 from lark import Token, Tree
 
+from ... import names
 from ...errors import Pos
-from ...notation import Move, unknown_name
+from ...notation import Keywords, Move, unknown_name
 from ...spec import Spec
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 
@@ -24,22 +25,16 @@ class Notation:
 
     def __init__(self, spec: Spec):
         self._structures = list(spec["structures"]["structures"])
-        self._structure_names = self._name_index(spec)
-        self._district_names = {**{d: d for d in spec["board"]["districts"]}, **(spec["board"].get("aliases") or {})}
-
-    @staticmethod
-    def _name_index(spec: Spec) -> dict[str, str]:
-        index = {}
-        for sid, s in spec["structures"]["structures"].items():
-            index[sid] = sid
-            index[_word(s["names"]["en"])] = sid
-        return index
+        self._structure_names = names.index(spec["structures"]["structures"])
+        self._district_names = names.index(spec["board"]["districts"], spec["board"].get("aliases"))
+        actions = spec["setup"]["actions"]
+        self.keywords: Keywords = tuple((f"_{a.replace('-', '_')}", tuple(names.names_of(e))) for a, e in actions.items())
 
     def structure_of(self, token: Token) -> str:
-        return _look_up(self._structure_names, _word(str(token)), token, "structure", self._structures)
+        return _look_up(self._structure_names, token, "structure", self._structures)
 
     def district_of(self, token: Token) -> str:
-        return _look_up(self._district_names, str(token).lower(), token, "district", self._district_names)
+        return _look_up(self._district_names, token, "district", self._district_names)
 
     def build_move(self, tree: Tree) -> Move:
         player_tok, action = tree.children
@@ -80,16 +75,12 @@ def format_move(move: Move) -> str:
     return f"{move.player}: {words} " + ", ".join(_build_text(b) for b in move.builds)
 
 
-def _look_up(index: dict[str, str], key: str, token: Token, what: str, known: Iterable[str]) -> str:
+def _look_up(index: dict[str, str], token: Token, what: str, known: Iterable[str]) -> str:
     """A name from the record, or a RecordError pointing at it."""
+    key = names.spelling(token)
     if key not in index:
         raise unknown_name(what, token, known, index)
     return index[key]
-
-
-def _word(text: str) -> str:
-    """A name as a record writes it: lower case, hyphens for spaces, no apostrophes."""
-    return text.lower().replace("'", "").replace(" ", "-")
 
 
 def _build_text(build: Build) -> str:

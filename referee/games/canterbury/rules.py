@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ...errors import Pos, RecordError, Violation
+from ...names import did_you_mean
 from ...notation import Move
 from ..base import Game, Seat, Situation, Standing, State, Trace, one_of, require
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
@@ -250,7 +251,8 @@ class CanterburyState(State):
 
     def apply(self, move: Move) -> None:
         rule = self.game.rule
-        require(move.player in self.players, rule("seat"), f"no player {move.player!r} in this game; seats: {', '.join(self.order)}")
+        if move.player not in self.players:  # the city and the neutral player make no moves
+            State.seat(self, move.player, move.pos, rule("seat"))
         actor = self.to_act()
         require(move.player == actor, rule("turn-order"), f"it is {actor}'s turn, not {move.player}'s")
         self.trace.use(rule("turn-order"))
@@ -626,16 +628,6 @@ class CanterburyState(State):
         counts.pop(city, None)
         return dict(counts)
 
-    def _favour_of(self, colour: str) -> dict[str, int]:
-        """One competitor's position on every row of the King's favour board, in one pass over
-        the board: checkpoints ask for it after every round."""
-        favour = dict.fromkeys(self.game.services, 0)
-        for slots in self.board.cubes.values():
-            for service, owner in slots.items():
-                if owner == colour:
-                    favour[service] += 1
-        return favour
-
     def _final_scoring(self) -> None:
         """The fourth district scoring, the King's favour from water to culture, then money."""
         rule, scoring = self.game.rule, self.spec["scoring"]
@@ -749,8 +741,8 @@ class CanterburyState(State):
         if colour in self._extra_names():
             return Seat(colour)
         if colour not in self.players and rule == self.game.rule("checkpoint"):
-            known = ", ".join([*self.order, *self._extra_names()])
-            raise RecordError(f"no player {colour!r} in this game; a checkpoint names one of: {known}", pos)
+            known = [*self.order, *self._extra_names()]
+            raise RecordError(f"no player {colour!r} in this game{did_you_mean(colour, known)}; a checkpoint names one of: {', '.join(known)}", pos)
         return super().seat(colour, pos, rule)
 
     def figure_owners(self) -> list[str]:
@@ -763,16 +755,12 @@ class CanterburyState(State):
         return names
 
     def figures(self, colour: str) -> dict[str, Any]:
-        city_name = self.spec["board"]["city_cube"]["owner"]
-        city = {"city": self.city_position(), "discs": self.city.discs}
-        if colour == city_name:
-            return {"prosperity": self.city.prosperity, "position": self.city_position(), "discs": self.city.discs, "levy": self.levy(), "tax": self.tax()}
-        favour = self._favour_of(colour)
+        table = self.game.figure_table
+        if colour == self.spec["board"]["city_cube"]["owner"]:
+            return table.values(self, self.city, "city")
         if colour not in self.players:
-            return {**favour, "cubes": self.board.used[colour]}
-        player = self.players[colour]
-        favour_points = {f"{FAVOUR}-{s}": player.favour.get(s, 0) for s in self.game.services}
-        return {"money": player.money, "prosperity": player.prosperity, **player.points, **favour, **favour_points, "cubes": self.board.used[colour], **city}
+            return table.values(self, colour, "neutral")
+        return table.values(self, self.players[colour])
 
     def is_over(self) -> bool:
         return self.over
@@ -916,3 +904,34 @@ class CanterburyState(State):
             if self.try_action(move) is not None:
                 return move
         return None
+
+
+def _favour_position(state: CanterburyState, who: Player | str, service: str) -> int:
+    """A competitor's position on a row of the King's favour board: districts with its cube."""
+    colour = who if isinstance(who, str) else who.seat.colour
+    return sum(1 for slots in state.board.cubes.values() if slots.get(service) == colour)
+
+
+def _cubes(state: CanterburyState, who: Player | str) -> int:
+    return state.board.used[who if isinstance(who, str) else who.seat.colour]
+
+
+# The checkpoint figures (specs/canterbury/figures.yaml says what each counts): a player's,
+# the city's (`city:`) and the neutral player's (`neutral:`), read from the state.
+FIGURE_READERS = {
+    "money": lambda state, player: player.money,
+    "prosperity": lambda state, player: player.prosperity,
+    **{source: (lambda state, player, source=source: player.points.get(source, 0)) for source in SOURCES},
+    "{}": _favour_position,
+    f"{FAVOUR}-{{}}": lambda state, player, service: player.favour.get(service, 0),
+    "cubes": _cubes,
+    "city": lambda state, player: state.city_position(),
+    "discs": lambda state, player: state.city.discs,
+    "city:prosperity": lambda state, city: city.prosperity,
+    "city:position": lambda state, city: state.city_position(),
+    "city:discs": lambda state, city: city.discs,
+    "city:levy": lambda state, city: state.levy(),
+    "city:tax": lambda state, city: state.tax(),
+    "neutral:{}": _favour_position,
+    "neutral:cubes": _cubes,
+}

@@ -14,15 +14,17 @@ import random
 
 from lark import Tree
 
-from ...notation import Header, Move
+from ...errors import Pos
+from ...figures import FigureTable
+from ...notation import Header, Move, word_token
 from ...spec import Spec
 from ..base import Game, Seat, Trace
 from .checks import check_spec
 from .moves import Site
-from .notation import MoveBuilder, format_move
+from .notation import MoveBuilder, format_move, keywords
 from . import picture, sentences, view
 from .play import legal_moves, random_move
-from .rules import HamburgumState
+from .rules import FIGURE_READERS, HamburgumState
 
 
 class Hamburgum(Game):
@@ -69,6 +71,7 @@ class Hamburgum(Game):
                 self.links.setdefault(a, set()).add(b)
                 self.links.setdefault(b, set()).add(a)
         self._builder = MoveBuilder(self)
+        self.figure_table = FigureTable(spec, FIGURE_READERS)
 
     # --- spec helpers -----------------------------------------------------------------------
 
@@ -123,6 +126,17 @@ class Hamburgum(Game):
 
     def build_move(self, tree: Tree) -> Move:
         return self._builder.build(tree)
+
+    def keywords(self):
+        return keywords(self)
+
+    def figure_words(self, key: str, words: list[str], where: list[Pos]) -> list[str]:
+        """The rondel space a checkpoint names (`space lower-trade`, or `space lower trade`)."""
+        if self.figure_table.kinds.get(key) != "spaces" or not words:
+            return words
+        written = "-".join(words)
+        token = word_token(written, Pos(where[0].line, where[0].column, where[-1].end_column))
+        return [self._builder.names.space(token)]
 
     def format_move(self, move: Move) -> str:
         return format_move(move)

@@ -13,18 +13,14 @@ from collections import Counter
 
 from lark import Token, Tree
 
+from ... import names
 from ...errors import Pos, RecordError
-from ...notation import Move, unknown_name
+from ...notation import Keywords, Move, unknown_name
 from ..base import Game
 from .moves import Amounts, ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 
 
 # --- names --------------------------------------------------------------------------
-
-
-def word_of(text: str) -> str:
-    """The form a name takes in a record: lower case, words joined by hyphens, no dots."""
-    return "-".join(str(text).lower().replace(".", " ").split())
 
 
 class NameIndex:
@@ -37,39 +33,33 @@ class NameIndex:
     def _word_index(self) -> dict[str, dict[str, str]]:
         spec = self.game.spec
         churches = spec["churches"]["churches"]
-
-        def index(entries: dict) -> dict[str, str]:
-            out: dict[str, str] = {}
-            for eid, entry in entries.items():
-                entry = entry or {}
-                for word in (eid, *(entry.get("names") or {}).values(), *(entry.get("aliases") or ())):
-                    key = word_of(word)
-                    if key:
-                        out.setdefault(key, eid)
-            return out
-
-        goods = index(spec["components"]["goods"])
-        production = index({a: e for a, e in self.game.rondel["actions"].items() if "produces" in e})
+        goods = names.index(spec["components"]["goods"])
+        production = names.index({a: e for a, e in self.game.rondel["actions"].items() if "produces" in e})
         production.update({w: a for w, g in goods.items() for a, p in self.game.produces.items() if p == g})
-        parishes = index(churches)
+        parishes = names.index(churches)
         for church, entry in spec["board"]["parishes"].items():
             for word in (entry.get("colour"), *(entry.get("aliases") or ())):
                 if word:
-                    parishes.setdefault(word_of(word), church)
+                    parishes.setdefault(names.spelling(word), church)
         return {
             "production": production,
-            "side": index(self.game.rondel["sides"]),
+            "side": names.index(self.game.rondel["sides"]),
             "good": goods,
-            "material": index(spec["components"]["materials"]),
-            "house": index(self.game.house_types),
-            "office": index(self.game.offices),
-            "church": index(churches),
+            "material": names.index(spec["components"]["materials"]),
+            "house": names.index(self.game.house_types),
+            "office": names.index(self.game.offices),
+            "church": names.index(churches),
             "parish": parishes,
-            "token": index(spec["churches"]["tokens"]),
+            "token": names.index(spec["churches"]["tokens"]),
+            "space": names.index({s: {} for s in self.game.spaces}),
         }
 
+    def space(self, token: Token) -> str:
+        """A rondel space by its id (upper-trade), as a checkpoint names it."""
+        return self.resolve("space", token)
+
     def resolve(self, category: str, token: Token) -> str:
-        key = word_of(str(token))
+        key = names.spelling(token)
         words = self._words[category]
         if key not in words:
             raise unknown_name(category, token, sorted(set(words.values())), words)
@@ -77,7 +67,7 @@ class NameIndex:
 
     def house_word(self, token: Token) -> tuple[str, str | None]:
         """A house type, or an office by name (which is a house of the office type)."""
-        key = word_of(str(token))
+        key = names.spelling(token)
         if key in self._words["office"]:
             return self.game.office_type, self._words["office"][key]
         return self.resolve("house", token), None
@@ -90,6 +80,14 @@ class NameIndex:
             raise RecordError(f"no site {number}; the board data lists {len(self.game.board_list)} sites", Pos.of(token))
         entry = self.game.board_list[number - 1]
         return Site(entry["parish"], entry["number"])
+
+
+def keywords(game: Game) -> Keywords:
+    """The spec's names of the rondel's non-production spaces and of the bank, which the
+    grammar's action words (`_trade`, `_dockyard`, `_church`, `_guildhall`, `_bank`) accept."""
+    actions = {a: e for a, e in game.rondel["actions"].items() if "produces" not in e}
+    found = [(f"_{a.replace('-', '_')}", tuple(names.names_of(e))) for a, e in actions.items()]
+    return (*found, ("_bank", tuple(names.names_of(game.spec["market"]["bank_sale"]))))
 
 
 # --- reading --------------------------------------------------------------------------

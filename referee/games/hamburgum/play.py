@@ -327,7 +327,10 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
         move = PLANNERS[kind][1](state, player, rng.choice(where), rng)
         if move is not None:
             return move
-    space = min(spaces, key=lambda sc: sc[1])[0]  # nothing useful: take the cheapest action, doing nothing there
+    # nothing useful: the cheapest action that may do nothing (production, or a Church action
+    # that neither donates nor scores)
+    idle = [sc for sc in spaces if state.game.space_action(sc[0]) in state.game.produces or state.game.space_action(sc[0]) == "church"] or spaces
+    space = min(idle, key=lambda sc: sc[1])[0]
     return _idle(state, player, space)
 
 
@@ -341,8 +344,8 @@ def _idle(state, player, space: str) -> Move:
     kinds = {"trade": Trade, "dockyard": Dockyard, "church": ChurchTurn, "guildhall": Guildhall}
     if fields["action"] in state.game.produces:
         return Produce(**fields)
-    if fields["action"] == "dockyard":
-        return Dockyard(**fields, ships=0)
+    if fields["action"] == "church":
+        return ChurchTurn(**fields, scores=_scores(state, player, [], _NoChance(), False))
     return kinds[fields["action"]](**fields)
 
 
@@ -363,7 +366,6 @@ def legal_moves(state: HamburgumState) -> list[Move]:
         if action in game.produces:
             moves.append(Produce(**fields))
         elif action == "trade":
-            moves.append(Trade(**fields))
             sell = plan_sell(state, player, space, _NoChance())
             if sell:
                 moves.append(sell)
@@ -371,7 +373,7 @@ def legal_moves(state: HamburgumState) -> list[Move]:
             if game.materials_totals[1] <= player.money:
                 moves.extend(Trade(**fields, buy=((m, 1),)) for m in game.materials if m != game.bell or bell_room)
         elif action == "dockyard":
-            moves.extend(Dockyard(**fields, ships=n) for n in range(_ship_room(state, player) + 1))
+            moves.extend(Dockyard(**fields, ships=n) for n in range(1, _ship_room(state, player) + 1))
         elif action == "church":
             moves.append(ChurchTurn(**fields, scores=forced))
             for church in game.church_ids:
@@ -383,7 +385,6 @@ def legal_moves(state: HamburgumState) -> list[Move]:
                         moves.append(ChurchTurn(**fields, donations=(Donation(church, (kind,)),), scores=scores))
             moves.extend(ChurchTurn(**fields, scores=tuple(dict.fromkeys(forced + ((t.church, t.kind),)))) for t in player.unscored() if (t.church, t.kind) not in forced)
         elif action == "guildhall":
-            moves.append(Guildhall(**fields))
             if (player.builder or player.tokens) and all(player.stock[m] >= n for m, n in state.spec["houses"]["cost"].items()) and len(player.citizens) < game.limit("citizens"):
                 for kind in game.house_types:
                     if not _tiles_left(state, kind, []):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable
 
-from ...errors import Pos, Violation
+from ...errors import Pos, RecordError, Violation
 from ...notation import Move
 from ..base import Game, Seat, Situation, Standing, State, Trace, require
 from .moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
@@ -106,6 +106,24 @@ def enter_harbour(harbour: dict[int, list[str]], order: list[int], capacity: int
             harbour[here] = harbour[there]
         harbour[order[-1]] = []
     harbour[order[-1]].append(owner)
+
+
+@dataclass
+class Holdings:
+    """What a checkpoint reads of a player: their pieces, and their money, prestige and stock
+    as final scoring leaves them once the game is over."""
+
+    player: Player
+    money: int
+    prestige: int
+    stock: Counter
+
+    @classmethod
+    def of(cls, state: "HamburgumState", player: Player) -> "Holdings":
+        if not state.over:
+            return cls(player, player.money, player.prestige, player.stock)
+        f = final(state, player)
+        return cls(player, f["money"], f["prestige"] + f["tokens"] + f["bought"], Counter())
 
 
 class HamburgumState(State):
@@ -271,8 +289,9 @@ class HamburgumState(State):
             require(candidates, rule("rondel-steps"), f"the {move.action} action has no {move.side} space")
         if player.space is None:
             if len(candidates) > 1:
-                sides = " or ".join(str(game.space_side(s)) for s in candidates)
-                raise Violation(rule("rondel-first"), f"{player.colour} places the marker for the first time; write which {move.action} space ({sides} {move.action})")
+                # which space the marker stands on is missing from the record, not a broken rule
+                sides = " or ".join(f"'{game.space_side(s)} {move.action}'" for s in candidates)
+                raise RecordError(f"{player.colour} places the marker for the first time, and the record does not say on which {move.action} space: write {sides}", move.pos)
             player.space = candidates[0]
             self.trace.use(rule("rondel-first"))
             return
@@ -305,6 +324,7 @@ class HamburgumState(State):
         rule = self.game.rule
         selling = move.sell or move.bank
         require(not (selling and move.buy), rule("trade-either"), f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
+        require(selling or move.buy, rule("trade-something"), f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
         if selling:
             self._sell(player, move)
         elif move.buy:
@@ -355,6 +375,7 @@ class HamburgumState(State):
 
     def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
+        require(move.ships > 0, rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
         cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
         require(not short, rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
@@ -443,6 +464,7 @@ class HamburgumState(State):
 
     def _guildhall(self, player: Player, move: Guildhall) -> None:
         game, rule, colour = self.game, self.game.rule, player.colour
+        require(move.houses, rule("guildhall-houses"), f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
         offices = [h for h in move.houses if h.kind == game.office_type]
         require(len(offices) <= 1, rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
         cost = Counter({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
@@ -618,25 +640,7 @@ class HamburgumState(State):
         return notes
 
     def figures(self, colour: str) -> dict[str, Any]:
-        player = self.players[colour]
-        prestige, money, stock = player.prestige, player.money, player.stock
-        if self.over:
-            f = final(self, player)
-            prestige, money, stock = f["prestige"] + f["tokens"] + f["bought"], f["money"], Counter()
-        figures = {"money": money, "prestige": prestige}
-        figures.update({k: stock[k] for k in (*self.game.goods, *self.game.materials)})
-        figures.update({f"{g}-price": self.price(g) for g in self.game.goods})
-        figures.update({
-            "ships": self.ships_in_harbour(colour),
-            "citizens": len(player.citizens),
-            "houses": len(player.houses),
-            "discs": self.discs_free(player),
-            "tokens": len(player.tokens),
-            "unscored": len(player.unscored()),
-            "builder": player.churches_built,
-            "space": [player.space] if player.space else [],
-        })
-        return figures
+        return self.game.figure_table.values(self, Holdings.of(self, self.players[colour]))
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
         """After every round, each player's money and prestige, as a table would note them."""
@@ -728,3 +732,21 @@ def _stock_text(stock: Counter, keys) -> str:
 
 def _list_text(values) -> str:
     return ", ".join(map(str, values)) or "none in the harbour"
+
+
+# The checkpoint figures (specs/hamburgum/figures.yaml says what each counts), read from a
+# state and a player's holdings.
+FIGURE_READERS = {
+    "money": lambda state, h: h.money,
+    "prestige": lambda state, h: h.prestige,
+    "{}": lambda state, h, item: h.stock[item],
+    "{}-price": lambda state, h, good: state.price(good),
+    "ships": lambda state, h: state.ships_in_harbour(h.player.colour),
+    "citizens": lambda state, h: len(h.player.citizens),
+    "houses": lambda state, h: len(h.player.houses),
+    "discs": lambda state, h: state.discs_free(h.player),
+    "tokens": lambda state, h: len(h.player.tokens),
+    "unscored": lambda state, h: len(h.player.unscored()),
+    "builder": lambda state, h: h.player.churches_built,
+    "space": lambda state, h: [h.player.space] if h.player.space else [],
+}

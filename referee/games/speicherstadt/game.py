@@ -13,11 +13,13 @@ import random
 
 from lark import Tree
 
+from ...errors import Pos
+from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec
 from ..base import Game, Seat, Trace
 from . import checks, notation, picture, play, sentences, view
-from .rules import SpeicherstadtState
+from .rules import FIGURE_READERS, SpeicherstadtState
 
 
 class Speicherstadt(Game):
@@ -49,6 +51,7 @@ class Speicherstadt(Game):
         self.counting_office = spec["scoring"]["counting_offices"]["card"]
         self.card_names = notation.card_index(self.types)
         self.goods_names = notation.goods_index(spec["components"]["goods"])
+        self.figure_table = FigureTable(spec, FIGURE_READERS)
 
     @classmethod
     def check_spec(cls, spec: Spec) -> None:
@@ -91,6 +94,12 @@ class Speicherstadt(Game):
 
     def build_move(self, tree: Tree) -> Move:
         return notation.build_move(self, tree)
+
+    def keywords(self):
+        return notation.keywords(self)
+
+    def figure_words(self, key: str, words: list[str], where: list[Pos]) -> list[str]:
+        return notation.figure_words(self, key, words, where)
 
     def format_move(self, move: Move) -> str:
         return notation.format_move(move)

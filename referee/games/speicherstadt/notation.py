@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from ... import names
 from ...errors import Pos, RecordError
-from ...notation import Move, unknown_name
+from ...notation import Keywords, Move, unknown_name, word_token
 from ..base import Game
 from .moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
 
@@ -21,38 +22,45 @@ from .moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
 
 
 def card_index(types: dict) -> dict[str, str]:
-    """Every spelling of a card type (its id, and each name lower-case and hyphenated) -> its id."""
-    index = {}
-    for tid, t in types.items():
-        index[tid] = tid
-        for name in (t.get("names") or {}).values():
-            index[name.lower().replace(" ", "-").replace(".", "")] = tid
-    return index
+    """Every spelling of a card type (its id and each of its names) -> its id."""
+    return names.index(types)
 
 
 def goods_index(goods: dict) -> dict[str, str]:
-    """Every spelling of a good (its id, its cube's colour, each name lower-case) -> its id."""
-    index = {}
-    for gid, g in goods.items():
-        index[gid] = gid
-        index[g["colour"]] = gid
-        for name in g["names"].values():
-            index[name.lower()] = gid
-    return index
+    """Every spelling of a good (its id, its cube's colour, each of its names) -> its id."""
+    return names.index(goods, {g["colour"]: gid for gid, g in goods.items()})
+
+
+def keywords(game: Game) -> Keywords:
+    """The spec's names of the things three keywords stand for: the contract and warehouse
+    cards and the market hall."""
+    types, hall = game.types, game.spec["components"]["market_hall"]
+    return (
+        ("_contract", tuple(names.names_of(types[game.contract]))),
+        ("_warehouse", tuple(names.names_of(types[game.warehouse]))),
+        ("_hall", tuple(names.names_of(hall))),
+    )
 
 
 def card_type(game: Game, token: Token) -> str:
-    key = str(token).lower()
+    key = names.spelling(token)
     if key not in game.card_names:
         raise unknown_name("card", token, sorted(game.types), game.card_names)
     return game.card_names[key]
 
 
 def good(game: Game, token: Token) -> str:
-    key = str(token).lower()
+    key = names.spelling(token)
     if key not in game.goods_names:
         raise unknown_name("good", token, game.goods, game.goods_names)
     return game.goods_names[key]
+
+
+def figure_words(game: Game, key: str, words: list[str], where: list[Pos]) -> list[str]:
+    """The goods a checkpoint lists for a figure of goods (warehouse coffee tea), by id."""
+    if game.figure_table.kinds.get(key) != "goods":
+        return words
+    return [good(game, word_token(w, p)) for w, p in zip(words, where)]
 
 
 # --- reading a move ---------------------------------------------------------------------

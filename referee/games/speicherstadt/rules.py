@@ -317,6 +317,9 @@ class SpeicherstadtState(State):
         if not of_type:
             if any(c.type == move.card for c in self.removed) and not any(c.type == move.card for cards in self.deck.values() for c in cards):
                 raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players")
+            if all(c.type == game.fire for c in stack):
+                # the season's fire is all that is left of its stack: it is the next card
+                raise Violation(rule("deck-season"), f"the {season_name} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}")
             raise Violation(rule("deck-season"), f"no {game.card_name(move.card)} is left in the {season_name} stack ({len(stack)} cards left in it)")
         face = face_of(game, move)
         check_face_range(game, move, face)
@@ -661,20 +664,12 @@ class SpeicherstadtState(State):
     # --- figures for checkpoints -----------------------------------------------------------
 
     def figures(self, colour: str) -> dict[str, Any]:
-        player = self.players[colour]
+        return self.game.figure_table.values(self, self.players[colour])
+
+    def offered_to(self, player: Player) -> int:
+        """The price offered to the player right now; 0 when nothing is offered to them."""
         offer = self.current_offer()
-        return {
-            "points": sum(self.breakdown(player).values()),
-            "coins": player.coins,
-            "warehouse": sorted(player.warehouse),
-            "hall": sorted(player.hall),
-            "unloaded": sorted(player.dock),
-            "firemen": sum(c.face.get("value") or 0 for c in player.cards if c.type == self.game.fireman),
-            "cards": len(player.cards),
-            "ships": sum(1 for c in player.cards if self.game.is_ship(c.type)),
-            "contracts": sum(1 for c in player.contracts if c.complete),
-            "offer": offer.price if offer and offer.colour == colour else 0,
-        }
+        return offer.price if offer and offer.colour == player.seat.colour else 0
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
         """At the end of each round's loading, state every player's points, coins and storage."""
@@ -769,3 +764,19 @@ def _face_text(face: dict) -> str:
 def _card_text(game: Game, card: Card) -> str:
     face = _face_text(card.face)
     return f"{card.type} ({face})" if face else card.type
+
+
+# The checkpoint figures (specs/speicherstadt/figures.yaml says what each counts), read from
+# a state and one of its players.
+FIGURE_READERS = {
+    "points": lambda state, player: sum(state.breakdown(player).values()),
+    "coins": lambda state, player: player.coins,
+    "warehouse": lambda state, player: sorted(player.warehouse),
+    "hall": lambda state, player: sorted(player.hall),
+    "unloaded": lambda state, player: sorted(player.dock),
+    "firemen": lambda state, player: sum(c.face.get("value") or 0 for c in player.cards if c.type == state.game.fireman),
+    "cards": lambda state, player: len(player.cards),
+    "ships": lambda state, player: sum(1 for c in player.cards if state.game.is_ship(c.type)),
+    "contracts": lambda state, player: sum(1 for c in player.contracts if c.complete),
+    "offer": lambda state, player: state.offered_to(player),
+}
