@@ -136,7 +136,7 @@ def _line(template, name):
 
 def _move(game, line):
     g = load_game(game)
-    record = parse(HEADERS[game] + line + "\n", "names", game, g.build_move, g.keywords())
+    record = parse(HEADERS[game] + line + "\n", "names", game, g.build_move, keywords=g.keywords())
     return record.entries[0]
 
 

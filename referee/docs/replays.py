@@ -12,7 +12,6 @@ build, since a replay of every example takes a few seconds.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 from ..engine import check_bytes
 from ..games import load_game
