@@ -17,6 +17,19 @@ EPILOG = """exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usag
 A FILE of '-' reads the record from standard input."""
 
 
+RECORD_EPILOG = """Each line typed is checked before it is written: a legal line is appended to FILE and
+synced to the disk at once; a rejected one is shown as check shows it, with the nearest legal
+moves, and is not written (a ruling typed next, such as "ruling accept", writes it with the
+table's decision). Tab completes words and whole moves from the legal moves.
+Commands inside the session: undo (take the last line back), show, moves, help, quit.
+Ctrl-C clears the line; Ctrl-D or quit ends the session.
+
+A FILE whose replay fails is shown with its error, and recording may go on after the last
+good line (the rest is kept in FILE.rejected). With standard input not a terminal, lines are
+read from it with the same checks and messages (the answer to that question is the first
+line read). The exit code is check's for the file at the end."""
+
+
 SHOW = """Where the game stands: the round and phase, who acts next and what the game waits for,
 each player's figures in a table, and the board in text where that reads naturally.
 --format yaml or json prints the whole state as data instead.
@@ -97,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("file", metavar="FILE", help=FILE_HELP)
     rp.add_argument("-o", "--out", metavar="OUT.html", help="write the page to this file instead of standard output")
     rp.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+
+    r = command("record", "record a game as it is played: each line checked against the rules before it is written, Tab completes the legal moves", epilog=RECORD_EPILOG)
+    r.add_argument("file", metavar="FILE", help="the record to write; an existing one is replayed and resumed at its end")
+    r.add_argument("--game", metavar="G", type=game_name, help="the game of a new record, in any case: speicherstadt, canterbury or hamburgum")
+    r.add_argument("--players", metavar="P", help='the players of a new record in seat order, each a colour and an optional name: "red Ann, blue Ben"')
+    r.add_argument("--start", metavar="C", help="the start player's colour in a new record (default: the first seat)")
+    r.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable); a new record names the variants in its header")
 
     pl = command("play", "write a complete random legal game as a record", epilog=None)
     pl.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .arguments import build_parser
 from .errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
+from .movelist import GROUP_ABOVE, grouped_moves
 
 # The engine, the spec loader and the parser are imported inside the commands
 # that use them, so that `--version` and `--help` answer at once.
@@ -127,29 +128,15 @@ def cmd_moves(args) -> int:
     return report.exit_code
 
 
-GROUP_ABOVE = 30  # more moves than this are shown grouped
+def cmd_record(args) -> int:
+    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant}
+    if sys.stdin.isatty():
+        from .record_prompt import record_terminal
 
+        return record_terminal(args.file, **options)
+    from .record import record_stream
 
-def grouped_moves(moves: list[str], shown: int = 4) -> list[str]:
-    """Moves grouped by player and action, each group with its count and its first few moves.
-
-    Grouping keys on the first words (`blue: tax build`), so a group's moves are shown with
-    the key left off: `blue: tax build (45): well b1; well c1; ...`.
-    """
-    groups: dict[str, list[str]] = {}
-    for text in moves:
-        words = text.split()
-        key = " ".join(words[:3]) if words and words[0].endswith(":") else " ".join(words[:2])
-        groups.setdefault(key, []).append(text)
-    lines = []
-    for key, items in groups.items():
-        rests = [item[len(key):].strip() for item in items]
-        if rests == [""]:
-            lines.append(key)
-            continue
-        listed = "; ".join(r or "(no more)" for r in rests[:shown])
-        lines.append(f"{key} ({len(items)}): {listed}{'; ...' if len(items) > shown else ''}")
-    return lines
+    return record_stream(args.file, sys.stdin.buffer, **options)
 
 
 def cmd_explain(args) -> int:
@@ -209,7 +196,7 @@ def cmd_docs(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
 
 
 if __name__ == "__main__":  # pragma: no cover

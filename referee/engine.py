@@ -65,7 +65,8 @@ def read_source(path: str) -> tuple[bytes, str]:
 
 
 def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = (), stop_after: int | None = None,
-                stop_line: int | None = None, watch: Watch | None = None, keep_going: bool = False, ledger: bool = False) -> Report:
+                stop_line: int | None = None, watch: Watch | None = None, keep_going: bool = False, ledger: bool = False,
+                open_end: bool = False) -> Report:
     """Replay a record and report on it.
 
     `stop_after` stops after that many moves, `stop_line` after the last entry on or before
@@ -75,11 +76,12 @@ def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = 
     move is treated as void, and later diagnostics say which earlier problem they may follow
     from. `ledger` keeps the ledger behind every figure (`referee explain`); without it a
     contradicted checkpoint still gets the last changes of its figure, from a second replay
-    that keeps one.
+    that keeps one. `open_end` is for a record still being written (`referee record`): its end
+    is not closed (`State.end_of_record`), so the state is the one the next line applies to.
     """
     report = Report(name)
     try:
-        _replay(data, report, list(variants), stop_after, stop_line, watch, keep_going, ledger)
+        _replay(data, report, list(variants), stop_after, stop_line, watch, keep_going, ledger, open_end)
     except RecordError as exc:
         report.worsen("malformed")
         report.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
@@ -124,7 +126,7 @@ def _add_ledger_tails(data: bytes, name: str, variants: list[str], stop_after: i
 
 
 def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None, stop_line: int | None = None,
-            watch: Watch | None = None, keep_going: bool = False, ledger: bool = False) -> None:
+            watch: Watch | None = None, keep_going: bool = False, ledger: bool = False, open_end: bool = False) -> None:
     text = decode(data)
     report.source = text
     if not text.strip():
@@ -162,7 +164,7 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         report.ledger = Ledger(state)
     if watch:
         watch("start", None, state)
-    replay.run(stop_after, stop_line, watch)
+    replay.run(stop_after, stop_line, watch, open_end)
     state = report.state
     if watch:
         watch("end", None, state)
@@ -199,6 +201,7 @@ class Replay:
         self.diverged: int | None = None
         self.name = game.name
         self.watch: Watch | None = None
+        self.move_lines = 0  # move lines so far, void ones included: move numbers count them
 
     @property
     def state(self) -> State:
@@ -231,10 +234,10 @@ class Replay:
         diagnostic.notes.append(VOID_NOTE)
         self.diverge(pos)
 
-    def run(self, stop_after: int | None, stop_line: int | None = None, watch: Watch | None = None) -> None:
+    def run(self, stop_after: int | None, stop_line: int | None = None, watch: Watch | None = None, open_end: bool = False) -> None:
+        """Replay the entries; `open_end` leaves the record's end open (see `check_bytes`)."""
         report, entries, name = self.report, self.record.entries, self.name
         self.watch = watch
-        written = 0  # move lines so far, void ones included: move numbers count them
         finished_by_result = False
         for index, entry in enumerate(entries):
             if stop_line is not None and entry.pos is not None and entry.pos.line > stop_line:
@@ -252,7 +255,7 @@ class Replay:
                 if stop_after is not None and report.moves >= stop_after:
                     break
                 report.position = entry.pos
-                written += 1
+                self.move_lines += 1
                 ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
                 if self.state.is_over():
                     rule = f"{name}/game-over"
@@ -264,8 +267,8 @@ class Replay:
                         return
                     self.void(d, entry.pos)
                     continue
-                if entry.number is not None and entry.number != written:
-                    self.violation(f"{name}/move-number", f"move number {entry.number}, but this is move {written}", entry.pos)
+                if entry.number is not None and entry.number != self.move_lines:
+                    self.violation(f"{name}/move-number", f"move number {entry.number}, but this is move {self.move_lines}", entry.pos)
                     if not self.keep_going:
                         return
                 if not self.move(entry, ruling):
@@ -287,7 +290,7 @@ class Replay:
                 if not self.guarded(lambda: _result(self.state, entry, report, name), entry.pos):
                     return
                 finished_by_result = True
-        if stop_after is None and not finished_by_result:
+        if stop_after is None and not finished_by_result and not open_end:
             try:
                 self.end_of_record()
             except Violation as v:

@@ -24,7 +24,7 @@ from lark.exceptions import GrammarError, UnexpectedCharacters, UnexpectedEOF, U
 from .errors import Pos, RecordError, SpecError, edge_token
 from .keywords import Keywords, keyword_rules
 from .names import spelling
-from .spec import grammar_root
+from .spec import grammar_root, looks_like_path
 
 # A record is a few kilobytes (the longest random game is 13 KB). The limit keeps the
 # worst case, a file packed with the shortest tokens, well within two seconds.
@@ -143,6 +143,28 @@ class Record:
     def line(self, number: int) -> str:
         lines = self.lines
         return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+# --- writing a header ------------------------------------------------------------
+
+def tag_line(name: str, value: str) -> str:
+    """A header tag as a record writes it; a backslash or quote in the value is escaped."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
+
+
+def header_lines(game: str, players: str, start: str, date: str, event: str | None = None, variants: Iterable[str] = ()) -> list[str]:
+    """The header of a new record (`referee play`, `referee record`): game, players in seat
+    order, start player, date, event and variants. A record names variants by name only, so
+    an overlay file of one's own is noted in a comment: `check` needs it given again."""
+    variants = list(variants)
+    lines = [tag_line("Game", game), tag_line("Players", players), tag_line("Start", start), tag_line("Date", date)]
+    if event is not None:
+        lines.append(tag_line("Event", event))
+    named = [v for v in variants if not looks_like_path(v)]
+    if named:
+        lines.append(tag_line("Variant", ", ".join(named)))
+    return lines + [f"# variant file {v}: check this record with --variant {v}" for v in variants if looks_like_path(v)]
 
 
 # --- reading -------------------------------------------------------------------

@@ -9,17 +9,8 @@ from .report import rank
 from .games import load_game
 from .errors import RecordError, SpecError, UsageError, Violation
 from .games.base import Seat, Trace
-from .notation import Header
+from .notation import Header, header_lines
 from .spec import looks_like_path, shipped_data_root, specs_root
-
-
-
-def _variant_lines(variants: list[str]) -> list[str]:
-    """The [Variant] tag of a generated record. A record may name only the variants its game
-    ships; an overlay file of one's own is noted in a comment, as `check` needs it given again."""
-    named = [v for v in variants if not looks_like_path(v)]
-    lines = [f'[Variant "{", ".join(named)}"]'] if named else []
-    return lines + [f"# variant file {v}: check this record with --variant {v}" for v in variants if looks_like_path(v)]
 
 
 def play_game(game_name: str, players: int, seed: int | None = None, variants=()) -> str:
@@ -43,14 +34,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
         state = game.new_state(seats, 0, header, Trace())
     except RecordError as exc:  # e.g. a player count that needs a variant the caller left out
         raise UsageError(exc.message) from None
-    lines = [
-        f'[Game "{game_name}"]',
-        f'[Players "{", ".join(colours)}"]',
-        f'[Start "{colours[0]}"]',
-        f'[Date "{datetime.date.today().isoformat()}"]',
-        f'[Event "referee play --seed {seed}"]',
-    ]
-    lines.extend(_variant_lines(variants))
+    lines = header_lines(game_name, ", ".join(colours), colours[0], datetime.date.today().isoformat(), f"referee play --seed {seed}", variants)
     lines.append("")
     # a game still going after this many moves has data that lets it run for ever
     # (a track too long, prices beyond any purse, ...): each game's play.yaml says how many

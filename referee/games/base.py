@@ -265,6 +265,11 @@ class Game:
         """The legal next moves as a person would write them (for `referee moves`)."""
         return [self.format_move(m) for m in self.legal_moves(state)]
 
+    def placeholder_words(self, state: State, placeholder: str) -> list[str]:
+        """The words that may fill a placeholder of `move_hints` that lists things (such as the
+        goods drawn onto a ship), offered when a line is completed; none by default."""
+        return []
+
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
         return rng.choice(self.legal_moves(state))

@@ -116,3 +116,6 @@ class Speicherstadt(Game):
     def move_hints(self, state: SpeicherstadtState) -> list[str]:
         """The legal next moves as a person writes them, with what a reveal must add."""
         return notation.move_hints(self, self.legal_moves(state))
+
+    def placeholder_words(self, state: SpeicherstadtState, placeholder: str) -> list[str]:
+        return notation.placeholder_words(self, state.bag, placeholder)

@@ -141,6 +141,10 @@ def format_move(move: Move) -> str:
     raise TypeError(move)
 
 
+GOODS_SHOWN = " goods>"  # how a placeholder of the goods a contract shows ends
+CUBES_DRAWN = " cubes from the bag>"  # how a placeholder of the cubes drawn onto a ship ends
+
+
 def move_hints(game: Game, moves: list[Move]) -> list[str]:
     """Reveals show what the record must add: a face no source gives, or a ship's cubes."""
     hints = []
@@ -149,11 +153,21 @@ def move_hints(game: Game, moves: list[Move]) -> list[str]:
         if isinstance(move, Reveal):
             face = game.face_spec(move.card)
             if face.get("field") == "goods":
-                text += f" <{'/'.join(map(str, face['sizes']))} goods>"
+                text += f" <{'/'.join(map(str, face['sizes']))}{GOODS_SHOWN}"
             elif face.get("field") and getattr(move, face["field"]) is None:
                 low, high = face.get("min", ""), face.get("max", "")
                 text += f" <{face['field']} {low}-{high}>" if high else f" <{face['field']}>"
             elif game.is_ship(move.card):
-                text += f" <{game.spec['components']['ship_cubes']} cubes from the bag>"
+                text += f" <{game.spec['components']['ship_cubes']}{CUBES_DRAWN}"
         hints.append(text)
     return hints
+
+
+def placeholder_words(game: Game, bag: dict[str, int], placeholder: str) -> list[str]:
+    """What fills a placeholder of `move_hints`: any good for a contract's goods, and for a
+    ship's cubes the goods the bag still holds."""
+    if placeholder.endswith(CUBES_DRAWN):
+        return [g for g in game.goods if bag.get(g, 0) > 0]
+    if placeholder.endswith(GOODS_SHOWN):
+        return list(game.goods)
+    return []

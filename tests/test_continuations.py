@@ -1,0 +1,139 @@
+"""Completion for `referee record`: word by word from the legal next moves, in every language
+the specs and the grammar allow, with chance outcomes filled from names and ranges."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.continuations import TOKEN, Continuations
+from referee.engine import check_bytes
+from referee.notation import parser_for
+from referee.play import play_game
+from referee.record import Recording
+
+
+def recording_at(game: str, players: int, seed: int, moves: int) -> Recording:
+    text = play_game(game, players, seed=seed)
+    report = check_bytes(text.encode(), "game.log", stop_after=moves)
+    assert report.status == "legal" and report.moves == moves
+    cut = "\n".join(text.split("\n")[: report.position.line]) + "\n" if moves else text.split("\n\n")[0] + "\n"
+    replay = check_bytes(cut.encode(), "game.log", open_end=True)
+    assert replay.moves == moves
+    return Recording("game.log", [], cut, replay)
+
+
+def texts(choices) -> list[str]:
+    return [c.text for c in choices]
+
+
+def typed_with(text: str, choice) -> str:
+    return text[: len(text) - choice.replace] + choice.text
+
+
+@pytest.fixture(scope="module")
+def canterbury():
+    recording = recording_at("canterbury", 3, 5, 12)
+    assert len(recording.hints()) > 300  # a position with hundreds of moves
+    return recording
+
+
+def test_many_moves_are_completed_word_by_word(canterbury):
+    continuations = canterbury.continuations()
+    hints = canterbury.hints()
+    for hint in hints[:: max(1, len(hints) // 40)]:
+        words = TOKEN.findall(hint)
+        for i, word in enumerate(words):
+            text = " ".join(words[:i]) + (" " if i else "")
+            choices = continuations.complete(text)
+            assert len(choices) <= 30, (text, len(choices))  # a handful of next words, never every move
+            assert any(c.text.rstrip() == word or c.text == " ".join(words[i:]) for c in choices), (text, word, texts(choices))
+
+
+def test_every_completion_leads_to_a_legal_move(canterbury):
+    continuations = canterbury.continuations()
+    hints = canterbury.hints()
+    for text in ["", "b", "blue: ", "blue: full build ", "blue: full build well ", "blue: full build well c2, "]:
+        for choice in continuations.complete(text):
+            if choice.meta == "a checkpoint line":
+                continue
+            line = typed_with(text, choice)
+            assert any(h.startswith(line) for h in hints), (text, choice.text)
+
+
+def test_few_moves_are_offered_whole():
+    recording = recording_at("speicherstadt", 2, 3, 7)  # Demand: a worker to place
+    moves = recording.hints()
+    assert 1 < len(moves) <= 12
+    offered = texts(recording.continuations().complete(""))
+    assert set(moves) <= set(offered)
+
+
+def test_a_chance_outcome_is_filled_from_its_range_and_from_the_goods():
+    recording = recording_at("speicherstadt", 2, 3, 0)  # Supply: the table reveals a card
+    continuations = recording.continuations()
+    assert texts(continuations.complete("reveal fireman ")) == ["1", "2", "3", "4", "5"]
+    goods = texts(continuations.complete("reveal contract "))
+    assert goods == [f"{g} " for g in recording.game.goods]
+    # a contract shows at most four goods: after four none are offered
+    assert continuations.complete("reveal contract tea tea coffee ") and not continuations.complete("reveal contract tea tea coffee rubber ")
+
+
+def test_a_ship_is_filled_only_with_goods_the_bag_still_holds():
+    recording = recording_at("speicherstadt", 2, 3, 0)
+    game, state = recording.game, recording.state
+    state.bag = state.bag.__class__({g: (0 if g == "tea" else n) for g, n in state.bag.items()})
+    continuations = Continuations(["reveal ship <3 cubes from the bag>"], {}, lambda placeholder: game.placeholder_words(state, placeholder))
+    offered = texts(continuations.complete("reveal ship "))
+    assert offered == [f"{g} " for g in game.goods if g != "tea"]
+    assert texts(continuations.complete("reveal ship coffee coffee ")) and not continuations.complete("reveal ship coffee coffee coffee ")
+
+
+def test_names_in_other_languages_are_offered_where_the_grammar_reads_them():
+    recording = recording_at("speicherstadt", 2, 3, 0)
+    continuations = recording.continuations()
+    assert ("kaffee ", "= coffee") in [(c.text, c.meta) for c in continuations.complete("reveal contract kaf")]
+    # a name the grammar cannot read as a word (today: one with accents) is not offered
+    word = re.compile(parser_for("speicherstadt").get_terminal("WORD").pattern.to_regexp())
+    offered = texts(continuations.complete("reveal contract sz"))
+    assert ("szőnyeg " in offered) == bool(word.fullmatch("szőnyeg"))
+    # and a line completed with another language's name is accepted
+    line = typed_with("reveal contract kaf", next(c for c in continuations.complete("reveal contract kaf") if c.text == "kaffee ")) + "tea"
+    assert check_bytes((recording.text + line + "\n").encode(), "game.log").status == "legal"
+
+
+def test_an_alias_from_the_spec_completes_and_the_move_is_legal():
+    recording = recording_at("hamburgum", 3, 1, 0)
+    continuations = recording.continuations()
+    choices = continuations.complete("red: church nikolaik")
+    assert [(c.text, c.meta) for c in choices] == [("nikolaikirche ", "= nikolai")]
+    line = "red: church nikolaikirche donate five"
+    assert continuations.open_moves(line) == 1
+    assert check_bytes((recording.text + line + "\n").encode(), "game.log").status == "legal"
+
+
+def test_a_checkpoint_line_is_completed_with_colours_and_figures():
+    recording = recording_at("speicherstadt", 2, 3, 0)
+    continuations = recording.continuations()
+    assert texts(continuations.complete("check ")) == ["beige: ", "orange: "]
+    figures = texts(continuations.complete("check beige: "))
+    assert "coins " in figures and "points " in figures
+    assert "coins " not in texts(continuations.complete("check beige: coins 5, "))
+
+
+def test_commands_complete_at_the_start_of_a_line():
+    continuations = Continuations(["red: place 1"])
+    assert texts(continuations.complete("un")) == ["undo"]
+    assert texts(continuations.complete("red: pl")) == ["place 1"]  # one move left: offered whole
+
+
+def test_the_result_line_is_offered_once_the_game_is_over(tmp_path):
+    text = play_game("speicherstadt", 2, seed=4)
+    without_result = text[: text.index("\nresult ")] + "\n"
+    replay = check_bytes(without_result.encode(), "game.log", open_end=True)
+    recording = Recording("game.log", [], without_result, replay)
+    assert replay.state.is_over()
+    result = text.split("\n")[-2]
+    assert recording.hints() == [result]
+    assert texts(recording.continuations().complete("res")) == [result]

@@ -1,0 +1,490 @@
+"""`referee record`: each line checked before it is written, undo, resume, nothing lost.
+
+The session is driven here through its non-terminal side (`record_stream`, lines from a
+byte stream), which is the same session the terminal's line editor drives
+(tests/test_record_prompt.py); the command itself is run as a process where the exit code,
+standard input that is not a terminal, or a kill -9 matter.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.engine import check_bytes
+from referee.play import play_game
+from referee.durable import replace_synced
+from referee.record import Recording, open_recording, record_stream
+from referee.report import format_diagnostic, format_report
+from referee.terminal import visible
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
+TODAY = datetime.date.today().isoformat()
+
+
+def header(game: str, players: str, start: str) -> str:
+    return f'[Game "{game}"]\n[Players "{players}"]\n[Start "{start}"]\n[Date "{TODAY}"]\n'
+
+
+def feed(path: Path, lines: list[str], **options) -> int:
+    return record_stream(str(path), io.BytesIO("".join(f"{line}\n" for line in lines).encode()), **options)
+
+
+def no(question: str) -> str:
+    raise AssertionError(f"unexpected question: {question}")
+
+
+def started(path: Path, game="speicherstadt", players="beige Ann, orange Ben, purple Cleo") -> Recording:
+    recording, new = open_recording(str(path), no, game=game, players=players)
+    assert new
+    return recording
+
+
+def sample_body() -> list[str]:
+    """The sample game's lines after its header."""
+    lines = SAMPLE.read_text().split("\n")
+    return lines[lines.index("") + 1:]
+
+
+# --- a new record --------------------------------------------------------------------------
+
+
+def test_a_new_record_gets_its_header_from_the_options_and_today_as_its_date(tmp_path):
+    path = tmp_path / "game.log"
+    assert feed(path, [], game="canterbury", players="blue Ann, red Ben", start="red") == 0
+    assert path.read_text() == header("canterbury", "blue Ann, red Ben", "red") + '[Variant "two-player"]\n'
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_a_new_record_needs_a_game_and_players(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "referee", "record", str(tmp_path / "new.log")], input="", capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "needs --game and --players" in result.stderr
+    assert not (tmp_path / "new.log").exists()
+
+
+def test_options_that_a_record_cannot_have_are_a_usage_error_and_write_nothing(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "referee", "record", str(tmp_path / "new.log"), "--game", "speicherstadt", "--players", "pink Ann, blue Ben"],
+                            input="", capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "unknown colour 'pink'" in result.stderr
+    assert not (tmp_path / "new.log").exists()
+
+
+# --- each line checked -----------------------------------------------------------------------
+
+
+def test_a_legal_line_is_in_the_file_before_the_next_prompt(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    outcome = recording.enter("reveal warehouse")
+    assert outcome.accepted
+    assert path.read_text().endswith("\nreveal warehouse\n")
+    assert recording.prompt() == "2 · round 1 · Supply · reveal the next card of the Winter (A) stack > "
+
+
+def test_a_rejected_line_is_not_written_and_is_shown_as_check_shows_it(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    before = path.read_bytes()
+    outcome = recording.enter("beige: place 2")
+    assert not outcome.accepted
+    assert path.read_bytes() == before
+    # the record with that line, as `check` reports it
+    report = check_bytes(before + b"beige: place 2\n", str(path))
+    assert report.status == "illegal"
+    assert outcome.messages[0] == visible(format_diagnostic(report, report.errors[0]), keep_lines=True)
+    assert "error[speicherstadt/phase-order]" in outcome.messages[0]
+
+
+def test_a_rejected_move_comes_with_the_nearest_legal_moves(tmp_path):
+    recording = started(tmp_path / "game.log", players="beige Ann, orange Ben")
+    for line in ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea"]:
+        assert recording.enter(line).accepted
+    outcome = recording.enter("beige: place 7")
+    assert not outcome.accepted
+    nearest = next(m for m in outcome.messages if m.startswith("nearest legal moves:")).split("\n")[1:]
+    assert [m.strip() for m in nearest] == ["beige: place 1", "beige: place 2", "beige: place 3"]
+
+
+def test_a_misspelt_name_is_refused_with_the_nearest_name_and_moves(tmp_path):
+    recording = started(tmp_path / "game.log")
+    outcome = recording.enter("reveal warehose")
+    assert not outcome.accepted
+    assert "unknown card 'warehose' (did you mean 'warehouse'?)" in outcome.messages[0]
+    assert "  reveal warehouse" in next(m for m in outcome.messages if m.startswith("nearest legal moves:"))
+
+
+def test_checkpoints_and_comments_are_checked_as_in_a_record(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    assert recording.enter("# the table's own notes").accepted
+    assert recording.enter("check beige: coins 5, points 0").accepted
+    wrong = recording.enter("check orange: coins 4")
+    assert not wrong.accepted
+    assert "error[speicherstadt/checkpoint]: orange coins recorded as 4, but the rules give 5" in wrong.messages[0]
+    assert path.read_text().endswith("# the table's own notes\ncheck beige: coins 5, points 0\n")
+
+
+def test_a_header_tag_is_taken_before_the_first_move_only(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    assert recording.enter('[Event "club night"]').accepted
+    assert recording.enter("reveal warehouse").accepted
+    late = recording.enter('[Round "one"]')
+    assert not late.accepted
+    assert "a header tag belongs before the first move" in late.messages[0]
+    report = check_bytes(path.read_bytes(), "game.log")
+    assert report.status == "legal" and report.record.header.get("event") == "club night"
+
+
+def test_a_move_number_is_checked(tmp_path):
+    recording = started(tmp_path / "game.log")
+    assert recording.enter("1. reveal warehouse").accepted
+    wrong = recording.enter("5. reveal fireman 3")
+    assert not wrong.accepted and "move number 5, but this is move 2" in wrong.messages[0]
+
+
+def test_a_line_no_record_may_hold_is_refused(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    before = path.read_bytes()
+    for line in ["reveal warehouse\x00", "x" * 10_001, "reveal warehouse\rreveal fireman 3"]:
+        assert not recording.enter(line).accepted
+    assert path.read_bytes() == before
+
+
+def test_the_prompt_says_where_the_game_is():
+    body = sample_body()
+    text = SAMPLE.read_text()
+    cut = text.index("beige: buy 3")  # round 1, Purchase: slot 3 is offered to beige
+    report = check_bytes(text[:cut].encode(), "sample.log", open_end=True)
+    recording = Recording("sample.log", [], text[:cut], report)
+    assert recording.prompt() == "16 · round 1 · Purchase · slot 3 offered to beige at 1 coin > "
+    assert body  # the sample has moves after its header
+
+
+# --- the end of the game -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game, players", [("speicherstadt", 3), ("hamburgum", 3), ("canterbury", 3)])
+def test_a_random_game_typed_line_by_line_gives_the_same_file(tmp_path, capsys, game, players):
+    text = play_game(game, players, seed=23)
+    lines = text.split("\n")
+    seated = lines[1].split('"')[1]
+    start = lines[2].split('"')[1]
+    path = tmp_path / "game.log"
+    typed = lines[4:-1]  # from the [Event] tag on; the options give the four tags before it
+    assert feed(path, typed, game=game, players=seated, start=start) == 0
+    out = capsys.readouterr().out
+    assert path.read_text() == text
+    assert "not recorded" not in out
+    # the final standings, printed as check prints them, when the game ended
+    final = check_bytes(path.read_bytes(), str(path))
+    assert final.complete
+    assert "final standings:" in out and "winner:" in out
+    standings = format_report(final).split("final standings:\n", 1)[1].split("\n")[0]
+    assert standings in out
+
+
+def test_a_result_before_the_end_is_refused(tmp_path):
+    recording = started(tmp_path / "game.log")
+    outcome = recording.enter("result beige 0, orange 0, purple 0")
+    assert not outcome.accepted
+    assert "a result is stated but the game is not over" in outcome.messages[0]
+
+
+# --- undo --------------------------------------------------------------------------------------
+
+
+def test_undo_takes_the_last_line_back_by_replacing_the_file(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    assert recording.enter("reveal warehouse").accepted
+    kept = path.read_bytes()
+    assert recording.enter("reveal fireman 3").accepted
+    assert recording.enter("").accepted
+    inode = path.stat().st_ino
+    outcome = recording.undo()
+    assert outcome.accepted and outcome.messages == ["took back line 6: reveal fireman 3"]
+    assert path.read_bytes() == kept
+    assert path.stat().st_ino != inode  # a new file renamed over the old one, not rewritten in place
+    assert not [p for p in tmp_path.iterdir() if p.name != "game.log"]  # no temporary file left
+    assert recording.prompt().startswith("2 · round 1 · Supply")
+    assert recording.enter("reveal fireman 3").accepted
+
+
+def test_undo_does_not_take_the_header(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    before = path.read_bytes()
+    outcome = recording.undo()
+    assert not outcome.accepted and "nothing to take back" in outcome.messages[0]
+    assert path.read_bytes() == before
+
+
+def test_an_undo_that_cannot_rewrite_the_file_leaves_it_and_the_game_as_they_were(tmp_path, monkeypatch):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    assert recording.enter("reveal warehouse").accepted
+    before = path.read_bytes()
+
+    def fail(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    outcome = recording.undo()
+    assert not outcome.accepted and "No space left on device" in outcome.messages[0]
+    assert path.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name != "game.log"]
+    assert recording.prompt().startswith("2 ·")
+
+
+def test_a_rewrite_stopped_half_way_leaves_the_old_file(tmp_path, monkeypatch):
+    path = tmp_path / "game.log"
+    path.write_bytes(b"old content\n")
+
+    def killed(fd):
+        raise KeyboardInterrupt  # the process stops before the new file is on the disk
+
+    monkeypatch.setattr(os, "fsync", killed)
+    with pytest.raises(KeyboardInterrupt):
+        replace_synced(str(path), b"new content\n")
+    assert path.read_bytes() == b"old content\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.log"]
+
+
+# --- resume ------------------------------------------------------------------------------------
+
+
+def test_an_existing_record_is_resumed_at_its_end(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    text = SAMPLE.read_text()
+    cut = text.index("beige: buy 3")
+    path.write_text(text[:cut])
+    assert feed(path, ["beige: buy 3"]) == 0
+    out = capsys.readouterr().out
+    assert "recording goes on after move 15" in out
+    assert path.read_text() == text[:cut] + "beige: buy 3\n"
+
+
+def test_options_that_agree_with_the_header_resume_and_others_are_refused(tmp_path):
+    path = tmp_path / "game.log"
+    started(path, players="beige Ann, orange Ben")
+    recording, new = open_recording(str(path), no, game="speicherstadt", players="beige Ann, orange Ben")
+    assert not new
+    for options in ({"game": "canterbury"}, {"players": "beige Ann, purple Ben"}, {"start": "orange"}):
+        with pytest.raises(Exception, match="to resume it"):
+            open_recording(str(path), no, **options)
+
+
+def test_a_file_without_a_final_line_break_is_continued_on_a_new_line(tmp_path):
+    path = tmp_path / "game.log"
+    path.write_text(header("speicherstadt", "beige, orange", "beige") + "reveal warehouse")
+    assert feed(path, ["reveal fireman 3"]) == 0
+    assert path.read_text().endswith("reveal warehouse\nreveal fireman 3\n")
+
+
+def broken(tmp_path) -> tuple[Path, str, str]:
+    """A record whose line 9 breaks a rule, and what lies before and after it."""
+    good = header("speicherstadt", "beige, orange", "beige") + "reveal warehouse\nreveal fireman 3\nreveal contract coffee tea\nbeige: place 1\n"
+    rest = "beige: place 2\norange: place 1\n"
+    path = tmp_path / "game.log"
+    path.write_text(good + rest)
+    return path, good, rest
+
+
+def test_a_failing_record_goes_on_after_its_last_good_line_when_the_user_agrees(tmp_path, capsys):
+    path, good, rest = broken(tmp_path)
+    assert feed(path, ["y", "orange: place 1"]) == 0
+    out = capsys.readouterr().out
+    assert "game.log:9:1: error[speicherstadt/demand-turn]" in out
+    assert "lines 1-8 replay without error" in out and "keeping lines 9-10 in" in out
+    assert path.read_text() == good + "orange: place 1\n"
+    assert (tmp_path / "game.log.rejected").read_text() == rest
+
+
+def test_a_failing_record_is_left_as_it_is_when_the_user_declines(tmp_path, capsys):
+    path, good, rest = broken(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "referee", "record", str(path)], input="n\n", capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 1  # what check says of the file
+    assert path.read_text() == good + rest
+    assert not (tmp_path / "game.log.rejected").exists()
+
+
+def test_rejected_lines_never_overwrite_an_earlier_rejected_file(tmp_path):
+    path, good, rest = broken(tmp_path)
+    (tmp_path / "game.log.rejected").write_text("kept from before\n")
+    assert feed(path, ["yes"]) == 0
+    assert (tmp_path / "game.log.rejected").read_text() == "kept from before\n"
+    assert (tmp_path / "game.log.rejected.2").read_text() == rest
+
+
+def test_a_malformed_line_is_cut_off_like_an_illegal_one(tmp_path):
+    path = tmp_path / "game.log"
+    good = header("speicherstadt", "beige, orange", "beige") + "reveal warehouse\n"
+    path.write_text(good + "reveal warehouse fireman\x01\n")
+    assert feed(path, ["y"]) == 0
+    assert path.read_text() == good
+
+
+# --- the command, as a process -------------------------------------------------------------------
+
+
+def test_piped_lines_exit_with_checks_code_for_the_final_file(tmp_path):
+    path = tmp_path / "game.log"
+    result = subprocess.run([sys.executable, "-m", "referee", "record", str(path), "--game", "speicherstadt", "--players", "beige, orange"],
+                            input="reveal warehouse\nbeige: place 1\nreveal fireman 3\n", capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "error[speicherstadt/phase-order]" in result.stdout and "line 6 is not recorded" in result.stdout
+    assert path.read_text().endswith("[Date \"" + TODAY + "\"]\nreveal warehouse\nreveal fireman 3\n")
+    assert "traceback" not in (result.stdout + result.stderr).lower()
+
+
+def test_a_kill_at_any_moment_leaves_a_prefix_that_check_accepts_and_record_resumes(tmp_path):
+    text = play_game("speicherstadt", 3, seed=5)
+    lines = text.split("\n")
+    typed = lines[4:-1]
+    path = tmp_path / "game.log"
+    command = [sys.executable, "-m", "referee", "record", str(path), "--game", "speicherstadt", "--players", "beige, orange, purple", "--start", "beige"]
+    for stop_after in (40, 90, 160):
+        process = subprocess.Popen(command if not path.exists() else command[:5], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+        written = path.read_text() if path.exists() else ""
+        resume_from = written.count("\n") - 4 if written else 0
+        batch = typed[resume_from:stop_after]
+        process.stdin.write("".join(f"{line}\n" for line in batch).encode())
+        process.stdin.flush()
+        if stop_after != 90:  # wait until some of the lines are in, then kill mid-stream
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and (not path.exists() or path.read_text().count("\n") < 4 + resume_from + len(batch) // 2):
+                time.sleep(0.01)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        kept = path.read_text()
+        assert text.startswith(kept) and kept.endswith("\n")  # whole lines of the game, in order
+        assert check_bytes(kept.encode(), "game.log").status == "legal"
+    written = path.read_text().count("\n") - 4
+    assert feed(path, typed[written:]) == 0
+    assert path.read_text() == text
+
+
+def test_the_getting_started_page_shows_what_record_prints(tmp_path, monkeypatch, capsys):
+    page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = page.split("## Record a game at the table, step by step", 1)[1].split("\n## ", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in section.split("```text\n")[1:]]
+    prompt, rejected = blocks[0].strip(), next(b for b in blocks if "error[" in b)
+    monkeypatch.chdir(tmp_path)
+    recording = started(Path("club-night.log"))
+    assert recording.prompt() == prompt + " "
+    assert feed(Path("club-night.log"), ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea", "reveal spice-trader", "beige: place 2", "orange: place 5"]) == 0
+    out = capsys.readouterr().out.split("\n")
+    shown = [line.strip() for line in rejected.strip().split("\n") if not line.strip().startswith("see:")]
+    assert all(line in [o.strip() for o in out] for line in shown), shown
+
+
+def test_undo_does_not_take_the_lines_a_new_record_starts_with(tmp_path):
+    overlay = ROOT / "specs" / "hamburgum" / "variants" / "advanced-1.yaml"
+    path = tmp_path / "game.log"
+    recording, new = open_recording(str(path), no, game="hamburgum", players="red, blue", variants=[str(overlay)])
+    start = path.read_text()
+    assert start.endswith(f"# variant file {overlay}: check this record with --variant {overlay}\n")
+    assert recording.enter("# a note").accepted
+    assert recording.undo().accepted
+    assert not recording.undo().accepted
+    assert path.read_text() == start
+
+
+def test_a_fault_of_the_referee_is_reported_and_the_session_goes_on(tmp_path, monkeypatch, capsys):
+    import referee.record as record
+    from referee.engine import Replay
+
+    class Broken(Replay):
+        def run(self, *args, **kwargs):
+            raise RuntimeError("a bug")
+
+    monkeypatch.setattr(record, "Replay", Broken)  # the session's replay of a line, not check's
+    monkeypatch.setattr(record.Recording, "show", lambda self: 1 / 0)
+    path = tmp_path / "game.log"
+    assert feed(path, ["reveal warehouse", "show", "# a comment"], game="speicherstadt", players="beige, orange") == 0
+    out = capsys.readouterr().out
+    assert "game.log:5:1: error: internal error: RuntimeError: a bug" in out and "line 5 is not recorded" in out
+    assert "internal error: ZeroDivisionError: division by zero; the file is as it was" in out
+    assert path.read_text().endswith(f'[Date "{TODAY}"]\n# a comment\n')
+    assert "traceback" not in out.lower()
+
+
+def test_a_line_the_disk_cannot_take_is_not_half_written(tmp_path, monkeypatch):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    before = path.read_bytes()
+    real_write = os.write
+
+    def full_disk(fd, data):
+        if len(data) > 4:  # the first few bytes go in, then the disk is full
+            return real_write(fd, bytes(data[:4]))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full_disk)
+    outcome = recording.enter("reveal warehouse")
+    monkeypatch.undo()
+    assert not outcome.accepted and "No space left on device" in outcome.messages[0]
+    assert path.read_bytes() == before
+    assert recording.enter("reveal warehouse").accepted
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+# --- rulings -------------------------------------------------------------------------------------
+
+
+def two_player_supply(path: Path) -> Recording:
+    recording = started(path, players="beige Ann, orange Ben")
+    for line in ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea"]:
+        assert recording.enter(line).accepted
+    return recording
+
+
+def test_a_refused_move_the_table_lets_stand_is_written_with_its_ruling(tmp_path):
+    path = tmp_path / "game.log"
+    recording = two_player_supply(path)
+    refused = recording.enter("orange: place 1")  # beige places first
+    assert not refused.accepted and "ruling accept" in refused.messages[-1]
+    kept = recording.enter("ruling accept: Ben went first by mistake")
+    assert kept.accepted
+    assert path.read_text().endswith("reveal contract coffee tea\norange: place 1\nruling accept: Ben went first by mistake\n")
+    report = check_bytes(path.read_bytes(), "game.log")
+    assert report.status == "legal" and [r.verdict for r in report.rulings] == ["accept"]
+    assert recording.prompt().startswith("5 · round 1 · Demand")
+    # undo takes the ruling back with the move it decides on
+    assert recording.undo().messages == ["took back line 8: orange: place 1\ntook back line 9: ruling accept: Ben went first by mistake"]
+    assert path.read_text().endswith("reveal contract coffee tea\n")
+
+
+def test_a_voided_move_counts_in_the_move_numbers_but_changes_nothing(tmp_path):
+    path = tmp_path / "game.log"
+    recording = two_player_supply(path)
+    before = recording.where().split(" · ", 1)[1]
+    assert not recording.enter("orange: place 1").accepted
+    assert recording.enter("ruling void").accepted
+    assert recording.where() == "5 · " + before  # the written move 4 was taken back
+    assert recording.enter("5. beige: place 1").accepted
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_a_ruling_on_a_move_the_rules_accept_is_refused_as_check_refuses_it(tmp_path):
+    path = tmp_path / "game.log"
+    recording = two_player_supply(path)
+    before = path.read_bytes()
+    outcome = recording.enter("ruling accept")
+    assert not outcome.accepted
+    report = check_bytes(before + b"ruling accept\n", str(path))
+    assert outcome.messages[0] == visible(format_diagnostic(report, report.errors[0]), keep_lines=True)
+    assert path.read_bytes() == before

@@ -1,0 +1,95 @@
+"""`referee record` at a terminal: keys typed into prompt_toolkit's line editor through its
+pipe input, as a person types them (Tab, Enter, Ctrl-C, Ctrl-D)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from referee.engine import check_bytes
+from referee.record_prompt import record_terminal
+
+TAB, ENTER, CTRL_C, CTRL_D = "\t", "\r", "\x03", "\x04"
+SUPPLY = ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea"]  # a two-player round's cards
+
+
+def session(path: Path, keys: str, **options) -> int:
+    """Run a session at a (simulated) terminal, typing `keys`; the keyboard is closed after
+    them, which ends the session as Ctrl-D does."""
+    with create_pipe_input() as keyboard, create_app_session(input=keyboard, output=DummyOutput()):
+        keyboard.send_text(keys)
+        keyboard.close()
+        return record_terminal(str(path), **options)
+
+
+def body(path: Path) -> list[str]:
+    return path.read_text().split("\n")[4:-1]
+
+
+NEW = {"game": "speicherstadt", "players": "beige Ann, orange Ben"}
+
+
+def test_tab_completes_from_the_legal_moves_at_that_point(tmp_path):
+    path = tmp_path / "game.log"
+    typed = "".join(line + ENTER for line in SUPPLY)
+    # Demand: beige may place at slots 1-3. "b" Tab gives "beige: ", Tab again "place ", then 2.
+    assert session(path, typed + "b" + TAB + TAB + "2" + ENTER, **NEW) == 0
+    assert body(path) == SUPPLY + ["beige: place 2"]
+
+
+def test_tab_completes_a_name_in_another_language_and_fills_a_chance_outcome(tmp_path):
+    path = tmp_path / "game.log"
+    keys = "reveal wareh" + TAB + ENTER + "reveal firem" + TAB + "4" + ENTER + "reveal contract Kaff" + TAB + "te" + TAB + ENTER
+    assert session(path, keys, **NEW) == 0
+    # "te" is tea, or its German name Tee, or Teppich: Tab lists them and the line keeps "te"
+    assert body(path) == ["reveal warehouse", "reveal fireman 4"]
+    assert session(path, "reveal contract Kaff" + TAB + "Tee" + ENTER) == 0
+    assert body(path)[-1] == "reveal contract kaffee Tee"
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_a_rejected_line_is_not_written_and_comes_back_to_be_corrected(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    typed = "".join(line + ENTER for line in SUPPLY)
+    # the rejected line is offered again; Backspace corrects its slot number
+    assert session(path, typed + "beige: place 7" + ENTER + "\x7f" + "1" + ENTER, **NEW) == 0
+    out = capsys.readouterr().out
+    assert "game.log:8:1: error[speicherstadt/" in out and "line 8 is not recorded" in out
+    assert body(path) == SUPPLY + ["beige: place 1"]
+
+
+def test_ctrl_c_clears_the_line(tmp_path):
+    path = tmp_path / "game.log"
+    assert session(path, "reveal fireman 2" + CTRL_C + "reveal warehouse" + ENTER, **NEW) == 0
+    assert body(path) == ["reveal warehouse"]
+
+
+def test_undo_and_resume(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    assert session(path, "".join(line + ENTER for line in SUPPLY) + "undo" + ENTER, **NEW) == 0
+    assert body(path) == SUPPLY[:2]
+    assert "took back line 7: reveal contract coffee tea" in capsys.readouterr().out
+    # a new session goes on where the file ends
+    assert session(path, "reveal contract rubber tea" + ENTER + "beige: place 1" + ENTER) == 0
+    out = capsys.readouterr().out
+    assert "recording goes on after move 2 (line 6)" in out
+    assert body(path) == SUPPLY[:2] + ["reveal contract rubber tea", "beige: place 1"]
+
+
+@pytest.mark.parametrize("end", ["quit" + ENTER, CTRL_D])
+def test_quit_or_ctrl_d_ends_the_session_and_the_rest_is_not_read(tmp_path, end):
+    path = tmp_path / "game.log"
+    assert session(path, "reveal warehouse" + ENTER + end + "reveal fireman 3" + ENTER, **NEW) == 0
+    assert body(path) == ["reveal warehouse"]
+
+
+@pytest.mark.parametrize("command, expected", [("moves", "legal next moves after move 0"), ("show", "The Speicherstadt, before the first move: legal so far"), ("help", "undo    take the last line back")])
+def test_commands_inside_the_session(tmp_path, capsys, command, expected):
+    path = tmp_path / "game.log"
+    assert session(path, command + ENTER, **NEW) == 0
+    assert expected in capsys.readouterr().out
+    assert body(path) == []
