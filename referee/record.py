@@ -23,7 +23,6 @@ import bisect
 import copy
 import datetime
 import difflib
-import os
 import re
 import threading
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from .errors import Pos, RecordError, SpecError, UsageError
 from .games.base import State
 from .movelist import move_lines as listed
 from .notation import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
+from .players import Players, resolve as resolve_players
 from .report import Diagnostic, Report, format_diagnostic, format_report, rank
 from .rulings import copy_state
 from .terminal import visible
@@ -233,11 +233,12 @@ class Recording:
             return self._enter_tag(line, number)
         text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
         try:
-            parsed = parse(text, self.name, self.game.name, self.game.build_move)
+            parsed = parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
         except RecordError as exc:
             return self._refuse([Diagnostic("error", exc.message, exc.pos)], line, number, nearest=self._looks_like_move(line))
         if not parsed.entries:  # a comment or a blank line
             return self._keep(line, self.state, self.report, None)
+        resolve_players(parsed.entries, Players(self.state.seats))  # a player's name stands for their colour
         entry = parsed.entries[-1]
         if isinstance(entry, Ruling):
             return self._enter_ruling(line, number, refused)

@@ -92,6 +92,15 @@ def test_a_legal_line_is_in_the_file_before_the_next_prompt(tmp_path):
     assert recording.prompt() == "2 · round 1 · Supply · reveal the next card of the Winter (A) stack > "
 
 
+def test_names_in_any_language_and_players_by_name_are_taken_as_in_a_record(tmp_path):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    for line in ("round 1", "reveal Raktár", "reveal kávépörkölő", "reveal szerződés kávé tea", "reveal Teakóstoló", "Ann: place 1"):
+        assert recording.enter(line).accepted, line
+    assert path.read_text().endswith("\nAnn: place 1\n")
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
 def test_a_rejected_line_is_not_written_and_is_shown_as_check_shows_it(tmp_path):
     path = tmp_path / "game.log"
     recording = started(path)
