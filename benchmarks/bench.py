@@ -1,26 +1,29 @@
-"""How fast the referee checks records, measured against python-chess reading PGN.
+"""How fast the referee is, measured side by side with python-chess and with Lark alone.
 
     python -m pip install -e '.[bench]' && python benchmarks/bench.py [--quick] [--json FILE]
 
-Measures, in one run on this machine:
+One run measures, on the machine at hand (benchmarks/README.md explains the method):
 
-- `check` throughput per game (moves/s, records/s, cost per move) on random
-  legal games of every player count, replayed in this process after the spec
-  is loaded, as `referee check` does for each file;
-- python-chess reading and validating random legal chess games of similar
-  length (`chess.pgn.read_game`, then every move checked and pushed on a
-  board), and the ratio of the two costs per move (target: at most 1);
-- start-up: `referee --version`, and `referee check` on one complete record
-  of each game (target: under 0.3 s wall, start-up included);
-- `referee check -j N` on many records for N = 1 .. the number of cores.
+- replay throughput: `check_bytes` on random legal records of every game and player
+  count, Lark's own LALR parse of the same records, python-chess reading PGN of random
+  legal games (`chess.pgn.read_game` with `game.errors` checked) and playing the same
+  games from their SAN moves (`Board.push_san`); all in one process, interleaved in
+  shuffled rounds, so that every round compares measurements taken moments apart;
+- start-up: `referee --version` against `referee check` of one full game, in processes;
+- legal moves: `legal_moves` and `move_hints` of positions a quarter, half and three
+  quarters into random games;
+- `referee play`: random games written per second, in this process;
+- `referee check -j 2` against `-j 1`, in processes, on few and on many records.
 
-Timings are the best of several repeats, so that other work on the machine
-disturbs them less; the core count and the load are printed with them.
+Every figure is a median over rounds; every ratio is the median of the ratios taken
+within each round (paired), so that load from other work on the machine, which slows a
+round as a whole, moves it less. The load average is printed with the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -31,61 +34,90 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from referee.engine import check_bytes, record_variants
 from referee.games import load_game
-from referee.notation import Move, parse, parser_for
+from referee.notation import Move, parse
 from referee.play import play_game
-from referee.spec import available_games
+from referee.spec import available_games, grammar_root
 
-START_UP_TARGET = 0.3
+# The targets (issue 16), each checked by the figures below.
+PER_WORD_TARGET = 0.7  # referee's cost per word of a record / python-chess's read_game cost per ply
+OVERHEAD_TARGET = 1.0  # (referee's replay - Lark's parse of the same records) / Lark's parse
+START_UP_TARGET = 2.0  # `referee check` of one full game / `referee --version`, wall time
+LEGAL_MOVES_TARGET_MS = 50.0  # legal moves of a position, slowest position measured
+PLAY_TARGET = 200.0  # random games per second on one core, in process
+JOBS_TARGET = 1.0  # `check -j 2` wall time / `check -j 1` wall time
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def load_text() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT MET"
+
+
+# --- rounds ---------------------------------------------------------------------------
 
 
 @dataclass
-class Throughput:
+class Workload:
+    """One thing timed in every round: a batch of records read one after another."""
+
     name: str
+    run: Callable[[], None]
     records: int
-    moves: int
-    words: int  # whitespace-separated words of the text read, headers and checkpoints included
-    seconds: float
+    moves: int  # moves (plies for chess) in the batch
+    words: int  # whitespace-separated words of the text read (headers and checkpoints included)
+    times: list[float] = field(default_factory=list)
 
     @property
-    def per_move_us(self) -> float:
-        return self.seconds / self.moves * 1e6
+    def seconds(self) -> float:
+        return median(self.times)
 
-    @property
-    def per_word_us(self) -> float:
-        return self.seconds / self.words * 1e6
+    def per_move_us(self, i: int | None = None) -> float:
+        return (self.seconds if i is None else self.times[i]) / self.moves * 1e6
 
-    def line(self) -> str:
-        return (
-            f"  {self.name:<26} {self.records:>4} records {self.moves:>7} moves  "
-            f"{self.moves / self.seconds:>9.0f} moves/s {self.records / self.seconds:>7.1f} records/s  {self.per_move_us:>6.1f} us/move"
-            f"  ({self.words / self.moves:4.1f} words/move, {self.per_word_us:4.1f} us/word)"
-        )
+    def per_word_us(self, i: int | None = None) -> float:
+        return (self.seconds if i is None else self.times[i]) / self.words * 1e6
 
 
-def summed(name: str, parts: list[Throughput]) -> Throughput:
-    return Throughput(name, *(sum(getattr(t, f) for t in parts) for f in ("records", "moves", "words", "seconds")))
+def run_rounds(workloads: list[Workload], rounds: int, seed: int = 1) -> None:
+    """Every workload once a round, in a shuffled order; a collection before each, so that
+    one workload's garbage is not collected on another's time."""
+    rng = random.Random(seed)
+    for w in workloads:  # warm: specs, parsers, caches, first-call costs
+        w.run()
+    for _ in range(rounds):
+        order = list(workloads)
+        rng.shuffle(order)
+        for w in order:
+            gc.collect()
+            start = time.perf_counter()
+            w.run()
+            w.times.append(time.perf_counter() - start)
 
 
-def best_of(repeats: int, fn) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def paired(a: list[float], b: list[float], fn=lambda x, y: x / y) -> float:
+    """The median over rounds of a figure of two measurements taken in the same round."""
+    return median([fn(x, y) for x, y in zip(a, b)])
 
 
-# --- the referee ------------------------------------------------------------------
+# --- the referee's records ---------------------------------------------------------------
 
 
-def random_records(game: str, per_count: int) -> list[str]:
+def random_records(game: str, per_count: int, first_seed: int = 1) -> list[str]:
     players = load_game(game).spec.meta["players"]
-    return [play_game(game, n, seed) for n in range(players["min"], players["max"] + 1) for seed in range(1, per_count + 1)]
+    return [play_game(game, n, seed) for n in range(players["min"], players["max"] + 1) for seed in range(first_seed, first_seed + per_count)]
 
 
 def move_count(record: str, game: str) -> int:
@@ -99,70 +131,141 @@ def without_checkpoints(record: str) -> str:
     return "\n".join(line for line in record.split("\n") if not line.lstrip().startswith("check "))
 
 
-def lark_throughput(game: str, records: list[str], repeats: int) -> Throughput:
-    """Lark's LALR parser alone on the records: the floor under any replay, since every
-    record is parsed with it before a single rule is checked."""
-    parser = parser_for(game)
-    moves = sum(move_count(r, game) for r in records)
-    words = sum(len(r.split()) for r in records)
-    return Throughput(f"{game} (Lark parse)", len(records), moves, words, best_of(repeats, lambda: [parser.parse(r) for r in records]))
+def plain_lark(game: str):
+    """Lark's own LALR parser of the game's records: the project's grammar, Lark's defaults
+    (contextual lexer, a parse tree), nothing of the referee's own reading."""
+    from lark import Lark
+
+    grammar = (grammar_root() / "common.lark").read_text(encoding="utf-8") + "\n" + (grammar_root() / f"{game}.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", maybe_placeholders=False)
 
 
-def referee_throughput(game: str, records: list[str], repeats: int, label: str | None = None) -> Throughput:
+def referee_workload(name: str, game: str, records: list[str]) -> Workload:
     data = [r.encode("utf-8") for r in records]
-    for d in data[:3]:  # load the spec, its variants and the parser before timing
-        check_bytes(d, "bench.log")
-    moves = sum(move_count(r, game) for r in records)
 
-    def check_all():
+    def run() -> None:
         for d in data:
             report = check_bytes(d, "bench.log")
             if report.status != "legal":
                 raise SystemExit(f"bench: a random {game} game is not legal: {[x.message for x in report.errors]}")
 
-    words = sum(len(r.split()) for r in records)
-    return Throughput(label or game, len(records), moves, words, best_of(repeats, check_all))
+    return Workload(name, run, len(records), sum(move_count(r, game) for r in records), sum(len(r.split()) for r in records))
 
 
-# --- python-chess -----------------------------------------------------------------
+def lark_workload(name: str, game: str, records: list[str], parser) -> Workload:
+    texts = [r if r.endswith("\n") else r + "\n" for r in records]
+
+    def run() -> None:
+        for t in texts:
+            parser.parse(t)
+
+    return Workload(name, run, len(records), sum(move_count(r, game) for r in records), sum(len(r.split()) for r in records))
 
 
-def chess_pgns(count: int, plies: int, seed: int = 1) -> list[str]:
-    """Random legal chess games of about `plies` half-moves, written as PGN by python-chess."""
+# --- python-chess --------------------------------------------------------------------------
+
+
+def chess_games(count: int, plies: int, seed: int = 1) -> tuple[list[str], list[list[str]]]:
+    """Random legal chess games of about `plies` half-moves: as PGN, and as lists of SAN moves."""
     import chess
     import chess.pgn
 
     rng = random.Random(seed)
-    pgns = []
+    pgns, sans = [], []
     while len(pgns) < count:
         board = chess.Board()
+        moves = []
         while not board.is_game_over() and board.ply() < plies:
-            board.push(rng.choice(list(board.legal_moves)))
+            move = rng.choice(list(board.legal_moves))
+            moves.append(board.san(move))
+            board.push(move)
         pgns.append(str(chess.pgn.Game.from_board(board)))
-    return pgns
+        sans.append(moves)
+    return pgns, sans
 
 
-def chess_throughput(pgns: list[str], repeats: int) -> Throughput:
+def chess_read_game(pgns: list[str]) -> Workload:
+    """`chess.pgn.read_game` as its documentation uses it: it parses the PGN and plays every
+    move on a board (an illegal move lands in `game.errors`, which is checked)."""
     import chess.pgn
 
-    plies = 0
-    for pgn in pgns:
-        plies += sum(1 for _ in chess.pgn.read_game(io.StringIO(pgn)).mainline_moves())
-
-    def read_all():
+    def run() -> None:
         for pgn in pgns:
             game = chess.pgn.read_game(io.StringIO(pgn))
-            board = game.board()
-            for move in game.mainline_moves():
-                if not board.is_legal(move):
-                    raise SystemExit("bench: python-chess wrote an illegal move")
-                board.push(move)
+            if game is None or game.errors:
+                raise SystemExit(f"bench: python-chess refused a random legal game: {game and game.errors}")
 
-    words = sum(len(p.split()) for p in pgns)
-    return Throughput("python-chess", len(pgns), plies, words, best_of(repeats, read_all))
+    plies = sum(len(list(chess.pgn.read_game(io.StringIO(p)).mainline_moves())) for p in pgns)
+    return Workload("python-chess read_game", run, len(pgns), plies, sum(len(p.split()) for p in pgns))
 
 
-# --- processes --------------------------------------------------------------------
+def chess_push_san(sans: list[list[str]]) -> Workload:
+    """The same games played from their SAN moves with `Board.push_san` (parse, legality, push)."""
+    import chess
+
+    def run() -> None:
+        for moves in sans:
+            board = chess.Board()
+            for san in moves:
+                board.push_san(san)
+
+    return Workload("python-chess push_san", run, len(sans), sum(map(len, sans)), sum(map(len, sans)))
+
+
+# --- throughput -------------------------------------------------------------------------------
+
+
+def throughput(games: list[str], records: dict[str, list[str]], rounds: int) -> dict:
+    ours = {g: referee_workload(g, g, records[g]) for g in games}
+    bare = {g: referee_workload(f"{g} (moves only)", g, [without_checkpoints(r) for r in records[g]]) for g in games}
+    parsers = {g: plain_lark(g) for g in games}
+    lark = {g: lark_workload(f"{g} (Lark parse)", g, records[g], parsers[g]) for g in games}
+    lark_bare = {g: lark_workload(f"{g} (Lark parse, moves only)", g, [without_checkpoints(r) for r in records[g]], parsers[g]) for g in games}
+    total_records = sum(len(records[g]) for g in games)
+    total_moves = sum(ours[g].moves for g in games)
+    pgns, sans = chess_games(total_records, round(total_moves / total_records))
+    read, push = chess_read_game(pgns), chess_push_san(sans)
+    workloads = [*ours.values(), *bare.values(), *lark.values(), *lark_bare.values(), read, push]
+    run_rounds(workloads, rounds)
+
+    print(f"\nreplay throughput, in one process after the specs are loaded; medians of {rounds} shuffled rounds:")
+    for w in workloads:
+        print(f"  {w.name:<38} {w.records:>4} records {w.moves:>6} moves {w.seconds * 1000:>8.1f} ms  {w.per_move_us():>6.1f} us/move"
+              f"  {w.words / w.moves:5.1f} words/move {w.per_word_us():5.2f} us/word")
+    n = len(read.times)
+    chess_ply = [read.per_move_us(i) for i in range(n)]
+    chess_word = [read.per_word_us(i) for i in range(n)]
+    print("\nthe referee against python-chess's read_game, paired by round (median of the rounds' ratios):")
+    print(f"  {'records':<38} {'per move':>9} {'per word/ply':>13} {'per word/word':>14}  per-word target (<= {PER_WORD_TARGET})")
+    figures: dict = {"workloads": {w.name: {"records": w.records, "moves": w.moves, "words": w.words, "seconds": w.seconds, "times": w.times} for w in workloads}}
+    per_word: dict = {}
+    for w in [*ours.values(), *bare.values()]:
+        per_move = median([w.per_move_us(i) / chess_ply[i] for i in range(n)])
+        word_ply = median([w.per_word_us(i) / chess_ply[i] for i in range(n)])
+        word_word = median([w.per_word_us(i) / chess_word[i] for i in range(n)])
+        per_word[w.name] = {"per_move": per_move, "per_word_per_ply": word_ply, "per_word_per_word": word_word}
+        mark = verdict(word_ply <= PER_WORD_TARGET) if w.name in games else ""
+        print(f"  {w.name:<38} {per_move:9.2f} {word_ply:13.2f} {word_word:14.2f}  {mark}")
+    push_ratio = median([push.per_move_us(i) / chess_ply[i] for i in range(n)])
+    print(f"  ({push.name} costs {push_ratio:.2f} x read_game per ply)")
+    figures["against_chess"] = per_word
+
+    print(f"\nrules overhead: the replay's cost over Lark's own parse of the same records, (replay - parse) / parse (target <= {OVERHEAD_TARGET}):")
+    overhead: dict = {}
+    for g in games:
+        full = paired(ours[g].times, lark[g].times, lambda x, y: (x - y) / y)
+        moves_only = paired(bare[g].times, lark_bare[g].times, lambda x, y: (x - y) / y)
+        overhead[g] = {"records": full, "moves_only": moves_only}
+        print(f"  {g:<16} records as play writes them {full:5.2f}  {verdict(full <= OVERHEAD_TARGET):<8}  moves only {moves_only:5.2f}")
+    figures["rules_overhead"] = overhead
+    figures["targets"] = {
+        "per_word": {g: per_word[g]["per_word_per_ply"] <= PER_WORD_TARGET for g in games},
+        "rules_overhead": {g: overhead[g]["records"] <= OVERHEAD_TARGET for g in games},
+    }
+    return figures
+
+
+# --- processes ---------------------------------------------------------------------------------
 
 
 def referee_command() -> list[str]:
@@ -171,30 +274,76 @@ def referee_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "referee"]
 
 
-def wall_times(argv: list[str], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-        if done.returncode != 0:
-            raise SystemExit(f"bench: {' '.join(argv)} exited {done.returncode}")
+def wall(argv: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(argv)} exited {done.returncode}")
+    return seconds
+
+
+def timed_rounds(commands: dict[str, list[str]], rounds: int, seed: int = 2) -> dict[str, list[float]]:
+    rng = random.Random(seed)
+    for argv in commands.values():  # warm: caches filled, files in the page cache
+        wall(argv)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        order = list(commands)
+        rng.shuffle(order)
+        for name in order:
+            times[name].append(wall(commands[name]))
     return times
 
 
-def start_up(records: dict[str, str], workdir: Path, runs: int) -> dict[str, list[float]]:
-    command = referee_command()
-    subprocess.run([*command, "check", "-q", str(_write(workdir, "warm.log", next(iter(records.values()))))], capture_output=True)  # fills the parser cache
-    out = {"python -c pass": wall_times([sys.executable, "-c", "pass"], runs), "referee --version": wall_times([*command, "--version"], runs)}
-    for game, record in records.items():
-        out[f"referee check ({game})"] = wall_times([*command, "check", "-q", str(_write(workdir, f"{game}.log", record))], runs)
-    return out
+def compile_bytecode() -> str:
+    """Python's bytecode for the referee package, as an installed package has it. With
+    PYTHONDONTWRITEBYTECODE set Python would otherwise compile every module at every start."""
+    import compileall
+
+    import referee
+
+    package = Path(referee.__file__).parent
+    compileall.compile_dir(str(package), quiet=1)
+    return str(package)
 
 
-def parallel(records: list[str], workdir: Path, cores: int, runs: int) -> dict[int, float]:
-    files = [str(_write(workdir, f"many-{i}.log", r)) for i, r in enumerate(records)]
+def start_up(games: list[str], records: dict[str, list[str]], workdir: Path, rounds: int) -> dict:
     command = referee_command()
-    return {n: min(wall_times([*command, "check", "-q", "-j", str(n), *files], runs)) for n in sorted({1, 2, cores} | set(range(1, cores + 1)))}
+    commands = {"python -c pass": [sys.executable, "-c", "pass"], "referee --version": [*command, "--version"]}
+    for g in games:
+        longest = max(records[g], key=len)
+        commands[f"referee check ({g})"] = [*command, "check", "-q", str(_write(workdir, f"{g}.log", longest))]
+    times = timed_rounds(commands, rounds)
+    print(f"\nstart-up, wall time in processes; medians of {rounds} shuffled rounds (target: check of one full game <= {START_UP_TARGET} x --version):")
+    figures: dict = {"commands": {k: " ".join(v) for k, v in commands.items()}, "median": {k: median(v) for k, v in times.items()}, "ratio": {}}
+    for name, values in times.items():
+        line = f"  {name:<30} {median(values) * 1000:6.1f} ms"
+        if name.startswith("referee check"):
+            ratio = paired(values, times["referee --version"])
+            figures["ratio"][name] = ratio
+            line += f"   {ratio:4.2f} x --version  {verdict(ratio <= START_UP_TARGET)}"
+        print(line)
+    figures["met"] = all(r <= START_UP_TARGET for r in figures["ratio"].values())
+    return figures
+
+
+def jobs(games: list[str], records: dict[str, list[str]], workdir: Path, rounds: int) -> dict:
+    command = referee_command()
+    every = [r for g in games for r in records[g]]
+    files = [str(_write(workdir, f"many-{i}.log", r)) for i, r in enumerate(every)]
+    rng = random.Random(3)
+    shuffled = rng.sample(files, len(files))
+    sets = {"2 records": shuffled[:2], "8 records": shuffled[:8], f"{len(files)} records": files}
+    print(f"\nreferee check -j 2 against -j 1, wall time in processes; medians of {rounds} shuffled rounds (target: -j 2 <= {JOBS_TARGET} x -j 1):")
+    figures: dict = {}
+    for label, chosen in sets.items():
+        times = timed_rounds({"-j 1": [*command, "check", "-q", "-j", "1", *chosen], "-j 2": [*command, "check", "-q", "-j", "2", *chosen]}, rounds)
+        ratio = paired(times["-j 2"], times["-j 1"])
+        figures[label] = {"-j 1": median(times["-j 1"]), "-j 2": median(times["-j 2"]), "ratio": ratio}
+        print(f"  {label:<12} -j 1 {median(times['-j 1']):6.3f} s   -j 2 {median(times['-j 2']):6.3f} s   -j 2 / -j 1 {ratio:4.2f}  {verdict(ratio <= JOBS_TARGET)}")
+    figures["met"] = all(f["ratio"] <= JOBS_TARGET for f in figures.values())
+    return figures
 
 
 def _write(directory: Path, name: str, text: str) -> Path:
@@ -203,83 +352,105 @@ def _write(directory: Path, name: str, text: str) -> Path:
     return path
 
 
-# --- the run ------------------------------------------------------------------------
+# --- legal moves and random games ----------------------------------------------------------------
 
 
-def loadable_games() -> list[str]:
-    games = []
-    for game in available_games():
-        try:
-            load_game(game)
-            games.append(game)
-        except Exception as exc:  # a game still being written
-            print(f"note: {game} is not measured; its module does not load yet ({type(exc).__name__}: {exc})", file=sys.stderr)
-    return games
+def legal_move_times(games: list[str], seeds: int, repeats: int) -> dict:
+    """The slowest of `legal_moves` and `move_hints` at a quarter, half and three quarters of
+    random games of every player count; each position timed `repeats` times, median kept."""
+    print(f"\nlegal moves of a position (legal_moves, and move_hints as `referee moves` lists them), positions at 1/4, 1/2 and 3/4 of {seeds} random games per player count; target < {LEGAL_MOVES_TARGET_MS:.0f} ms:")
+    figures: dict = {}
+    for g in games:
+        players = load_game(g).spec.meta["players"]
+        samples = []
+        for n in range(players["min"], players["max"] + 1):
+            for seed in range(1, seeds + 1):
+                data = play_game(g, n, seed).encode("utf-8")
+                total = check_bytes(data, "bench.log").moves
+                for fraction in (0.25, 0.5, 0.75):
+                    state = check_bytes(data, "bench.log", stop_after=int(total * fraction)).state
+                    game = state.game
+                    for what, fn in (("legal_moves", game.legal_moves), ("move_hints", game.move_hints)):
+                        times = []
+                        for _ in range(repeats):
+                            start = time.perf_counter()
+                            found = fn(state)
+                            times.append(time.perf_counter() - start)
+                        samples.append((median(times) * 1000, len(found), what, n, seed, fraction))
+        worst = max(samples)
+        typical = median([s[0] for s in samples])
+        figures[g] = {"worst_ms": worst[0], "median_ms": typical, "worst_position": {"moves": worst[1], "call": worst[2], "players": worst[3], "seed": worst[4], "at": worst[5]},
+                      "most_moves": max(s[1] for s in samples)}
+        print(f"  {g:<16} median {typical:7.2f} ms   slowest {worst[0]:7.2f} ms ({worst[2]}, {worst[1]} moves; {worst[3]} players, seed {worst[4]}, at {worst[5]})  {verdict(worst[0] < LEGAL_MOVES_TARGET_MS)}")
+    figures["met"] = all(f["worst_ms"] < LEGAL_MOVES_TARGET_MS for f in figures.values())
+    return figures
+
+
+def play_rate(games: list[str], rounds: int, per_round: int) -> dict:
+    """`referee play` in this process (one core): complete random games written per second,
+    every player count in turn, interleaved with the other games in shuffled rounds."""
+    workloads = []
+    for g in games:
+        players = load_game(g).spec.meta["players"]
+        counts = list(range(players["min"], players["max"] + 1))
+        seeds = iter(range(1, 10**9))
+
+        def run(g=g, counts=counts, seeds=seeds) -> None:
+            for i in range(per_round):
+                play_game(g, counts[i % len(counts)], next(seeds))
+
+        workloads.append(Workload(g, run, per_round, 0, 0))
+    run_rounds(workloads, rounds)
+    print(f"\nreferee play in one process (one core), every player count; medians of {rounds} shuffled rounds of {per_round} games (target >= {PLAY_TARGET:.0f} games/s):")
+    figures: dict = {}
+    for w in workloads:
+        rate = w.records / w.seconds
+        figures[w.name] = {"games_per_second": rate}
+        print(f"  {w.name:<16} {rate:7.1f} games/s  {1000 / rate:6.2f} ms a game  {verdict(rate >= PLAY_TARGET)}")
+    figures["met"] = all(f["games_per_second"] >= PLAY_TARGET for f in figures.values())
+    return figures
+
+
+# --- the run ------------------------------------------------------------------------------------------
+
+
+PARTS = ("throughput", "startup", "legal", "play", "jobs")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--quick", action="store_true", help="fewer games and repeats (a smoke run, not for the figures)")
+    p.add_argument("--quick", action="store_true", help="fewer games and rounds (a smoke run, not for the figures)")
+    p.add_argument("--only", metavar="PARTS", help=f"comma-separated parts to run: {', '.join(PARTS)} (default: all)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = p.parse_args(argv)
-    per_count, repeats, runs = (2, 1, 3) if args.quick else (8, 3, 10)
+    parts = args.only.split(",") if args.only else list(PARTS)
+    if unknown := [x for x in parts if x not in PARTS]:
+        p.error(f"unknown part {unknown[0]!r}; parts: {', '.join(PARTS)}")
+    per_count, rounds, runs = (2, 3, 5) if args.quick else (6, 15, 21)
     cores = os.cpu_count() or 1
-    print(f"machine: {cores} cores (nproc), load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, Python {sys.version.split()[0]}")
-
-    games = loadable_games()
+    print(f"machine: {cores} cores, Python {sys.version.split()[0]}, load average {load_text()} at the start")
+    games = available_games()
     records = {g: random_records(g, per_count) for g in games}
-    ours = [referee_throughput(g, records[g], repeats) for g in games]
-    total = summed("all games", ours)
-    bare = [referee_throughput(g, [without_checkpoints(r) for r in records[g]], repeats, f"{g} (moves)") for g in games]
-    bare_total = summed("all (moves)", bare)
-    floor = [lark_throughput(g, [without_checkpoints(r) for r in records[g]], repeats) for g in games]
-    plies = round(total.moves / total.records)
-    theirs = chess_throughput(chess_pgns(max(20, total.records), plies), repeats)
-
-    print("\ncheck throughput (in one process, after the spec is loaded); records as `play` writes them,")
-    print("then the same records with their checkpoint lines taken out, holding only moves as a PGN does:")
-    for t in [*ours, total, *bare, bare_total, theirs]:
-        print(t.line())
-    print("\nLark's LALR parser alone on the moves-only records (no rule checked, no move built):")
-    for t in floor:
-        print(t.line() + f"   {t.per_move_us / theirs.per_move_us:4.2f} x python-chess's whole cost per move")
-    print(f"\ncost per move and per word, referee / python-chess (PGN games of about {plies} plies):")
-    for t in [*ours, total, *bare, bare_total]:
-        verdict = "ok" if t.per_move_us <= theirs.per_move_us else "SLOWER than python-chess"
-        print(f"  {t.name:<26} per move {t.per_move_us / theirs.per_move_us:5.2f}   per word {t.per_word_us / theirs.per_word_us:5.2f}   {verdict}")
-
-    workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    try:
-        longest = {g: max(records[g], key=len) for g in games}
-        starts = start_up(longest, workdir, runs)
-        print(f"\nstart-up, wall time over {runs} runs (target for one full game: under {START_UP_TARGET} s):")
-        for name, times in starts.items():
-            flag = ""
-            if name.startswith("referee check"):
-                flag = "  ok" if statistics.median(times) < START_UP_TARGET else "  OVER TARGET"
-            print(f"  {name:<30} best {min(times):.3f} s, median {statistics.median(times):.3f} s{flag}")
-        many = [r for g in games for r in records[g]]
-        scaling = parallel(many, workdir, cores, max(1, runs // 5))
-        print(f"\nreferee check -j N on {len(many)} records:")
-        for n, seconds in scaling.items():
-            print(f"  -j {n:<3} {seconds:6.2f} s  {len(many) / seconds:6.1f} records/s  speed-up {scaling[1] / seconds:4.2f}")
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-
-    ratio = total.per_move_us / theirs.per_move_us
-    bare_ratio = bare_total.per_move_us / theirs.per_move_us
-    print(f"\nsummary: per-move cost {ratio:.2f} x python-chess ({bare_ratio:.2f} x on moves alone); referee --version {statistics.median(starts['referee --version']):.3f} s; "
-          + "; ".join(f"check one {g} game {statistics.median(starts[f'referee check ({g})']):.3f} s" for g in games)
-          + f"; {cores} cores")
+    figures: dict = {"cores": cores, "python": sys.version.split()[0], "load_at_start": load_text()}
+    if "throughput" in parts:
+        figures["throughput"] = throughput(games, records, rounds)
+    if "legal" in parts:
+        figures["legal_moves"] = legal_move_times(games, 1 if args.quick else 3, 3)
+    if "play" in parts:
+        figures["play"] = play_rate(games, rounds, 10 if args.quick else 40)
+    if "startup" in parts or "jobs" in parts:
+        print(f"\nbytecode of {compile_bytecode()} compiled, as an installed package has it")
+        workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+        try:
+            if "startup" in parts:
+                figures["start_up"] = start_up(games, records, workdir, runs)
+            if "jobs" in parts:
+                figures["jobs"] = jobs(games, records, workdir, max(3, runs // 3))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+    figures["load_at_end"] = load_text()
+    print(f"\nload average {load_text()} at the end")
     if args.json:
-        figures = {
-            "cores": cores,
-            "throughput": [asdict(t) | {"per_move_us": t.per_move_us, "per_word_us": t.per_word_us} for t in [*ours, total, *bare, bare_total, *floor, theirs]],
-            "ratio_per_move": ratio,
-            "ratio_per_move_moves_only": bare_ratio,
-            "start_up": {k: {"best": min(v), "median": statistics.median(v)} for k, v in starts.items()},
-            "parallel": scaling,
-        }
         Path(args.json).write_text(json.dumps(figures, indent=2), encoding="utf-8")
     return 0
 
