@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable
 from lark import Lark, Token, Tree
 from lark.exceptions import GrammarError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from . import lalr
 from .errors import Pos, RecordError, SpecError, edge_token
 from .keywords import Keywords, keyword_rules
 from .names import spelling
@@ -239,23 +240,14 @@ def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> L
 
 
 def _grammar_cache_file(game: str, grammar: str) -> str | bool:
-    """A cache file in a directory only this user can write, or False for no cache.
-
-    A private directory, not the shared temporary one: Lark unpickles the cache.
-    """
+    """A cache file in the user's private cache folder (cache.py), or False for no cache:
+    Lark unpickles the cache, so it is never kept where others may write."""
     import hashlib
-    import tempfile
 
-    override = os.environ.get("REFEREE_CACHE")
-    if override == "":
-        return False
-    directory = Path(override) if override else Path(tempfile.gettempdir()) / f"referee-cache-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
-    try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = directory.stat()
-        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
-            return False
-    except OSError:
+    from .cache import cache_dir
+
+    directory = cache_dir()
+    if directory is None:
         return False
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:20]
     return str(directory / f"grammar-{game}-{digest}.lark")
@@ -306,7 +298,7 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
 def _parse_text(game: str, text: str, keywords: Keywords = ()) -> Tree:
     parser = parser_for(game, None, keywords)
     try:
-        return parser.parse(text if text.endswith("\n") else text + "\n")
+        return lalr.parse(parser, text if text.endswith("\n") else text + "\n")
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, parser.spec_spellings) from None
     except RecursionError:

@@ -21,12 +21,12 @@ import functools
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-import yaml
-
+from . import cache
 from .errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError
 
 if TYPE_CHECKING:
@@ -219,16 +219,22 @@ def _child(node: Any, part: str) -> Any:
 # --- reading YAML -----------------------------------------------------------
 
 
-# The safe loader of yaml.safe_load, in its libyaml build when PyYAML has one: the same safe
-# schema (plain data only, no Python objects), and ten times faster at start-up.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_OPENERS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_CLOSERS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+def _safe_loader():
+    """The safe loader of yaml.safe_load, in its libyaml build when PyYAML has one: the same
+    safe schema (plain data only, no Python objects), and ten times faster at start-up.
+    PyYAML is imported here, when a spec is read: a start that finds the spec in the cache
+    does without it."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path) -> Any:
     """Read one YAML file safely: size cap, no aliases (they can expand without bound),
     and bounded nesting (deep nesting exhausts the stack of the YAML composer)."""
+    import yaml
+
+    loader = _safe_loader()
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -243,7 +249,7 @@ def read_yaml(path: Path) -> Any:
         raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
     try:
         try:
-            _check_events(text, path, _YAML_LOADER)
+            _check_events(text, path, loader)
         except yaml.YAMLError as exc:
             # newer libyaml stops at its own nesting limit before our check sees the events;
             # the pure-Python reader finds the same place our limit names
@@ -251,7 +257,7 @@ def read_yaml(path: Path) -> Any:
                 raise
             _check_events(text, path, yaml.SafeLoader)
             raise
-        return yaml.load(text, Loader=_YAML_LOADER)
+        return yaml.load(text, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -260,19 +266,23 @@ def read_yaml(path: Path) -> Any:
         raise SpecError(path, "", f"YAML syntax: {problem}") from None
 
 
-def _check_events(text: str, path: Path, loader=_YAML_LOADER) -> None:
+def _check_events(text: str, path: Path, loader) -> None:
     """Refuse aliases and deep nesting before anything builds the document."""
+    import yaml
+
+    openers = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    closers = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
     depth = 0
     for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.AliasEvent):
             mark = event.start_mark
             raise SpecError(path, "", "YAML aliases are not allowed in spec files", mark.line + 1, mark.column + 1)
-        if isinstance(event, _OPENERS):
+        if isinstance(event, openers):
             depth += 1
             if depth > MAX_SPEC_DEPTH:
                 mark = event.start_mark
                 raise SpecError(path, "", f"nested deeper than {MAX_SPEC_DEPTH} levels", mark.line + 1, mark.column + 1)
-        elif isinstance(event, _CLOSERS):
+        elif isinstance(event, closers):
             depth -= 1
 
 
@@ -461,6 +471,56 @@ def load_spec(game: str, variants: tuple[str, ...] | list[str] = (), root: Path 
 
 @functools.lru_cache(maxsize=None)
 def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
+    """A game's spec with its variants, validated: from the cache when the files it is built
+    from are unchanged (no YAML read, no schema imported), or read and validated."""
+    cached = _cache_entry(game, variants, root_str)
+    if cached is not None:
+        spec = cache.read(*cached, _CACHED_CLASSES)
+        if isinstance(spec, Spec):
+            return spec
+    spec = _build_spec(game, variants, root_str)
+    if cached is not None:
+        cache.write(*cached, spec)
+    return spec
+
+
+# What a cached spec is made of: anything else in a cache file means it is not ours.
+_CACHED_CLASSES = {(__name__, "Spec"), (__name__, "Rule"), (__name__, "Provenance"), (__name__, "Variant"),
+                   ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("datetime", "date"), ("datetime", "datetime")}
+
+
+def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[Path, str] | None:
+    """Where a validated spec is cached, and the key it is stored under: a hash of the content
+    of every file it is built from (the game's spec files, the variants, the common rules,
+    every schema) and of the code that validates them. Only the shipped data with shipped
+    variants (by name) is cached, so the cache stays a handful of files; None for no cache."""
+    import hashlib
+
+    root = Path(root_str)
+    game_dir = root / game
+    if any(looks_like_path(v) for v in variants) or not (game_dir / "game.yaml").is_file():
+        return None
+    try:
+        if root.resolve() != (shipped_data_root() / "specs").resolve():
+            return None
+        directory = cache.cache_dir()
+        if directory is None:
+            return None
+        files = sorted(game_dir.glob("*.yaml")) + [game_dir / "variants" / f"{v}.yaml" for v in variants]
+        files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
+        files += [Path(__file__), Path(__file__).with_name("errors.py")]
+        digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
+        for path in files:
+            digest.update(str(path).encode("utf-8") + b"\0")
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    except OSError:
+        return None  # a file that cannot be read is reported by the full load
+    key = digest.hexdigest()
+    return directory / f"spec-{game}-{key[:24]}.pickle", key
+
+
+def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
     root = Path(root_str)
     game_dir = root / game
     if not (game_dir / "game.yaml").is_file():
