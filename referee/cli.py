@@ -64,11 +64,9 @@ def cmd_check(args) -> int:
         raise UsageError("'-' (standard input) cannot be combined with other files")
     jobs = [(f, args.variant, args.details, args.keep_going) for f in args.files]
     if args.jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from .parallel import load_games_of, map_in_processes
 
-        workers = min(args.jobs, len(jobs))  # the pool starts every worker at once
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_check_one, jobs, chunksize=max(1, len(jobs) // (workers * 4))))
+        results = map_in_processes(_check_one, jobs, args.jobs, prepare=lambda: load_games_of(args.files, args.variant))
     else:
         results = [_check_one(j) for j in jobs]
     code = max(r[0] for r in results)

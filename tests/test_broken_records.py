@@ -124,7 +124,7 @@ def test_check_starts_no_more_processes_than_there_are_files(tmp_path, monkeypat
     started = []
 
     class Pool:  # runs the jobs here, noting how many workers were asked for
-        def __init__(self, max_workers):
+        def __init__(self, max_workers, mp_context=None):
             started.append(max_workers)
 
         def __enter__(self):

@@ -1,0 +1,43 @@
+"""`referee check -j N`: the workers start with the records' games already loaded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee import games
+from referee.cli import main
+from referee.parallel import load_games_of, map_in_processes
+from referee.play import play_game
+
+
+def games_loaded(job: int) -> int:
+    """Run in a worker: how many games (with their variants) it found loaded."""
+    return games._load.cache_info().currsize
+
+
+def write_records(tmp_path: Path) -> list[str]:
+    files = []
+    for game, players in (("canterbury", 2), ("hamburgum", 3), ("speicherstadt", 2)):
+        path = tmp_path / f"{game}.log"
+        path.write_text(play_game(game, players, 1), encoding="utf-8")
+        files.append(str(path))
+    (tmp_path / "broken.log").write_text("[Game \"nonsense\"]\n", encoding="utf-8")
+    return files + [str(tmp_path / "broken.log"), str(tmp_path / "missing.log")]
+
+
+def test_workers_inherit_the_games_the_records_name(tmp_path):
+    files = write_records(tmp_path)
+    games._load.cache_clear()
+    found = map_in_processes(games_loaded, [0, 1], 2, prepare=lambda: load_games_of(files, []))
+    # canterbury with the two-player variant, hamburgum, speicherstadt
+    assert found == [3, 3]
+
+
+def test_a_parallel_check_reports_as_a_serial_one(tmp_path, capsys):
+    files = write_records(tmp_path)
+    serial = main(["check", "--format", "json", *files])
+    serial_out = capsys.readouterr()
+    parallel = main(["check", "--format", "json", "-j", "2", *files])
+    parallel_out = capsys.readouterr()
+    assert serial == parallel == 3  # the worst of the broken record (3) and the missing file (2)
+    assert serial_out.out == parallel_out.out
