@@ -40,3 +40,46 @@ def test_after_a_levy_only_full_builds_are_listed_while_one_is_possible():
         pytest.fail(f"no turn after a Levy in {len(lines)} lines")
     kinds = {" ".join(text.split()[1:3]) for text in listed(state)}
     assert kinds == {"full build"}
+
+
+def every_candidate_tried(state) -> list[str]:
+    """The legal-move list as trying every candidate in full gives it: each Full Build of two
+    structures worked out from scratch, whatever the first and the second demolish."""
+    if state.over:
+        return []
+    colour = state.to_act()
+    if state.neutral_due:
+        return [state.game.format_move(m) for m in play.neutral_options(state, colour)]
+    player = state.players[colour]
+    found = []
+    for kind in (moves.LEVY, moves.FULL, moves.TAX):
+        if kind == moves.LEVY:
+            candidates = [moves.Action(colour, kind)]
+        else:
+            money = player.money + (state.tax() if kind == moves.TAX else 0)
+            candidates = [moves.Action(colour, kind, (b,)) for b in state.single_builds(state.board, money)]
+        legal = [m for m in candidates if state.try_action(m) is not None]
+        found.extend(legal)
+        if kind != moves.FULL:
+            continue
+        for single in legal:
+            first = single.builds[0]
+            if state.game.structures[first.structure].size not in state.game.pair:
+                continue
+            outcome = state.try_action(single)
+            for second in state.single_builds(outcome.board, player.money - outcome.cost, state.game.pair):
+                pair = moves.Action(colour, kind, (first, second))
+                if state.try_action(pair) is not None:
+                    found.append(pair)
+    return [state.game.format_move(m) for m in found]
+
+
+# positions with hundreds to thousands of moves, many of them Full Builds of two structures
+# that demolish, in districts near each other and far apart
+@pytest.mark.parametrize("players, seed, fraction", [(3, 1, 0.25), (4, 3, 0.75), (3, 1, 0.75), (2, 1, 0.25)])
+def test_the_list_is_the_one_trying_every_candidate_gives_in_the_same_order(players, seed, fraction):
+    record = play_game("canterbury", players, seed).encode()
+    total = check_bytes(record, "game.log").moves
+    state = check_bytes(record, "game.log", stop_after=int(total * fraction)).state
+    listed_in_order = [state.game.format_move(m) for m in state.game.legal_moves(state)]
+    assert listed_in_order == every_candidate_tried(state)

@@ -10,10 +10,11 @@ choices multiply beyond listing. Random games weigh the three actions by
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 from ...notation import Move
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
-from .rules import Board, CanterburyState, Player
+from .rules import CHOSEN, Board, CanterburyState, Outcome, Player
 
 
 def legal_moves(state: CanterburyState) -> list[Move]:
@@ -26,16 +27,31 @@ def legal_moves(state: CanterburyState) -> list[Move]:
         return neutral_options(state, colour)
     player = state.players[colour]
     moves: list[Move] = []
+    alone: dict[tuple, bool] = {}  # Full Builds of one structure: whether each is legal
+    worked_out: dict[int, Outcome] = {}  # and what those worked out in full do, by id
     for kind in open_kinds(state, player):
         if kind == LEVY:
-            candidates = [Action(colour, LEVY)]
+            legal = [m for m in [Action(colour, LEVY)] if state.try_action(m) is not None]
+        elif not state.allows(colour, kind, 1):
+            legal = []
         else:
             money = player.money + (state.tax() if kind == TAX else 0)
-            candidates = [Action(colour, kind, (b,)) for b in state.single_builds(state.board, money)]
-        legal = [m for m in candidates if state.try_action(m) is not None]
+            legal = []
+            for build in state.single_builds(state.board, money):
+                move = Action(colour, kind, (build,))
+                ok = True
+                if build.demolish:
+                    outcome = state.try_action(move)
+                    ok = outcome is not None
+                    if ok:
+                        worked_out[id(move)] = outcome
+                if kind == FULL:
+                    alone[build.structure, build.district, build.demolish] = ok
+                if ok:
+                    legal.append(move)
         moves.extend(legal)
         if kind == FULL:
-            moves.extend(pairs(state, colour, legal))
+            moves.extend(pairs(state, colour, legal, alone, worked_out))
     return moves
 
 
@@ -50,22 +66,103 @@ def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
     return (LEVY, FULL, TAX)
 
 
-def pairs(state: CanterburyState, colour: str, singles: list[Action]) -> list[Action]:
-    """Full Builds of two small or medium structures, the second chosen after the first."""
+def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dict[tuple, bool] | None = None, worked_out: dict[int, Outcome] | None = None) -> list[Action]:
+    """Full Builds of two small or medium structures, the second chosen after the first.
+
+    Candidates are built so that only their demolitions are in question: the first structure
+    is legal alone, the second is affordable, in the supply and placeable once the first
+    stands. A second structure that demolishes nothing is then legal whenever two structures
+    may be built at all (`allows`). One that demolishes is worked out in full, as the
+    demolitions of both come before either is placed, unless the first demolishes nothing
+    and stands out of the second's reach (another district, not adjacent either way): then
+    the pair stands or falls with the second built alone (`alone`, when Full Builds of one
+    structure are allowed)."""
     game = state.game
     pair_sizes = game.pair
-    out = []
+    out: list[Action] = []
+    if not any(game.structures[s.builds[0].structure].size in pair_sizes for s in singles) or not state.allows(colour, FULL, 2):
+        return out
+    if alone is not None and not state.allows(colour, FULL, 1):
+        alone = None
+    districts = game.districts
+    seconds = Seconds(state, pair_sizes)
     for single in singles:
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
             continue
-        outcome = state.execute(single)
+        outcome = (worked_out or {}).get(id(single)) or state.try_action(single)
         money = state.players[colour].money - outcome.cost
-        for second in state.single_builds(outcome.board, money, pair_sizes):
+        near = {first.district, *districts[first.district].neighbours} if alone is not None and not first.demolish else None
+        for second in seconds.after(outcome.board, first.district, money):
             move = Action(colour, FULL, (first, second))
-            if state.try_action(move) is not None:
+            if not second.demolish:
+                out.append(move)
+            elif near is not None and second.district not in near and first.district not in districts[second.district].neighbours:
+                if alone.get((second.structure, second.district, second.demolish)):
+                    out.append(move)
+            elif state.try_action(move) is not None:
                 out.append(move)
     return out
+
+
+class Seconds:
+    """The candidates for the second structure of a Full Build, as `single_builds` lists them
+    on the board after the first, in the same order, found without looking at every structure
+    in every district again for every first structure.
+
+    Where a structure may go in a district, and with which demolitions, depends only on that
+    district: its tiles, the services its cubes give, whether it or a neighbour holds a tile.
+    A first structure changes that for its district and the districts around it, so the
+    search starts from the answers for the board as it stands and asks again only there,
+    keeping each answer by what the district looks like.
+    """
+
+    def __init__(self, state: CanterburyState, sizes: tuple[str, ...]):
+        self.state = state
+        self.game = game = state.game
+        self.sizes = sizes
+        self.board = state.board
+        self.order = {d: i for i, d in enumerate(game.district_ids)}
+        # the districts whose look a tile in a district can change: itself and those adjacent
+        self.around = {d: {d, *info.neighbours, *(o for o, other in game.districts.items() if d in other.neighbours)} for d, info in game.districts.items()}
+        self.structures = [s for s in game.buildable if game.structures[s].size in sizes]
+        # a structure that names districts for its cubes reads the whole board: not kept here
+        self.plain = all(game.sizes[game.structures[s].size].cubes != CHOSEN for s in self.structures)
+        self.answers: dict[tuple, tuple] = {}
+        self.looks = {d: self.look(self.board, d) for d in game.district_ids}
+        self.rows = {s: [(d, c) for d in game.district_ids if (c := self.choices(self.board, s, d, self.looks[d]))] for s in self.structures}
+
+    def look(self, board: Board, district: str) -> tuple:
+        tiles = board.tiles
+        own = tiles[district]
+        return (tuple(own), frozenset(board.cubes[district]), bool(own) or any(tiles[n] for n in self.game.districts[district].neighbours))
+
+    def choices(self, board: Board, structure: str, district: str, look: tuple) -> tuple:
+        key = (structure, district, look)
+        found = self.answers.get(key)
+        if found is None:
+            found = self.answers[key] = tuple(self.state.demolition_choices(board, structure, district))
+        return found
+
+    def after(self, board: Board, first: str, money: int) -> Iterator[Build]:
+        """What `state.single_builds(board, money, sizes)` yields, `board` being this board
+        with a first structure placed in `first`."""
+        if not self.plain:
+            yield from self.state.single_builds(board, money, self.sizes)
+            return
+        game = self.game
+        changed = {d: look for d in self.around[first] if (look := self.look(board, d)) != self.looks[d]}
+        for structure in self.structures:
+            if board.supply[structure] <= 0 or game.structures[structure].cost > money:
+                continue
+            row = self.rows[structure]
+            if changed:
+                row = [(d, c) for d, c in row if d not in changed]
+                row += [(d, c) for d, look in changed.items() if (c := self.choices(board, structure, d, look))]
+                row.sort(key=lambda entry: self.order[entry[0]])
+            for district, choices in row:
+                for demolish in choices:
+                    yield Build(structure, district, demolish)
 
 
 def neutral_options(state: CanterburyState, colour: str) -> list[Move]:

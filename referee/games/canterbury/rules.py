@@ -88,15 +88,42 @@ class District:
 
 @dataclass
 class Board:
-    """The tiles in every district, the cubes on every service slot, and the sideboard."""
+    """The tiles in every district, the cubes on every service slot, and the sideboard.
+
+    Every action is worked out on a copy, and an action changes two or three districts of
+    twenty-five, so a copy shares each district's tiles and cubes with its original until it
+    changes them (`place`, `remove`, `put_cube`): only then does it take a copy of its own.
+    """
 
     tiles: dict[str, list[str]]
     cubes: dict[str, dict[str, str]]  # district -> service -> owner
     supply: dict[str, int]
     used: Counter  # owner -> service cubes on the board
+    owned: set[str] = field(default_factory=set, repr=False, compare=False)  # districts not shared
 
     def copy(self) -> "Board":
-        return Board({d: list(t) for d, t in self.tiles.items()}, {d: dict(c) for d, c in self.cubes.items()}, dict(self.supply), Counter(self.used))
+        used = Counter()
+        dict.update(used, self.used)
+        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used)
+
+    def _own(self, district: str) -> None:
+        if district not in self.owned:
+            self.tiles[district] = list(self.tiles[district])
+            self.cubes[district] = dict(self.cubes[district])
+            self.owned.add(district)
+
+    def place(self, district: str, structure: str) -> None:
+        self._own(district)
+        self.tiles[district].append(structure)
+
+    def remove(self, district: str, structure: str) -> None:
+        self._own(district)
+        self.tiles[district].remove(structure)
+
+    def put_cube(self, district: str, service: str, owner: str) -> None:
+        self._own(district)
+        self.cubes[district][service] = owner
+        self.used[owner] += 1
 
 
 @dataclass
@@ -280,17 +307,21 @@ class CanterburyState(State):
         income = self.tax() if move.kind == TAX else 0
         self._check_count(move)
         board = self.board.copy()
+        # (messages are written only for a move refused: the search tries thousands that are not)
         for build in move.builds:
             info = game.structures[build.structure]
-            require(not info.set_out, rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
+            if info.set_out:
+                raise Violation(rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
             left = board.supply[build.structure]
-            require(left > 0, rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
+            if left <= 0:
+                raise Violation(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
             board.supply[build.structure] = left - 1
         self.use("supply", *(game.structures[b.structure].printed("tiles") for b in move.builds))
         cost = sum(game.structures[b.structure].cost for b in move.builds)
         funds = player.money + income
-        what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
-        require(cost <= funds, rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
+        if cost > funds:
+            what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
+            raise Violation(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
         self.use("payment", *(game.structures[b.structure].printed("cost") for b in move.builds))
         upgrades = self._demolish(board, move.builds)
         outcome = Outcome(board, income=income, cost=cost)
@@ -329,16 +360,21 @@ class CanterburyState(State):
         key = "full_build" if move.kind == FULL else "tax_build"
         rid = rule(move.kind)
         limits = self.spec["setup"][key]
-        low, high = limits["structures"]["min"], limits["structures"]["max"]
         count = len(move.builds)
-        name = self._action_name(move.kind)
-        require(low <= count <= high, rid, f"a {name} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
+        self._check_number(move.kind, count)
         alone = [b for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())]
         if alone and count > 1:
             info = game.structures[alone[0].structure]
-            raise Violation(rid, f"a {info.size} structure ({info.name}) is the only structure of its {name}", move.builds[-1].pos)
+            raise Violation(rid, f"a {info.size} structure ({info.name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos)
         taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
         self.use(move.kind, f"setup:{key}", *taxed)
+
+    def _check_number(self, kind: str, count: int) -> None:
+        """How many structures an action of a kind builds."""
+        limits = self.spec["setup"]["full_build" if kind == FULL else "tax_build"]
+        low, high = limits["structures"]["min"], limits["structures"]["max"]
+        if not low <= count <= high:
+            raise Violation(self.game.rule(kind), f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
 
     # --- placement ---------------------------------------------------------------------------
 
@@ -378,7 +414,7 @@ class CanterburyState(State):
                 raise Violation(rule(problem[0]), problem[1], build.pos)
             if not self.board.tiles[build.district] and not board.tiles[build.district]:
                 opened.append(build.district)
-            board.tiles[build.district].append(build.structure)
+            board.place(build.district, build.structure)
             self._place_cubes(board, build, owner)
         for rid in ("space", "services-first"):
             self.trace.use(rule(rid))
@@ -397,7 +433,7 @@ class CanterburyState(State):
         for build in reversed(builds):
             if self.placement_problem(scratch, build.structure, build.district) is not None:
                 return False
-            scratch.tiles[build.district].append(build.structure)
+            scratch.place(build.district, build.structure)
             try:
                 self._place_cubes(scratch, build, owner)
             except Violation:
@@ -423,8 +459,8 @@ class CanterburyState(State):
         elif size.cubes == OWN:
             self.trace.use(rule("small-cubes"))
         large = rule("large-cubes")
-        if build.serving:
-            require(size.cubes == CHOSEN, large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
+        if build.serving and size.cubes != CHOSEN:
+            raise Violation(large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
         if size.cubes == CHOSEN:
             serving = build.serving
             require(len(serving) <= size.chosen, large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
@@ -442,30 +478,29 @@ class CanterburyState(State):
             if board.used[owner] >= stock:
                 self.trace.use(rule("cube-supply"))
                 break
-            board.cubes[district][info.service] = owner
-            board.used[owner] += 1
+            board.put_cube(district, info.service, owner)
 
     # --- demolition --------------------------------------------------------------------------
 
     def _demolish(self, board: Board, builds: tuple[Build, ...]) -> set[int]:
         """Carry out the demolitions that open a build action; return the builds that upgrade."""
         game, rule = self.game, self.game.rule
-        need: Counter = Counter()
-        freed: Counter = Counter()
+        need: dict[str, int] = {}
+        freed: dict[str, int] = {}
         for build in builds:
-            need[build.district] += game.structures[build.structure].spaces
-            freed[build.district] += sum(game.structures[t].spaces for t in build.demolish)
+            need[build.district] = need.get(build.district, 0) + game.structures[build.structure].spaces
+            freed[build.district] = freed.get(build.district, 0) + sum(game.structures[t].spaces for t in build.demolish)
         free_at_start = {d: game.free_spaces(board.tiles[d]) for d in need}
         upgrades: set[int] = set()
         for index, build in enumerate(builds):
             new = game.structures[build.structure]
             for gone_id in build.demolish:
                 gone = game.structures[gone_id]
-                tiles = board.tiles[build.district]
-                require(gone_id in tiles, rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
+                if gone_id not in board.tiles[build.district]:
+                    raise Violation(rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
                 spare = free_at_start[build.district] + freed[build.district] - gone.spaces
                 used = self._check_demolition(board, build, new, gone, spare < need[build.district])
-                tiles.remove(gone_id)
+                board.remove(build.district, gone_id)
                 if gone.service == new.service:
                     upgrades.add(index)
                 for rid in ("demolition", "demolish-purpose", "demolished-tiles"):
@@ -483,11 +518,13 @@ class CanterburyState(State):
         rid = rule(f"demolish-{gone.size}")
         purpose = rule("demolish-purpose")
         conditions = game.sizes[gone.size].demolition
-        require(conditions is not None, rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
-        require(game.sizes[gone.size].rank < game.sizes[new.size].rank, purpose,
-                f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
+        if conditions is None:
+            raise Violation(rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
+        if game.sizes[gone.size].rank >= game.sizes[new.size].rank:
+            raise Violation(purpose, f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
         same = gone.service == new.service
-        require(same or room_needed, purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+        if not (same or room_needed):
+            raise Violation(purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
         used = [f"structures:sizes.{gone.size}.demolition"]
         if same and new.size in conditions["replaced_by"]:
             return used
@@ -695,7 +732,7 @@ class CanterburyState(State):
             problem = self.placement_problem(board, tile, move.district)
             if problem is not None:
                 raise Violation(rule(problem[0]), f"the neutral's {game.structure_name(tile)}: {problem[1]}")
-            board.tiles[move.district].append(tile)
+            board.place(move.district, tile)
             self._place_cubes(board, Build(tile, move.district), owner)
         if move.skipped is not None:
             stack.remove(move.skipped)
@@ -825,6 +862,22 @@ class CanterburyState(State):
     # --- candidate actions: whether a Full Build is possible is a rule; the search for legal and
     # --- random moves (play.py) builds on the same candidates -------------------------------------
 
+    def allows(self, colour: str, kind: str, count: int) -> bool:
+        """Whether the choice of action (the first round, the turn after a Levy) and the number
+        of structures let the player take a build action of this kind with `count` structures.
+        For a candidate whose structures are affordable, in the supply and placeable where the
+        search found them (play.py), this is the whole verdict: one question for thousands of
+        candidates instead of working each one out."""
+        trace, self.trace = self.trace, Trace()  # a question asked for the search, not the record
+        try:
+            self._check_choice(self.players[colour], kind)
+            self._check_number(kind, count)
+            return True
+        except Violation:
+            return False
+        finally:
+            self.trace = trace
+
     def try_action(self, move: Action) -> Outcome | None:
         """The outcome of a candidate action, or None when a rule forbids it."""
         trace, self.trace = self.trace, Trace()  # a trial uses no rule on the record's behalf
@@ -835,7 +888,7 @@ class CanterburyState(State):
         finally:
             self.trace = trace
 
-    def _demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
+    def demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
         """Demolitions worth trying with a structure: none, upgrades, or room where it lacks."""
         game = self.game
         info = game.structures[structure]
@@ -875,7 +928,7 @@ class CanterburyState(State):
             if rng is not None:
                 rng.shuffle(districts)
             for district in districts:
-                choices = list(self._demolition_choices(board, structure, district))
+                choices = list(self.demolition_choices(board, structure, district))
                 if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
                     rng.shuffle(choices)
                 for demolish in choices:
