@@ -213,12 +213,19 @@ def _random_single(state: CanterburyState, colour: str, kind: str, money: int, r
     if sizes is None and rng.random() >= game.play["large"]:
         sizes = game.pair
     tried = set()
+    allowed = None
     for build in state.single_builds(board, money, sizes, rng):
         if build.structure not in tried and len(tried) >= game.play["attempts"]:
             break
         tried.add(build.structure)
         move = Action(colour, kind, (first, build) if first else (build,))
-        if state.try_action(move) is not None:
+        if build.demolish:  # only demolitions are in question (see `pairs`): worked out in full
+            if state.try_action(move) is not None:
+                return move
+            continue
+        if allowed is None:
+            allowed = state.allows(colour, kind, len(move.builds))
+        if allowed:
             return move
     return None
 
