@@ -123,3 +123,34 @@ def test_violation_message_names_the_numbers():
     report = check(HEADER_2P + "red: beer\nblue: cloth\nred: beer\n")
     message = report.errors[0].message
     assert "8 rondel spaces" in message and "holds 1" in message
+
+
+def test_a_refused_turn_leaves_the_whole_state_as_it_was():
+    """Turns refused at every stage (after the marker has moved, halfway through paying) put
+    back every player's pieces and the board; the snapshot copies only what a turn changes."""
+    import copy
+
+    from referee.engine import check_bytes
+    from referee.play import play_game
+    from referee.errors import Violation
+
+    refused = 0
+    for players, seed in ((2, 3), (4, 5)):
+        record = play_game("hamburgum", players, seed).encode()
+        total = check_bytes(record, "game.log").moves
+        for after in range(5, total, max(1, total // 12)):
+            state = check_bytes(record, "game.log", stop_after=after).state
+            if state.is_over():
+                continue
+            for move in state.game.legal_moves(state):
+                poor = copy.deepcopy(state)
+                player = poor.players[getattr(move, "player", poor.current())]
+                player.money = 0
+                player.stock.clear()
+                before = copy.deepcopy(poor.describe())
+                try:
+                    poor.apply(move)
+                except Violation:
+                    refused += 1
+                    assert poor.describe() == before
+    assert refused > 50

@@ -250,7 +250,7 @@ class HamburgumState(State):
         expected = self.current()
         require(move.player == expected, rule("turn-order"), f"it is {expected}'s turn, not {move.player}'s")
         player = self.players[move.player]
-        snapshot = self._snapshot()
+        snapshot = self._snapshot(move.player)
         try:
             self._move_marker(player, move)
             getattr(self, ACTIONS[type(move)])(player, move)
@@ -259,10 +259,13 @@ class HamburgumState(State):
             raise
         self.turn += 1
 
-    def _snapshot(self) -> dict:
-        """Everything a turn may change, copied, so that a rejected turn leaves no trace."""
+    def _snapshot(self, actor: str) -> dict:
+        """Everything a turn may change, copied, so that a rejected turn leaves no trace. A turn
+        changes the pieces of the player whose turn it is and the common board, never another
+        player's pieces, so only the acting player is copied: a snapshot is taken before every
+        turn, and copying every player made it a tenth of a replay."""
         return {
-            "players": {c: _player_copy(p) for c, p in self.players.items()},
+            "players": {c: _player_copy(p) if c == actor else p for c, p in self.players.items()},
             "harbour": {b: list(ships) for b, ships in self.harbour.items()},
             "dutchmen": self.dutchmen,
             "built": _counter_copy(self.built),
