@@ -54,7 +54,15 @@ def edge_token(tree: Any, last: bool) -> Any:
     positions, which cost almost half of the parse and are needed only for
     the few trees a diagnostic points at.
     """
-    stack: list = [tree]
+    node = tree
+    while True:  # straight down the first (last) children, as long as there are some
+        children = getattr(node, "children", None)
+        if children is None:
+            return node
+        if not children:
+            break
+        node = children[-1] if last else children[0]
+    stack: list = [tree]  # an empty subtree on the way: every branch in turn
     while stack:
         node = stack.pop()
         if not hasattr(node, "children"):

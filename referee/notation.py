@@ -269,7 +269,8 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
         raise RecordError("empty record: it needs at least a [Game] tag")
     if problems is None:
         trees = [_parse_text(game, text, keywords)]
-        _check_numbers(trees[0])
+        if _LONG_NUMBER.search(text):  # the parse tree is searched only when the text has one
+            _check_numbers(trees[0])
     else:
         trees = _parse_lines(game, text.split("\n"), 0, len(text.split("\n")), problems, keywords)
 
@@ -347,6 +348,7 @@ def _add_tag(header: Header, tag: Tree, after_moves: bool) -> None:
 
 
 _NUMBER = re.compile(r"[+-]?([0-9]+)\.?")
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_NUMBER_DIGITS + 1}}}")
 
 
 def _check_numbers(tree: Tree) -> None:

@@ -50,6 +50,12 @@ def data_root() -> Path:
 
 def shipped_data_root() -> Path:
     """The data this code was written against: inside an installed wheel, or the source tree."""
+    return _shipped_data_root()
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped_data_root() -> Path:
+    """Looked up once: every record checked asks."""
     bundled = Path(__file__).parent / "_data"
     if (bundled / "specs").is_dir():
         return bundled
@@ -118,6 +124,7 @@ class Spec:
     variants: tuple[Variant, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     _under: dict[str, list[Provenance]] = field(default_factory=dict, repr=False, compare=False)
+    _holding: dict[str, Provenance | None] = field(default_factory=dict, repr=False, compare=False)
 
     def __getitem__(self, stem: str) -> Any:
         return self.files[stem]
@@ -173,13 +180,18 @@ class Spec:
     def uncertain_holding(self, address: str) -> Provenance | None:
         """The uncertain value that holds an address whole: a table typed in with one
         provenance holds each of its entries."""
+        if address in self._holding:  # kept: every report asks again, for hundreds of values
+            return self._holding[address]
         stem, _, key = address.partition(":")
         parts = key.split(".") if key else []
+        found = None
         for n in range(len(parts) - 1, 0, -1):
             p = self.provenance.get(f"{stem}:{'.'.join(parts[:n])}")
             if p is not None:
-                return p
-        return None
+                found = p
+                break
+        self._holding[address] = found
+        return found
 
     def relied_on(self, rule_ids, values=()) -> list[Provenance]:
         """Uncertain values that the given rules read (all their `reads`), plus those at, below
@@ -698,5 +710,5 @@ def iter_uncertain(spec: Spec, statuses=UNCERTAIN) -> Iterator[Provenance]:
 
 def forget_loaded_specs() -> None:
     """Drop the specs, schemas and rule lists read so far (see games.forget_loaded_data)."""
-    for cached in (_load_spec, _schema_registry, _validator, _shipped_rule_ids):
+    for cached in (_load_spec, _schema_registry, _validator, _shipped_rule_ids, _shipped_data_root):
         cached.cache_clear()

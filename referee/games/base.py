@@ -270,6 +270,19 @@ class Game:
         goods drawn onto a ship), offered when a line is completed; none by default."""
         return []
 
+    def next_words(self, state: State, words: list[str]) -> list[str]:
+        """The words that may follow `words`, the start of a move as `move_hints` writes it
+        split at its spaces, in some legal move: sorted, with "" where `words` already are a
+        whole legal move. A move is completed word by word with it; a game whose positions
+        have thousands of moves answers it without listing them all."""
+        n = len(words)
+        found = set()
+        for text in self.move_hints(state):
+            parts = text.split()
+            if parts[:n] == words:
+                found.add(parts[n] if len(parts) > n else "")
+        return sorted(found)
+
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
         return rng.choice(self.legal_moves(state))

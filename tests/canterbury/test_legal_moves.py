@@ -83,3 +83,32 @@ def test_the_list_is_the_one_trying_every_candidate_gives_in_the_same_order(play
     state = check_bytes(record, "game.log", stop_after=int(total * fraction)).state
     listed_in_order = [state.game.format_move(m) for m in state.game.legal_moves(state)]
     assert listed_in_order == every_candidate_tried(state)
+
+
+def words_after(texts: list[str], words: list[str]) -> list[str]:
+    n = len(words)
+    return sorted({t.split()[n] if len(t.split()) > n else "" for t in texts if t.split()[:n] == words})
+
+
+@pytest.mark.parametrize("players, seed, fraction", [(4, 3, 0.5), (2, 1, 0.5), (3, 4, 0.1)])
+def test_next_words_are_those_of_the_whole_list(players, seed, fraction):
+    """Word by word, the continuations found without listing every Full Build of two
+    structures are exactly those the whole list has, for every start of a listed move."""
+    import random
+
+    from referee.games.base import Game
+
+    record = play_game("canterbury", players, seed).encode()
+    total = check_bytes(record, "game.log").moves
+    state = check_bytes(record, "game.log", stop_after=int(total * fraction)).state
+    texts = state.game.move_hints(state)
+    assert texts
+    starts = {()}
+    for text in random.Random(seed).sample(texts, min(6, len(texts))):
+        parts = text.split()
+        starts.update(tuple(parts[:k]) for k in range(len(parts) + 1))
+    starts.update({("nobody:",), (state.to_act() + ":", "full", "build", "no-such-structure")})
+    for start in sorted(starts):
+        words = list(start)
+        assert state.game.next_words(state, words) == words_after(texts, words), words
+    assert Game.next_words(state.game, state, []) == words_after(texts, [])

@@ -131,3 +131,6 @@ class Canterbury(Game):
 
     def random_move(self, state: CanterburyState, rng: random.Random) -> Move:
         return play.random_move(state, rng)
+
+    def next_words(self, state: CanterburyState, words: list[str]) -> list[str]:
+        return play.next_words(state, words)

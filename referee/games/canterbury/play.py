@@ -25,34 +25,86 @@ def legal_moves(state: CanterburyState) -> list[Move]:
     colour = state.to_act()
     if state.neutral_due:
         return neutral_options(state, colour)
-    player = state.players[colour]
+    found = Singles(state)
     moves: list[Move] = []
-    alone: dict[tuple, bool] = {}  # Full Builds of one structure: whether each is legal
-    worked_out: dict[int, Outcome] = {}  # and what those worked out in full do, by id
-    for kind in open_kinds(state, player):
-        if kind == LEVY:
-            legal = [m for m in [Action(colour, LEVY)] if state.try_action(m) is not None]
-        elif not state.allows(colour, kind, 1):
-            legal = []
-        else:
-            money = player.money + (state.tax() if kind == TAX else 0)
-            legal = []
-            for build in state.single_builds(state.board, money):
-                move = Action(colour, kind, (build,))
-                ok = True
-                if build.demolish:
-                    outcome = state.try_action(move)
-                    ok = outcome is not None
-                    if ok:
-                        worked_out[id(move)] = outcome
-                if kind == FULL:
-                    alone[build.structure, build.district, build.demolish] = ok
-                if ok:
-                    legal.append(move)
+    for kind, legal in found.by_kind.items():
         moves.extend(legal)
         if kind == FULL:
-            moves.extend(pairs(state, colour, legal, alone, worked_out))
+            moves.extend(pairs(state, colour, legal, found.alone, found.worked_out))
     return moves
+
+
+class Singles:
+    """The legal actions of one structure (and the Levy) of the player to act, by kind, with
+    what the search for Full Builds of two structures takes from them."""
+
+    def __init__(self, state: CanterburyState):
+        colour = state.to_act()
+        player = state.players[colour]
+        self.by_kind: dict[str, list[Action]] = {}
+        self.alone: dict[tuple, bool] = {}  # Full Builds of one structure: whether each is legal
+        self.worked_out: dict[int, Outcome] = {}  # and what those worked out in full do, by id
+        for kind in open_kinds(state, player):
+            if kind == LEVY:
+                legal = [m for m in [Action(colour, LEVY)] if state.try_action(m) is not None]
+            elif not state.allows(colour, kind, 1):
+                legal = []
+            else:
+                money = player.money + (state.tax() if kind == TAX else 0)
+                legal = []
+                for build in state.single_builds(state.board, money):
+                    move = Action(colour, kind, (build,))
+                    ok = True
+                    if build.demolish:
+                        outcome = state.try_action(move)
+                        ok = outcome is not None
+                        if ok:
+                            self.worked_out[id(move)] = outcome
+                    if kind == FULL:
+                        self.alone[build.structure, build.district, build.demolish] = ok
+                    if ok:
+                        legal.append(move)
+            self.by_kind[kind] = legal
+
+
+def next_words(state: CanterburyState, words: list[str]) -> list[str]:
+    """The words that may follow `words` in a legal move as `move_hints` writes it ("" where
+    they are a whole move), found without listing every Full Build of two structures: those
+    are looked at only for first structures the words can still lead to, and listed only
+    once the words name the first (a comma after its last word)."""
+    if state.over or state.neutral_due:
+        return _next_of([state.game.format_move(m) for m in legal_moves(state)], words)
+    colour = state.to_act()
+    found = Singles(state)
+    n = len(words)
+    out: set[str] = set()
+    for kind, legal in found.by_kind.items():
+        texts = [state.game.format_move(m) for m in legal]
+        out.update(_next_of(texts, words))
+        if kind != FULL:
+            continue
+        for move, text in zip(legal, texts):
+            first = text.split()
+            head = len(first) - 1  # the words before the first structure's last word
+            if n < head or words[:head] != first[:head] or state.game.structures[move.builds[0].structure].size not in state.game.pair:
+                continue
+            if n == head:  # the last word of the first structure: with a comma, if a second may follow
+                if pairs(state, colour, [move], found.alone, found.worked_out, first_only=True):
+                    out.add(first[-1] + ",")
+            elif words[head] == first[-1] + ",":
+                out.update(_next_of([state.game.format_move(m) for m in pairs(state, colour, [move], found.alone, found.worked_out)], words))
+    return sorted(out)
+
+
+def _next_of(texts: list[str], words: list[str]) -> set[str]:
+    """The word after `words` in each text that starts with them ("" for a text that is them)."""
+    n = len(words)
+    out = set()
+    for text in texts:
+        parts = text.split()
+        if parts[:n] == words:
+            out.add(parts[n] if len(parts) > n else "")
+    return out
 
 
 def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
@@ -66,7 +118,7 @@ def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
     return (LEVY, FULL, TAX)
 
 
-def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dict[tuple, bool] | None = None, worked_out: dict[int, Outcome] | None = None) -> list[Action]:
+def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dict[tuple, bool] | None = None, worked_out: dict[int, Outcome] | None = None, first_only: bool = False) -> list[Action]:
     """Full Builds of two small or medium structures, the second chosen after the first.
 
     Candidates are built so that only their demolitions are in question: the first structure
@@ -76,7 +128,7 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
     demolitions of both come before either is placed, unless the first demolishes nothing
     and stands out of the second's reach (another district, not adjacent either way): then
     the pair stands or falls with the second built alone (`alone`, when Full Builds of one
-    structure are allowed)."""
+    structure are allowed). With `first_only`, the list stops at the first pair found."""
     game = state.game
     pair_sizes = game.pair
     out: list[Action] = []
@@ -85,7 +137,7 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
     if alone is not None and not state.allows(colour, FULL, 1):
         alone = None
     districts = game.districts
-    seconds = Seconds(state, pair_sizes)
+    seconds = Seconds(state, pair_sizes) if len(singles) > 1 else None
     for single in singles:
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
@@ -93,7 +145,8 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
         outcome = (worked_out or {}).get(id(single)) or state.try_action(single)
         money = state.players[colour].money - outcome.cost
         near = {first.district, *districts[first.district].neighbours} if alone is not None and not first.demolish else None
-        for second in seconds.after(outcome.board, first.district, money):
+        found = seconds.after(outcome.board, first.district, money) if seconds else state.single_builds(outcome.board, money, pair_sizes)
+        for second in found:
             move = Action(colour, FULL, (first, second))
             if not second.demolish:
                 out.append(move)
@@ -102,6 +155,8 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
                     out.append(move)
             elif state.try_action(move) is not None:
                 out.append(move)
+            if first_only and out:
+                return out
     return out
 
 
