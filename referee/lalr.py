@@ -28,8 +28,7 @@ class Driver:
     """The tables of one Lark LALR parser, laid out for the loop in `parse`."""
 
     def __init__(self, lark: Lark, start: str = "start"):
-        from lark.lexer import ContextualLexer, UnlessCallback
-        from lark.lexer import PatternStr
+        from lark.lexer import ContextualLexer
         from lark.parsers.lalr_analysis import Shift
 
         frontend = lark.parser
@@ -59,24 +58,7 @@ class Driver:
                     if rule.options.keep_all_tokens or not symbol.filter_out:
                         kept.add(symbol.name)
         self.dropped = frozenset(seen - kept)
-        # Per state: its patterns, the keywords its word patterns may turn out to be, the
-        # terminals it ignores and those that may hold a line break (states that accept the
-        # same terminals share one lexer in Lark, and one entry here).
-        self.lexers: dict[Any, tuple] = {}
-        shared: dict[int, tuple] = {}
-        for state, basic in frontend.lexer.lexers.items():
-            if id(basic) not in shared:
-                patterns = tuple(basic.scanner._mres)
-                keywords = {}
-                for kind, callback in basic.callback.items():
-                    if not isinstance(callback, UnlessCallback):
-                        raise TypeError("only keyword callbacks are driven here")
-                    terminals = callback.scanner.terminals
-                    if not all(isinstance(t.pattern, PatternStr) and not t.pattern.flags for t in terminals):
-                        raise TypeError("only plain keywords are driven here")
-                    keywords[kind] = {t.pattern.value: t.name for t in terminals}
-                shared[id(basic)] = (patterns, keywords, frozenset(basic.ignore_types), frozenset(basic.newline_types))
-            self.lexers[state] = shared[id(basic)]
+        self.lexers = _Lexers(frontend.lexer.lexers)
 
     def parse(self, text: str) -> Any:
         """The tree of a well-formed text; `_Refused` at anything else."""
@@ -140,6 +122,37 @@ class Driver:
             stack.append(actions[stack[-1]][name])
             if stack[-1] == self.end:
                 return values[-1]
+
+
+class _Lexers(dict):
+    """Per parser state: its patterns, the keywords its word patterns may turn out to be, the
+    terminals it ignores and those that may hold a line break. Made when a state is first
+    met (states that accept the same terminals share one lexer in Lark, and one entry here),
+    as Lark makes its own: a record visits few of the states."""
+
+    def __init__(self, basics: dict):
+        super().__init__()
+        self.basics = basics
+        self.shared: dict[int, tuple] = {}
+
+    def __missing__(self, state: Any) -> tuple:
+        from lark.lexer import PatternStr, UnlessCallback
+
+        basic = self.basics[state]
+        entry = self.shared.get(id(basic))
+        if entry is None:
+            patterns = tuple(basic.scanner._mres)
+            keywords = {}
+            for kind, callback in basic.callback.items():
+                if not isinstance(callback, UnlessCallback):
+                    raise _Refused  # Lark's own parse handles what is not a plain keyword
+                terminals = callback.scanner.terminals
+                if not all(isinstance(t.pattern, PatternStr) and not t.pattern.flags for t in terminals):
+                    raise _Refused
+                keywords[kind] = {t.pattern.value: t.name for t in terminals}
+            entry = self.shared[id(basic)] = (patterns, keywords, frozenset(basic.ignore_types), frozenset(basic.newline_types))
+        self[state] = entry
+        return entry
 
 
 def _token_maker():
