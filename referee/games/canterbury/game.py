@@ -32,6 +32,8 @@ class Canterbury(Game):
     def __init__(self, spec: Spec):
         super().__init__(spec)
         self.services = [s["id"] for s in spec["services"]["services"]]
+        self._before = {s: tuple(self.services[:i]) for i, s in enumerate(self.services)}  # placement asks often
+        self.building_spaces = spec["board"]["building_spaces"]
         self.sizes = {
             name: Size(name, rank, s["spaces"], s["cubes"], s.get("chosen_districts", 0), s["demolition"])
             for rank, (name, s) in enumerate(spec["structures"]["sizes"].items())
@@ -89,11 +91,12 @@ class Canterbury(Game):
     def ring_name(self, ring: str) -> str:
         return self.spec["board"]["rings"][ring]["names"]["en"]
 
-    def services_before(self, service: str) -> list[str]:
-        return self.services[: self.services.index(service)]
+    def services_before(self, service: str) -> tuple[str, ...]:
+        return self._before[service]
 
     def free_spaces(self, tiles: list[str]) -> int:
-        return self.spec["board"]["building_spaces"] - sum(self.structures[t].spaces for t in tiles)
+        structures = self.structures
+        return self.building_spaces - sum(structures[t].spaces for t in tiles)
 
     def scored_spaces(self, tiles: list[str]) -> int:
         """Occupied building spaces for district scoring; the Roman well's counts as empty."""

@@ -381,22 +381,25 @@ class CanterburyState(State):
     def placement_problem(self, board: Board, structure: str, district: str) -> tuple[str, str] | None:
         """Why a structure cannot stand in a district now, as (rule, reason); None when it can."""
         game = self.game
-        info = game.structures[structure]
+        structures = game.structures
+        info = structures[structure]
         where = game.districts[district]
         tiles = board.tiles[district]
         if not tiles and not any(board.tiles[n] for n in where.neighbours):
             return "connectivity", f"{district} holds no structure and borders no district that does"
         if info.points_in(where.ring) is None:
             return "centre-forbidden", f"the {info.name} may not be built in the {game.ring_name(where.ring)} ({district})"
-        twin = next((t for t in tiles if game.structures[t].kind == info.kind), None)
-        if twin is not None:
-            return "no-duplicate", f"{district} already holds the {game.structure_name(twin)}"
+        for twin in tiles:
+            if structures[twin].kind == info.kind:
+                return "no-duplicate", f"{district} already holds the {game.structure_name(twin)}"
         free = game.free_spaces(tiles)
         if free < info.spaces:
             return "space", f"the {info.name} needs {info.spaces} empty building space{'s' if info.spaces != 1 else ''} in {district}; {free} {'is' if free == 1 else 'are'} empty"
-        missing = [s for s in game.services_before(info.service) if s not in board.cubes[district]]
-        if missing:
-            return "services-first", f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
+        cubes = board.cubes[district]
+        for service in game.services_before(info.service):
+            if service not in cubes:
+                missing = [s for s in game.services_before(info.service) if s not in cubes]
+                return "services-first", f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
         return None
 
     def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
@@ -891,15 +894,15 @@ class CanterburyState(State):
     def demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
         """Demolitions worth trying with a structure: none, upgrades, or room where it lacks."""
         game = self.game
+        problem = self.placement_problem(board, structure, district)
+        if problem is not None and problem[0] != "space":
+            return
         info = game.structures[structure]
         rank = game.sizes[info.size].rank
         smaller = [t for t in board.tiles[district] if game.sizes[game.structures[t].size].rank < rank]
-        problem = self.placement_problem(board, structure, district)
         if problem is None:
             yield ()
             smaller = [t for t in smaller if game.structures[t].service == info.service]
-        elif problem[0] != "space":
-            return
         free = game.free_spaces(board.tiles[district])
         for size in range(1, len(smaller) + 1):
             for combo in itertools.combinations(smaller, size):
@@ -950,11 +953,20 @@ class CanterburyState(State):
         return tuple(sorted(rng.sample(free, count)))
 
     def find_full_build(self, colour: str, rng: random.Random | None = None) -> Action | None:
-        """A legal Full Build of one structure for the player, or None when there is none."""
+        """A legal Full Build of one structure for the player, or None when there is none.
+        A candidate that demolishes nothing is legal when a Full Build of one structure may be
+        taken at all (`allows`); only those that demolish are worked out in full."""
         player = self.players[colour]
+        allowed = None
         for build in self.single_builds(self.board, player.money, rng=rng):
             move = Action(colour, FULL, (build,))
-            if self.try_action(move) is not None:
+            if build.demolish:
+                if self.try_action(move) is not None:
+                    return move
+                continue
+            if allowed is None:
+                allowed = self.allows(colour, FULL, 1)
+            if allowed:
                 return move
         return None
 
