@@ -313,8 +313,10 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     play = state.spec["play"]
     spaces = reachable(state, player)
     options: list[tuple[int, str, list[str]]] = []
+    found = {s: state.game.space_action(s) for s, _ in spaces}  # each space's action, looked up once
+    produces = state.game.produces
     for kind, (action, _) in PLANNERS.items():
-        here = [(s, c) for s, c in spaces if _action_of(state, s, action)]
+        here = [(s, c) for s, c in spaces if (found[s] in produces if action == "production" else found[s] == action)]
         if not here:
             continue
         cheapest = min(c for _, c in here)
@@ -332,11 +334,6 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     idle = [sc for sc in spaces if state.game.space_action(sc[0]) in state.game.produces or state.game.space_action(sc[0]) == "church"] or spaces
     space = min(idle, key=lambda sc: sc[1])[0]
     return _idle(state, player, space)
-
-
-def _action_of(state, space: str, action: str) -> bool:
-    found = state.game.space_action(space)
-    return found in state.game.produces if action == "production" else found == action
 
 
 def _idle(state, player, space: str) -> Move:
