@@ -98,30 +98,28 @@ class Driver:
                     stack.append(action)
                     values.append(token)
                     break
-                build, size, name = action
-                if size:
-                    children = values[-size:]
-                    del stack[-size:]
-                    del values[-size:]
-                else:
-                    children = []
-                values.append(build(children))
-                stack.append(actions[stack[-1]][name])
+                _reduce(actions, stack, values, action)
         while True:
             action = actions[stack[-1]].get("$END")
             if type(action) is not tuple:
                 raise _Refused
-            build, size, name = action
-            if size:
-                children = values[-size:]
-                del stack[-size:]
-                del values[-size:]
-            else:
-                children = []
-            values.append(build(children))
-            stack.append(actions[stack[-1]][name])
+            _reduce(actions, stack, values, action)
             if stack[-1] == self.end:
                 return values[-1]
+
+
+def _reduce(actions: dict, stack: list, values: list, action: tuple) -> None:
+    """A rule is complete: its values are replaced by the node its callback builds, and the
+    automaton goes where the rule's name leads from the state below."""
+    build, size, name = action
+    if size:
+        children = values[-size:]
+        del stack[-size:]
+        del values[-size:]
+    else:
+        children = []
+    values.append(build(children))
+    stack.append(actions[stack[-1]][name])
 
 
 class _Lexers(dict):
