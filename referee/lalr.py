@@ -62,64 +62,57 @@ class Driver:
 
     def parse(self, text: str) -> Any:
         """The tree of a well-formed text; `_Refused` at anything else."""
-        actions, lexers, dropped, make = self.actions, self.lexers, self.dropped, _token_maker()
+        actions, lexers, dropped, make, last = self.actions, self.lexers, self.dropped, _token_maker(), self.end
         stack = [self.start]
         values: list = []
         pos, line, line_start, end = 0, 1, 0, len(text)
-        while pos < end:
-            patterns, keywords, ignore, newline = lexers[stack[-1]]
-            for pattern in patterns:
-                match = pattern.match(text, pos)
-                if match:
-                    break
-            else:
-                raise _Refused
-            value = match.group(0)
-            kind = match.lastgroup
-            start = pos
-            pos += len(value)
-            start_line, column = line, start - line_start + 1
-            if kind in newline and "\n" in value:
-                line += value.count("\n")
-                line_start = start + value.rindex("\n") + 1
-            if kind in ignore:
-                continue
-            if kind in keywords:
-                kind = keywords[kind].get(value, kind)
-            if kind in dropped:
-                token = None
-            else:
-                token = make(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
+        while True:
+            if pos < end:
+                patterns, keywords, ignore, newline = lexers[stack[-1]]
+                for pattern in patterns:
+                    match = pattern.match(text, pos)
+                    if match:
+                        break
+                else:
+                    raise _Refused
+                value = match.group(0)
+                kind = match.lastgroup
+                start = pos
+                pos += len(value)
+                start_line, column = line, start - line_start + 1
+                if kind in newline and "\n" in value:
+                    line += value.count("\n")
+                    line_start = start + value.rindex("\n") + 1
+                if kind in ignore:
+                    continue
+                if kind in keywords:
+                    kind = keywords[kind].get(value, kind)
+                token = None if kind in dropped else make(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
+            else:  # the end of the text: reduce what is left, up to the start rule
+                kind, token = "$END", None
             while True:
                 action = actions[stack[-1]].get(kind)
                 if action is None:
                     raise _Refused
                 if type(action) is not tuple:
+                    if token is None and kind == "$END":
+                        raise _Refused
                     stack.append(action)
                     values.append(token)
                     break
-                _reduce(actions, stack, values, action)
-        while True:
-            action = actions[stack[-1]].get("$END")
-            if type(action) is not tuple:
-                raise _Refused
-            _reduce(actions, stack, values, action)
-            if stack[-1] == self.end:
-                return values[-1]
-
-
-def _reduce(actions: dict, stack: list, values: list, action: tuple) -> None:
-    """A rule is complete: its values are replaced by the node its callback builds, and the
-    automaton goes where the rule's name leads from the state below."""
-    build, size, name = action
-    if size:
-        children = values[-size:]
-        del stack[-size:]
-        del values[-size:]
-    else:
-        children = []
-    values.append(build(children))
-    stack.append(actions[stack[-1]][name])
+                # a rule is complete: its values make way for the node its callback builds, and
+                # the automaton goes where the rule's name leads from the state below
+                build, size, name = action
+                if size:
+                    children = values[-size:]
+                    del stack[-size:]
+                    del values[-size:]
+                else:
+                    children = []
+                values.append(build(children))
+                stack.append(actions[stack[-1]][name])
+                if kind == "$END" and stack[-1] == last:
+                    return values[-1]
 
 
 class _Lexers(dict):
