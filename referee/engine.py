@@ -8,7 +8,6 @@ become diagnostics with a position, never exceptions.
 from __future__ import annotations
 
 import re
-import traceback
 from pathlib import Path
 from typing import Callable
 
@@ -42,6 +41,8 @@ GAMES_DIR = Path(__file__).resolve().parent / "games"
 
 def _raised_at(exc: BaseException) -> str:
     """The last line of a game module (not the loader of games) that the error passed through."""
+    import traceback  # only for data a game cannot set itself up with: not at every start
+
     paths = [(f, Path(f.filename).resolve()) for f in traceback.extract_tb(exc.__traceback__)]
     frames = [f for f, path in paths if GAMES_DIR in path.parents and path != GAMES_DIR / "__init__.py"]
     if not frames:
