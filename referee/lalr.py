@@ -10,14 +10,23 @@ loop. The tree it returns is the tree Lark returns.
 Only well-formed records take this path. At the first character or token that the
 automaton refuses, the record is handed to Lark's own `parse`, so that every syntax error
 is Lark's own exception, with its position and its expected terminals, word for word.
+
+The loop's tables are kept in the user's cache folder (cache.py) by the hash of the grammar,
+so that a start reads one small file instead of building Lark's parser and its lexers; the
+Lark parser itself is built only when a record has a syntax error to report.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable
 
 from lark import Lark, Token, Tree
+
+from . import cache
 
 
 class _Refused(Exception):
@@ -27,7 +36,20 @@ class _Refused(Exception):
 class Driver:
     """The tables of one Lark LALR parser, laid out for the loop in `parse`."""
 
-    def __init__(self, lark: Lark, start: str = "start"):
+    def __init__(self, start: Any, end: Any, actions: dict, dropped: frozenset, lexers: dict):
+        self.start = start
+        self.end = end
+        # Per state, what each terminal or rule name leads to: a state to shift to, or a
+        # reduction (the callback that builds the node, how many values it takes, the rule's name).
+        self.actions = actions
+        # Terminals that no rule keeps in its tree (punctuation, keywords, line breaks): the
+        # loop puts a placeholder on the stack for them, which the tree builders never read.
+        self.dropped = dropped
+        self.lexers = lexers
+
+    @classmethod
+    def of(cls, lark: Lark, start: str = "start") -> "Driver":
+        """The tables of a Lark parser; TypeError for a kind of parser not driven here."""
         from lark.lexer import ContextualLexer
         from lark.parsers.lalr_analysis import Shift
 
@@ -38,18 +60,10 @@ class Driver:
         if any(isinstance(key, str) for key in parser.callbacks):
             raise TypeError("terminal callbacks are not driven here")
         table = parser.parse_table
-        self.start = table.start_states[start]
-        self.end = table.end_states[start]
-        # Per state, what each terminal or rule name leads to: a state to shift to, or a
-        # reduction (the callback that builds the node, how many values it takes, the rule's name).
-        self.actions: dict[Any, dict[str, Any]] = {}
-        for state, row in table.states.items():
-            self.actions[state] = {
-                name: (arg if action is Shift else (parser.callbacks[arg], len(arg.expansion), arg.origin.name))
-                for name, (action, arg) in row.items()
-            }
-        # Terminals that no rule keeps in its tree (punctuation, keywords, line breaks): the
-        # loop puts a placeholder on the stack for them, which the tree builders never read.
+        actions = {
+            state: {name: (arg if action is Shift else (parser.callbacks[arg], len(arg.expansion), arg.origin.name)) for name, (action, arg) in row.items()}
+            for state, row in table.states.items()
+        }
         kept, seen = set(), set()
         for rule in parser.callbacks:
             for symbol in rule.expansion:
@@ -57,8 +71,20 @@ class Driver:
                     seen.add(symbol.name)
                     if rule.options.keep_all_tokens or not symbol.filter_out:
                         kept.add(symbol.name)
-        self.dropped = frozenset(seen - kept)
-        self.lexers = _Lexers(frontend.lexer.lexers)
+        return cls(table.start_states[start], table.end_states[start], actions, frozenset(seen - kept), _Lexers(_described(frontend.lexer.lexers)))
+
+    def data(self) -> dict | None:
+        """The tables as plain data for the cache (patterns by their source), or None when a
+        state's lexer is of a kind not driven here."""
+        try:
+            lexers = {state: self.lexers.data_of(state) for state in self.actions}
+        except _Refused:
+            return None
+        return {"start": self.start, "end": self.end, "actions": self.actions, "dropped": self.dropped, "lexers": lexers}
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Driver":
+        return cls(data["start"], data["end"], data["actions"], data["dropped"], _Lexers(data["lexers"].__getitem__))
 
     def parse(self, text: str) -> Any:
         """The tree of a well-formed text; `_Refused` at anything else."""
@@ -86,7 +112,7 @@ class Driver:
                 if kind in ignore:
                     continue
                 if kind in keywords:
-                    kind = keywords[kind].get(value, kind)
+                    kind = keywords[kind](value) or kind
                 token = None if kind in dropped else make(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
             else:  # the end of the text: reduce what is left, up to the start rule
                 kind, token = "$END", None
@@ -116,34 +142,68 @@ class Driver:
 
 
 class _Lexers(dict):
-    """Per parser state: its patterns, the keywords its word patterns may turn out to be, the
-    terminals it ignores and those that may hold a line break. Made when a state is first
-    met (states that accept the same terminals share one lexer in Lark, and one entry here),
-    as Lark makes its own: a record visits few of the states."""
+    """Per parser state: its patterns, what a word its patterns match may turn out to be (a
+    keyword, found as Lark finds it), the terminals it ignores and those that may hold a line
+    break. Compiled when a state is first met, as Lark compiles its own: a record visits few
+    of the states. `describe` gives a state's lexer as plain data (patterns by their source),
+    which is what the cache keeps."""
 
-    def __init__(self, basics: dict):
+    def __init__(self, describe: Callable[[Any], tuple]):
         super().__init__()
-        self.basics = basics
-        self.shared: dict[int, tuple] = {}
+        self.describe = describe
+        self.known: dict[Any, tuple] = {}
+
+    def data_of(self, state: Any) -> tuple:
+        found = self.known.get(state)
+        if found is None:
+            found = self.known[state] = self.describe(state)
+        return found
 
     def __missing__(self, state: Any) -> tuple:
-        from lark.lexer import PatternStr, UnlessCallback
+        patterns, keywords, ignore, newline = self.data_of(state)
+        finders = {}
+        for kind, (how, spec) in keywords.items():
+            if how == "plain":  # literal words: looked up
+                finders[kind] = spec.get
+            else:  # words in any case: matched by Lark's own patterns for them
+                finders[kind] = functools.partial(_fullmatch, tuple(re.compile(source, flags) for source, flags in spec))
+        entry = self[state] = (tuple(re.compile(source, flags) for source, flags in patterns), finders, ignore, newline)
+        return entry
 
-        basic = self.basics[state]
-        entry = self.shared.get(id(basic))
-        if entry is None:
-            patterns = tuple(basic.scanner._mres)
+
+def _fullmatch(patterns: tuple, value: str) -> str | None:
+    """The keyword a word is, as Lark's keyword callback finds it (`Scanner.fullmatch`)."""
+    for pattern in patterns:
+        match = pattern.fullmatch(value)
+        if match:
+            return match.lastgroup
+    return None
+
+
+def _described(basics: dict) -> Callable[[Any], tuple]:
+    """A state's lexer, from Lark's contextual lexer, as plain data (see `_Lexers`)."""
+    from lark.lexer import PatternStr, UnlessCallback
+
+    shared: dict[int, tuple] = {}
+
+    def describe(state: Any) -> tuple:
+        basic = basics[state]
+        found = shared.get(id(basic))
+        if found is None:
+            patterns = tuple((p.pattern, p.flags) for p in basic.scanner._mres)
             keywords = {}
             for kind, callback in basic.callback.items():
                 if not isinstance(callback, UnlessCallback):
-                    raise _Refused  # Lark's own parse handles what is not a plain keyword
+                    raise _Refused  # Lark's own parse handles what is not a keyword callback
                 terminals = callback.scanner.terminals
-                if not all(isinstance(t.pattern, PatternStr) and not t.pattern.flags for t in terminals):
-                    raise _Refused
-                keywords[kind] = {t.pattern.value: t.name for t in terminals}
-            entry = self.shared[id(basic)] = (patterns, keywords, frozenset(basic.ignore_types), frozenset(basic.newline_types))
-        self[state] = entry
-        return entry
+                if not basic.g_regex_flags and all(isinstance(t.pattern, PatternStr) and not t.pattern.flags for t in terminals):
+                    keywords[kind] = ("plain", {t.pattern.value: t.name for t in terminals})
+                else:
+                    keywords[kind] = ("patterns", tuple((p.pattern, p.flags) for p in callback.scanner._mres))
+            found = shared[id(basic)] = (patterns, keywords, frozenset(basic.ignore_types), frozenset(basic.newline_types))
+        return found
+
+    return describe
 
 
 def _token_maker():
@@ -151,22 +211,71 @@ def _token_maker():
     return getattr(Token, "_future_new", Token)
 
 
-@functools.lru_cache(maxsize=None)
-def driver_for(lark: Lark) -> Driver | None:
-    """The loop's tables for a parser, or None when the parser is of a kind not driven here
-    (then Lark parses alone)."""
+# What the cached tables are made of (Lark's tree builders); anything else means the file is
+# not one the referee wrote, and it is ignored.
+_CACHED_CLASSES = {("lark.tree", "Tree"), ("lark.lexer", "Token"), ("functools", "partial"), ("lark.parse_tree_builder", "ExpandSingleChild"),
+                   ("lark.parse_tree_builder", "ChildFilterLALR_NoPlaceholders"), ("lark.parse_tree_builder", "ChildFilterLALR")}
+_MISSING = object()
+_drivers: dict[str, Driver | None] = {}
+
+
+def driver(grammar: str, build: Callable[[], Lark]) -> Driver | None:
+    """The loop's tables for a grammar (`build` makes its Lark parser): from the cache, or from
+    the parser; None when the parser is of a kind not driven here (then Lark parses alone)."""
+    found = _drivers.get(grammar, _MISSING)
+    if found is _MISSING:
+        found = _drivers[grammar] = _load(grammar, build)
+    return found
+
+
+def forget() -> None:
+    """Drop the tables made so far (see games.forget_loaded_data)."""
+    _drivers.clear()
+
+
+def _load(grammar: str, build: Callable[[], Lark]) -> Driver | None:
+    entry = _cache_entry(grammar)
+    if entry is not None:
+        data = cache.read(*entry, _CACHED_CLASSES)
+        if isinstance(data, dict):
+            try:
+                return Driver.from_data(data)
+            except (KeyError, TypeError):
+                pass
     try:
-        return Driver(lark)
+        made = Driver.of(build())
     except (AttributeError, KeyError, TypeError):
         return None
+    data = made.data()
+    if entry is not None and data is not None:
+        cache.write(*entry, data)
+    return made
 
 
-def parse(lark: Lark, text: str) -> Tree:
-    """What `lark.parse(text)` returns, and the exception it raises, only sooner."""
-    driver = driver_for(lark)
-    if driver is not None:
+def _cache_entry(grammar: str) -> tuple[Path, str] | None:
+    """Where the tables of a grammar are kept, and their key: the grammar, Lark's version and
+    this module's code."""
+    import hashlib
+
+    import lark
+
+    directory = cache.cache_dir()
+    if directory is None:
+        return None
+    try:
+        code = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    digest = hashlib.sha256(repr((sys.version_info[:2], lark.__version__)).encode("utf-8") + code + grammar.encode("utf-8")).hexdigest()
+    return directory / f"parse-{digest[:24]}.pickle", digest
+
+
+def parse(text: str, grammar: str, build: Callable[[], Lark]) -> Tree:
+    """What `build().parse(text)` returns, and the exception it raises, only sooner."""
+    found = driver(grammar, build)
+    if found is not None:
         try:
-            return driver.parse(text)
+            return found.parse(text)
         except _Refused:
             pass
-    return lark.parse(text)
+    return build().parse(text)

@@ -216,6 +216,23 @@ def game_of(text: str) -> tuple[str, Pos] | None:
     return match.group(1).strip().lower(), Pos(line, column)
 
 
+def grammar_of(game: str, root: str | None = None, keywords: Keywords = ()) -> str:
+    """The grammar of a game's records: the shared grammar, the game's own, and the rules
+    that add the spec's other spellings of the game's keywords."""
+    return _grammar(game, root, keywords)[0]
+
+
+@functools.lru_cache(maxsize=None)
+def _grammar(game: str, root: str | None, keywords: Keywords) -> tuple:
+    """The grammar, and the words only the spec adds to it."""
+    base = Path(root) if root else grammar_root()
+    common = (base / "common.lark").read_text(encoding="utf-8")
+    own = (base / f"{game}.lark").read_text(encoding="utf-8")
+    grammar = common + "\n" + own
+    extension, added = keyword_rules(grammar, keywords)
+    return grammar + extension, added
+
+
 @functools.lru_cache(maxsize=None)
 def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> Lark:
     """The LALR parser of a game's records, built once per process.
@@ -225,18 +242,20 @@ def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> L
     grammar gets a new file, and an unusable cache is simply rebuilt.
     `keywords` adds the spec's other spellings of the game's keyword rules.
     """
-    base = Path(root) if root else grammar_root()
-    common = (base / "common.lark").read_text(encoding="utf-8")
-    own = (base / f"{game}.lark").read_text(encoding="utf-8")
-    grammar = common + "\n" + own
-    extension, added = keyword_rules(grammar, keywords)
-    grammar += extension
+    grammar, added = _grammar(game, root, keywords)
     try:
         parser = Lark(grammar, parser="lalr", maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
     except GrammarError as exc:
         raise SpecError(game, "names", f"the names the spec gives to the record's keywords clash: {exc}") from None
     parser.spec_spellings = added  # words that only the spec adds: kept out of "expected ..." lists
     return parser
+
+
+def forget_grammars() -> None:
+    """Drop the grammars and parsers built so far (see games.forget_loaded_data)."""
+    parser_for.cache_clear()
+    _grammar.cache_clear()
+    lalr.forget()
 
 
 def _grammar_cache_file(game: str, grammar: str) -> str | bool:
@@ -297,11 +316,10 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
 
 
 def _parse_text(game: str, text: str, keywords: Keywords = ()) -> Tree:
-    parser = parser_for(game, None, keywords)
     try:
-        return lalr.parse(parser, text if text.endswith("\n") else text + "\n")
+        return lalr.parse(text if text.endswith("\n") else text + "\n", grammar_of(game, None, keywords), lambda: parser_for(game, None, keywords))
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, parser.spec_spellings) from None
+        raise _syntax_error(exc, text, parser_for(game, None, keywords).spec_spellings) from None
     except RecursionError:
         raise RecordError("record nested too deeply to read") from None
 

@@ -24,8 +24,8 @@ def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
     from .engine import record_variants
     from .errors import RecordError, SpecError
     from .games import load_game
-    from .lalr import driver_for
-    from .notation import MAX_RECORD_BYTES, game_of, parser_for
+    from .lalr import driver
+    from .notation import MAX_RECORD_BYTES, game_of, grammar_of, parser_for
 
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for path in paths:
@@ -40,8 +40,8 @@ def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
             if wanted in seen:
                 continue
             seen.add(wanted)
-            load_game(*wanted)
-            driver_for(parser_for(game))
+            keywords = load_game(*wanted).keywords()
+            driver(grammar_of(game, None, keywords), lambda: parser_for(game, None, keywords))
         except (OSError, RecordError, SpecError, LookupError, TypeError, ValueError):
             continue  # the worker meets the same problem and reports it
 

@@ -12,7 +12,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from referee import lalr
-from referee.notation import parser_for
+from referee.notation import grammar_of, parser_for
 from referee.play import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ def test_the_loop_builds_larks_own_tree_without_calling_lark(game, monkeypatch):
 
     monkeypatch.setattr(Lark, "parse", refused)
     for text, tree in zip(records(game), expected):
-        ours = lalr.parse(parser, text)
+        ours = lalr.parse(text, grammar_of(game), lambda: parser)
         assert ours == tree
         assert tokens(ours) == tokens(tree)
 
@@ -73,7 +73,35 @@ def test_a_broken_record_gets_larks_own_error(game):
     for text in records(game):
         for _ in range(12):
             slipped = broken(text, rng)
-            ours, theirs = outcome(lambda t: lalr.parse(parser, t), slipped), outcome(parser.parse, slipped)
+            ours, theirs = outcome(lambda t: lalr.parse(t, grammar_of(game), lambda: parser), slipped), outcome(parser.parse, slipped)
             assert ours == theirs, slipped
             errors += ours[0] != "tree"
     assert errors > 10  # the slips did break records
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_tables_kept_in_the_cache_parse_as_those_made_from_lark(game, tmp_path, monkeypatch):
+    """A start finds the loop's tables in the cache and builds no Lark parser for a
+    well-formed record; a cache file that is corrupt or not ours is ignored."""
+    monkeypatch.setenv("REFEREE_CACHE", str(tmp_path))
+    parser = parser_for(game)
+    made = lalr.Driver.of(parser)
+    lalr.forget()
+    try:
+        lalr.driver(grammar_of(game), lambda: parser)  # made and kept
+        [kept] = tmp_path.glob("parse-*.pickle")
+        lalr.forget()
+
+        def unbuildable():
+            raise AssertionError("the Lark parser was built although the tables are kept")
+
+        cached = lalr.driver(grammar_of(game), unbuildable)
+        assert cached is not None and cached is not made
+        for text in records(game):
+            assert cached.parse(text) == made.parse(text)
+        kept.write_bytes(kept.read_bytes()[:100])
+        lalr.forget()
+        assert lalr.driver(grammar_of(game), lambda: parser) is not None  # made again
+        assert kept.stat().st_size > 100
+    finally:
+        lalr.forget()

@@ -61,10 +61,10 @@ def forget_loaded_data() -> None:
     A command reads its data once; a long-lived process that rebuilds from edited files
     (`mkdocs serve` rendering the rulebook site) calls this before each rebuild.
     """
-    from ..notation import parser_for
+    from ..notation import forget_grammars
     from ..spec import forget_loaded_specs
 
     _load.cache_clear()
     forget_loaded_specs()
-    parser_for.cache_clear()
+    forget_grammars()
 
