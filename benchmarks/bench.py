@@ -357,12 +357,14 @@ def _write(directory: Path, name: str, text: str) -> Path:
 
 def legal_move_times(games: list[str], seeds: int, repeats: int) -> dict:
     """The slowest of `legal_moves` and `move_hints` at a quarter, half and three quarters of
-    random games of every player count; each position timed `repeats` times, median kept."""
+    random games of every player count; each position timed `repeats` times, median kept.
+    Beside them, `next_words` (a move completed word by word) for every start of the longest
+    move listed: the slowest word is the figure."""
     print(f"\nlegal moves of a position (legal_moves, and move_hints as `referee moves` lists them), positions at 1/4, 1/2 and 3/4 of {seeds} random games per player count; target < {LEGAL_MOVES_TARGET_MS:.0f} ms:")
     figures: dict = {}
     for g in games:
         players = load_game(g).spec.meta["players"]
-        samples = []
+        samples, words = [], []
         for n in range(players["min"], players["max"] + 1):
             for seed in range(1, seeds + 1):
                 data = play_game(g, n, seed).encode("utf-8")
@@ -377,12 +379,19 @@ def legal_move_times(games: list[str], seeds: int, repeats: int) -> dict:
                             found = fn(state)
                             times.append(time.perf_counter() - start)
                         samples.append((median(times) * 1000, len(found), what, n, seed, fraction))
+                    longest = max(game.move_hints(state), key=lambda text: len(text.split()), default="").split()
+                    for k in range(len(longest) + 1):
+                        start = time.perf_counter()
+                        game.next_words(state, longest[:k])
+                        words.append((time.perf_counter() - start) * 1000)
         worst = max(samples)
         typical = median([s[0] for s in samples])
         figures[g] = {"worst_ms": worst[0], "median_ms": typical, "worst_position": {"moves": worst[1], "call": worst[2], "players": worst[3], "seed": worst[4], "at": worst[5]},
-                      "most_moves": max(s[1] for s in samples)}
+                      "most_moves": max(s[1] for s in samples), "next_words_worst_ms": max(words), "next_words_median_ms": median(words)}
         print(f"  {g:<16} median {typical:7.2f} ms   slowest {worst[0]:7.2f} ms ({worst[2]}, {worst[1]} moves; {worst[3]} players, seed {worst[4]}, at {worst[5]})  {verdict(worst[0] < LEGAL_MOVES_TARGET_MS)}")
+        print(f"  {'':<16} next_words, word by word: median {median(words):7.2f} ms   slowest {max(words):7.2f} ms  {verdict(max(words) < LEGAL_MOVES_TARGET_MS)}")
     figures["met"] = all(f["worst_ms"] < LEGAL_MOVES_TARGET_MS for f in figures.values())
+    figures["next_words_met"] = all(f["next_words_worst_ms"] < LEGAL_MOVES_TARGET_MS for g, f in figures.items() if g in games)
     return figures
 
 
