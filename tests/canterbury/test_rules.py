@@ -93,3 +93,23 @@ def test_a_rejected_action_leaves_the_state_untouched():
     assert rule_ids(report) == ["canterbury/services-first"]
     state = report.state
     assert state.board.tiles["b3"] == [] and state.players["blue"].money == 6
+
+
+def test_a_copy_of_the_board_and_its_original_never_change_each_other():
+    """Copies share the districts they do not change; a change, on either side and however
+    many copies were taken before, is seen only by the board it was made on."""
+    from referee.games.canterbury.rules import Board
+    from collections import Counter
+
+    board = Board({"a1": ["well"], "b1": []}, {"a1": {"water": "red"}, "b1": {}}, {"garden": 3}, Counter({"red": 1}))
+    board.remove("a1", "well")  # the original now has a district of its own
+    first = board.copy()
+    board.place("a1", "garden")
+    board.put_cube("b1", "food", "blue")
+    second = first.copy()
+    first.place("a1", "chapel")
+    second.put_cube("a1", "religion", "red")
+    assert board.tiles == {"a1": ["garden"], "b1": []} and board.cubes == {"a1": {"water": "red"}, "b1": {"food": "blue"}}
+    assert first.tiles == {"a1": ["chapel"], "b1": []} and first.cubes == {"a1": {"water": "red"}, "b1": {}}
+    assert second.tiles == {"a1": [], "b1": []} and second.cubes == {"a1": {"water": "red", "religion": "red"}, "b1": {}}
+    assert board.used == Counter({"red": 1, "blue": 1}) and first.used == Counter({"red": 1}) and second.used == Counter({"red": 2})

@@ -104,6 +104,7 @@ class Board:
     def copy(self) -> "Board":
         used = Counter()
         dict.update(used, self.used)
+        self.owned = set()  # from now on both share every district: each copies before it writes
         return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used)
 
     def _own(self, district: str) -> None:
