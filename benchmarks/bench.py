@@ -140,6 +140,16 @@ def plain_lark(game: str):
     return Lark(grammar, parser="lalr", maybe_placeholders=False)
 
 
+def own_parse(game: str) -> Callable[[str], object]:
+    """The referee's own reading of a record's text into Lark's tree (referee/lalr.py), before
+    any move is built or any rule checked."""
+    from referee import lalr
+    from referee.notation import grammar_of, parser_for
+
+    grammar = grammar_of(game)
+    return lambda text: lalr.parse(text, grammar, lambda: parser_for(game))
+
+
 def referee_workload(name: str, game: str, records: list[str]) -> Workload:
     data = [r.encode("utf-8") for r in records]
 
@@ -152,12 +162,12 @@ def referee_workload(name: str, game: str, records: list[str]) -> Workload:
     return Workload(name, run, len(records), sum(move_count(r, game) for r in records), sum(len(r.split()) for r in records))
 
 
-def lark_workload(name: str, game: str, records: list[str], parser) -> Workload:
+def lark_workload(name: str, game: str, records: list[str], parse: Callable[[str], object]) -> Workload:
     texts = [r if r.endswith("\n") else r + "\n" for r in records]
 
     def run() -> None:
         for t in texts:
-            parser.parse(t)
+            parse(t)
 
     return Workload(name, run, len(records), sum(move_count(r, game) for r in records), sum(len(r.split()) for r in records))
 
@@ -219,13 +229,15 @@ def throughput(games: list[str], records: dict[str, list[str]], rounds: int) -> 
     ours = {g: referee_workload(g, g, records[g]) for g in games}
     bare = {g: referee_workload(f"{g} (moves only)", g, [without_checkpoints(r) for r in records[g]]) for g in games}
     parsers = {g: plain_lark(g) for g in games}
-    lark = {g: lark_workload(f"{g} (Lark parse)", g, records[g], parsers[g]) for g in games}
-    lark_bare = {g: lark_workload(f"{g} (Lark parse, moves only)", g, [without_checkpoints(r) for r in records[g]], parsers[g]) for g in games}
+    lark = {g: lark_workload(f"{g} (Lark parse)", g, records[g], parsers[g].parse) for g in games}
+    lark_bare = {g: lark_workload(f"{g} (Lark parse, moves only)", g, [without_checkpoints(r) for r in records[g]], parsers[g].parse) for g in games}
+    loop = {g: lark_workload(f"{g} (referee's parse loop)", g, records[g], own_parse(g)) for g in games}
+    loop_bare = {g: lark_workload(f"{g} (parse loop, moves only)", g, [without_checkpoints(r) for r in records[g]], own_parse(g)) for g in games}
     total_records = sum(len(records[g]) for g in games)
     total_moves = sum(ours[g].moves for g in games)
     pgns, sans = chess_games(total_records, round(total_moves / total_records))
     read, push = chess_read_game(pgns), chess_push_san(sans)
-    workloads = [*ours.values(), *bare.values(), *lark.values(), *lark_bare.values(), read, push]
+    workloads = [*ours.values(), *bare.values(), *lark.values(), *lark_bare.values(), *loop.values(), *loop_bare.values(), read, push]
     run_rounds(workloads, rounds)
 
     print(f"\nreplay throughput, in one process after the specs are loaded; medians of {rounds} shuffled rounds:")
@@ -250,17 +262,24 @@ def throughput(games: list[str], records: dict[str, list[str]], rounds: int) -> 
     print(f"  ({push.name} costs {push_ratio:.2f} x read_game per ply)")
     figures["against_chess"] = per_word
 
-    print(f"\nrules overhead: the replay's cost over Lark's own parse of the same records, (replay - parse) / parse (target <= {OVERHEAD_TARGET}):")
+    print("\nthe replay's cost over Lark's own parse of the same records, paired by round:")
+    print("  rules overhead = (replay - Lark's parse) / Lark's parse;")
+    print("  rules and move building = (replay - the referee's own parse loop) / Lark's parse: the referee")
+    print(f"  reads a record faster than Lark does, so this is the larger figure, and the target (<= {OVERHEAD_TARGET}) is on it")
     overhead: dict = {}
     for g in games:
         full = paired(ours[g].times, lark[g].times, lambda x, y: (x - y) / y)
         moves_only = paired(bare[g].times, lark_bare[g].times, lambda x, y: (x - y) / y)
-        overhead[g] = {"records": full, "moves_only": moves_only}
-        print(f"  {g:<16} records as play writes them {full:5.2f}  {verdict(full <= OVERHEAD_TARGET):<8}  moves only {moves_only:5.2f}")
+        rules = median([(r - own) / larks for r, own, larks in zip(ours[g].times, loop[g].times, lark[g].times)])
+        rules_bare = median([(r - own) / larks for r, own, larks in zip(bare[g].times, loop_bare[g].times, lark_bare[g].times)])
+        loop_share = paired(loop[g].times, lark[g].times)
+        overhead[g] = {"records": full, "moves_only": moves_only, "rules_and_building": rules, "rules_and_building_moves_only": rules_bare, "parse_loop_over_lark": loop_share}
+        print(f"  {g:<16} rules overhead {full:5.2f} (moves only {moves_only:5.2f});  rules and move building {rules:5.2f} {verdict(rules <= OVERHEAD_TARGET):<8}"
+              f" (moves only {rules_bare:5.2f});  the referee's parse loop takes {loop_share:4.2f} x Lark's parse")
     figures["rules_overhead"] = overhead
     figures["targets"] = {
         "per_word": {g: per_word[g]["per_word_per_ply"] <= PER_WORD_TARGET for g in games},
-        "rules_overhead": {g: overhead[g]["records"] <= OVERHEAD_TARGET for g in games},
+        "rules_and_building": {g: overhead[g]["rules_and_building"] <= OVERHEAD_TARGET for g in games},
     }
     return figures
 
