@@ -125,10 +125,12 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
     is legal alone, the second is affordable, in the supply and placeable once the first
     stands. A second structure that demolishes nothing is then legal whenever two structures
     may be built at all (`allows`). One that demolishes is worked out in full, as the
-    demolitions of both come before either is placed, unless the first demolishes nothing
-    and stands out of the second's reach (another district, not adjacent either way): then
-    the pair stands or falls with the second built alone (`alone`, when Full Builds of one
-    structure are allowed). With `first_only`, the list stops at the first pair found."""
+    demolitions of both come before either is placed, unless the first stands out of the
+    second's reach (another district, not adjacent either way) and demolishes no tile of a
+    service the second's demolitions are about (a condition may look for one anywhere in the
+    city): then the pair stands or falls with the second built alone (`alone`, when Full
+    Builds of one structure are allowed). With `first_only`, the list stops at the first pair
+    found."""
     game = state.game
     pair_sizes = game.pair
     out: list[Action] = []
@@ -144,13 +146,15 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
             continue
         outcome = (worked_out or {}).get(id(single)) or state.try_action(single)
         money = state.players[colour].money - outcome.cost
-        near = {first.district, *districts[first.district].neighbours} if alone is not None and not first.demolish else None
+        near = {first.district, *districts[first.district].neighbours} if alone is not None else None
+        gone = {game.structures[t].service for t in first.demolish}
         found = seconds.after(outcome.board, first.district, money) if seconds else state.single_builds(outcome.board, money, pair_sizes)
         for second in found:
             move = Action(colour, FULL, (first, second))
             if not second.demolish:
                 out.append(move)
-            elif near is not None and second.district not in near and first.district not in districts[second.district].neighbours:
+            elif (near is not None and second.district not in near and first.district not in districts[second.district].neighbours
+                  and not (gone and gone.intersection(game.structures[t].service for t in second.demolish))):
                 if alone.get((second.structure, second.district, second.demolish)):
                     out.append(move)
             elif state.try_action(move) is not None:
