@@ -142,6 +142,14 @@ def require(condition: Any, rule: str, message: str, pos: Pos | None = None) -> 
         raise Violation(rule, message, pos)
 
 
+def refuse(rule: str, message: str, pos: Pos | None = None) -> None:
+    """A rule of play found broken: raise Violation unless the table set the rule aside, as
+    `require` does. For checks that a search makes thousands of times, whose message is worth
+    writing only when the rule is broken: `if not ok: refuse(rule, f"...")`."""
+    if rule not in _WAIVED.get():
+        raise Violation(rule, message, pos)
+
+
 class State:
     """One game in progress. Subclasses keep their data in plain fields."""
 

@@ -26,7 +26,7 @@ from typing import Any, Iterator
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
 from ...notation import Move
-from ..base import Game, Seat, Situation, Standing, State, Trace, one_of, require
+from ..base import Game, Seat, Situation, Standing, State, Trace, one_of, refuse, require
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from .scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
 
@@ -312,17 +312,17 @@ class CanterburyState(State):
         for build in move.builds:
             info = game.structures[build.structure]
             if info.set_out:
-                raise Violation(rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
+                refuse(rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
             left = board.supply[build.structure]
             if left <= 0:
-                raise Violation(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
+                refuse(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
             board.supply[build.structure] = left - 1
         self.use("supply", *(game.structures[b.structure].printed("tiles") for b in move.builds))
         cost = sum(game.structures[b.structure].cost for b in move.builds)
         funds = player.money + income
         if cost > funds:
             what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
-            raise Violation(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
+            refuse(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
         self.use("payment", *(game.structures[b.structure].printed("cost") for b in move.builds))
         upgrades = self._demolish(board, move.builds)
         outcome = Outcome(board, income=income, cost=cost)
@@ -375,7 +375,7 @@ class CanterburyState(State):
         limits = self.spec["setup"]["full_build" if kind == FULL else "tax_build"]
         low, high = limits["structures"]["min"], limits["structures"]["max"]
         if not low <= count <= high:
-            raise Violation(self.game.rule(kind), f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
+            refuse(self.game.rule(kind), f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
 
     # --- placement ---------------------------------------------------------------------------
 
@@ -464,7 +464,7 @@ class CanterburyState(State):
             self.trace.use(rule("small-cubes"))
         large = rule("large-cubes")
         if build.serving and size.cubes != CHOSEN:
-            raise Violation(large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
+            refuse(large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
         if size.cubes == CHOSEN:
             serving = build.serving
             require(len(serving) <= size.chosen, large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
@@ -501,7 +501,7 @@ class CanterburyState(State):
             for gone_id in build.demolish:
                 gone = game.structures[gone_id]
                 if gone_id not in board.tiles[build.district]:
-                    raise Violation(rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
+                    refuse(rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
                 spare = free_at_start[build.district] + freed[build.district] - gone.spaces
                 used = self._check_demolition(board, build, new, gone, spare < need[build.district])
                 board.remove(build.district, gone_id)
@@ -523,12 +523,12 @@ class CanterburyState(State):
         purpose = rule("demolish-purpose")
         conditions = game.sizes[gone.size].demolition
         if conditions is None:
-            raise Violation(rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
+            refuse(rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
         if game.sizes[gone.size].rank >= game.sizes[new.size].rank:
-            raise Violation(purpose, f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
+            refuse(purpose, f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
         same = gone.service == new.service
         if not (same or room_needed):
-            raise Violation(purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+            refuse(purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
         used = [f"structures:sizes.{gone.size}.demolition"]
         if same and new.size in conditions["replaced_by"]:
             return used
