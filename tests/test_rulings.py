@@ -151,3 +151,16 @@ def test_the_words_of_a_ruling_reach_a_terminal_escaped(tmp_path, capsys):
     assert main(["check", str(record)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b[2Jall is well" in out
+
+
+def test_a_rule_whose_message_is_written_only_when_broken_is_set_aside_like_any_other():
+    from referee.errors import Violation
+    from referee.games.base import refuse, waiving
+
+    with pytest.raises(Violation) as caught:
+        refuse("canterbury/payment", "blue has 2 shillings")
+    assert caught.value.rule == "canterbury/payment" and caught.value.message == "blue has 2 shillings"
+    with waiving(["canterbury/payment"]):
+        refuse("canterbury/payment", "blue has 2 shillings")  # set aside: no refusal
+        with pytest.raises(Violation):
+            refuse("canterbury/supply", "no well is left")
