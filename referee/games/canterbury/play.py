@@ -69,30 +69,51 @@ class Singles:
 
 def next_words(state: CanterburyState, words: list[str]) -> list[str]:
     """The words that may follow `words` in a legal move as `move_hints` writes it ("" where
-    they are a whole move), found without listing every Full Build of two structures: those
-    are looked at only for first structures the words can still lead to, and listed only
-    once the words name the first (a comma after its last word)."""
+    they are a whole move), found without listing the moves: a candidate is worked out only
+    when it agrees with the words so far and would add a word not found yet, and the Full
+    Builds of two structures are looked at only after the first structure the words name
+    (a comma after its last word), or to see whether a comma may follow it."""
     if state.over or state.neutral_due:
         return _next_of([state.game.format_move(m) for m in legal_moves(state)], words)
+    game = state.game
     colour = state.to_act()
-    found = Singles(state)
+    player = state.players[colour]
     n = len(words)
     out: set[str] = set()
-    for kind, legal in found.by_kind.items():
-        texts = [state.game.format_move(m) for m in legal]
-        out.update(_next_of(texts, words))
-        if kind != FULL:
+    for kind in open_kinds(state, player):
+        if kind == LEVY:
+            move = Action(colour, LEVY)
+            news = _next_of([game.format_move(move)], words) - out
+            if news and state.try_action(move) is not None:
+                out.update(news)
             continue
-        for move, text in zip(legal, texts):
-            first = text.split()
-            head = len(first) - 1  # the words before the first structure's last word
-            if n < head or words[:head] != first[:head] or state.game.structures[move.builds[0].structure].size not in state.game.pair:
+        if not state.allows(colour, kind, 1):
+            continue  # no single structure, so no second either
+        money = player.money + (state.tax() if kind == TAX else 0)
+        head = game.format_move(Action(colour, kind)).split()  # "blue: full build"
+        if words[: len(head)] != head[:n]:
+            continue
+        for build in state.single_builds(state.board, money):
+            move = Action(colour, kind, (build,))
+            parts = game.format_move(move).split()
+            last = len(parts) - 1  # the first structure's last word: a comma after it for a second
+            pairable = kind == FULL and game.structures[build.structure].size in game.pair
+            news: set[str] = set()
+            comma = onward = False
+            if n <= len(parts) and parts[:n] == words:
+                news = {parts[n] if n < len(parts) else ""} - out
+                comma = pairable and n == last and parts[last] + "," not in out
+            elif pairable and n > last and words[:last] == parts[:last] and words[last] == parts[last] + ",":
+                onward = True  # the words name this structure first and go on to a second
+            if not (news or comma or onward):
                 continue
-            if n == head:  # the last word of the first structure: with a comma, if a second may follow
-                if pairs(state, colour, [move], found.alone, found.worked_out, first_only=True):
-                    out.add(first[-1] + ",")
-            elif words[head] == first[-1] + ",":
-                out.update(_next_of([state.game.format_move(m) for m in pairs(state, colour, [move], found.alone, found.worked_out)], words))
+            if build.demolish and state.try_action(move) is None:
+                continue
+            out.update(news)
+            if comma and pairs(state, colour, [move], first_only=True):
+                out.add(parts[last] + ",")
+            if onward:
+                out.update(_next_of([game.format_move(m) for m in pairs(state, colour, [move])], words))
     return sorted(out)
 
 
