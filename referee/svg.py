@@ -29,7 +29,6 @@ import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 from .spec import read_yaml, specs_root, validate_against_schema
 from .terminal import visible
@@ -168,13 +167,19 @@ class Drawing:
 
     def parts(self) -> tuple[str, list[str]]:
         """The root's opening tag, and each top-level element serialized on its own."""
+        from xml.sax.saxutils import quoteattr
+
         attrs = " ".join(f"{k}={quoteattr(v)}" for k, v in self.root.attrib.items())
         return f"<svg {attrs}>", [serialize(child) for child in self.root]
 
 
 def serialize(node: ET.Element) -> str:
     """An element as XML. The pictures use elements, attributes and text only (no tails, no
-    namespaces but the root's), which this writes several times faster than ElementTree."""
+    namespaces but the root's), which this writes several times faster than ElementTree.
+    The escapes are imported here, when a picture is written: their module brings urllib,
+    email and ssl with it, which every start of `check` would otherwise pay for."""
+    from xml.sax.saxutils import escape, quoteattr
+
     attrs = "".join(f" {k}={quoteattr(v)}" for k, v in node.attrib.items())
     inner = (escape(node.text) if node.text else "") + "".join(serialize(child) for child in node)
     return f"<{node.tag}{attrs}>{inner}</{node.tag}>" if inner else f"<{node.tag}{attrs}/>"

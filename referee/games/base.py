@@ -298,14 +298,20 @@ class Game:
     # --- what a person sees: `show`, `draw` and `replay` ------------------------------------
     # Each game's modules for people to look at a game: view.py (the position in text),
     # picture.py (the position as an SVG picture, and the rules page's pictures) and
-    # sentences.py (a move told in a sentence). A game sets them; the methods below ask them.
+    # sentences.py (a move told in a sentence). A game names them (a module, or its dotted
+    # name, imported when first asked for: `check` never needs the pictures, whose imports
+    # would cost every start); the methods below ask them.
     view_module: ClassVar[Any] = None
     picture_module: ClassVar[Any] = None
     sentences_module: ClassVar[Any] = None
 
-    def _looks(self, kind: str) -> Any:
+    def _looks(self, kind: str, needed: bool = True) -> Any:
         module = getattr(self, f"{kind}_module")
-        if module is None:
+        if isinstance(module, str):
+            import importlib
+
+            module = importlib.import_module(module)
+        if module is None and needed:
             raise NotImplementedError(f"{self.name} has no {kind} module")
         return module
 
@@ -328,13 +334,14 @@ class Game:
 
     def illustrations(self) -> tuple:
         """Pictures of positions that explain a rule, for the rulebook site (view.Illustration)."""
-        return getattr(self.picture_module, "ILLUSTRATIONS", ())
+        return getattr(self._looks("picture", needed=False), "ILLUSTRATIONS", ())
 
     def describe_move(self, before: State, move: Move, after: State) -> str:
         """A move told in one plain sentence, from the states before and after it."""
-        if self.sentences_module is None:
+        sentences = self._looks("sentences", needed=False)
+        if sentences is None:
             return self.format_move(move)
-        return self.sentences_module.describe_move(before, move, after)
+        return sentences.describe_move(before, move, after)
 
     def phase_name(self, phase_id: str) -> str:
         """A phase's English name as game.yaml gives it, or that of an action a turn chooses

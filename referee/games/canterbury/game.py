@@ -17,7 +17,7 @@ from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec, load_spec
 from ..base import Game, Seat, Trace
-from . import picture, play, sentences, view
+from . import play
 from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from .notation import Notation, format_move
 from .rules import FIGURE_READERS, CanterburyState, District, Size, Structure
@@ -27,7 +27,7 @@ from .scoring import keyed
 class Canterbury(Game):
     name = "canterbury"
     # how people look at a game: the position in text, as a picture, and moves in sentences
-    view_module, picture_module, sentences_module = view, picture, sentences
+    view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
 
     def __init__(self, spec: Spec):
         super().__init__(spec)

@@ -22,7 +22,6 @@ from ..base import Game, Seat, Trace
 from .checks import check_spec
 from .moves import Site
 from .notation import MoveBuilder, format_move, keywords
-from . import picture, sentences, view
 from .play import legal_moves, random_move
 from .rules import FIGURE_READERS, HamburgumState
 
@@ -32,7 +31,7 @@ class Hamburgum(Game):
 
     name = "hamburgum"
     # how people look at a game: the position in text, as a picture, and moves in sentences
-    view_module, picture_module, sentences_module = view, picture, sentences
+    view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
 
     def __init__(self, spec: Spec):
         super().__init__(spec)

@@ -18,14 +18,14 @@ from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec
 from ..base import Game, Seat, Trace
-from . import checks, notation, picture, play, sentences, view
+from . import checks, notation, play
 from .rules import FIGURE_READERS, SpeicherstadtState
 
 
 class Speicherstadt(Game):
     name = "speicherstadt"
     # how people look at a game: the position in text, as a picture, and moves in sentences
-    view_module, picture_module, sentences_module = view, picture, sentences
+    view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
 
     def __init__(self, spec: Spec):
         super().__init__(spec)
