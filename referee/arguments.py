@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+", metavar="FILE", help="the game records to check, or - for standard input")
     c.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable; adds to the record's [Variant] tag)")
     c.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for programs")
-    c.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check files in N processes")
+    c.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check files in up to N processes (a few small files are checked in this one, where starting processes would cost more than it saves)")
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
     c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
     c.add_argument("--keep-going", action="store_true", help="report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from")

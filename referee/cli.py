@@ -63,7 +63,9 @@ def cmd_check(args) -> int:
     if "-" in args.files and len(args.files) > 1:
         raise UsageError("'-' (standard input) cannot be combined with other files")
     jobs = [(f, args.variant, args.details, args.keep_going) for f in args.files]
-    if args.jobs > 1 and len(jobs) > 1:
+    from .parallel import worth_processes
+
+    if args.jobs > 1 and len(jobs) > 1 and worth_processes(args.files):
         from .parallel import load_games_of, map_in_processes
 
         results = map_in_processes(_check_one, jobs, args.jobs, prepare=lambda: load_games_of(args.files, args.variant))

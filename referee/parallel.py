@@ -17,6 +17,26 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+# Below this many bytes of records in all, checking them here is quicker than starting worker
+# processes: a start (forking, a pipe, the first job's round trip) costs about what a dozen
+# kilobytes of record take to check, and two workers save half of the work at most.
+PARALLEL_MIN_BYTES = 32 * 1024
+
+
+def worth_processes(paths: Iterable[str]) -> bool:
+    """Whether the records are enough work for worker processes to save time (a file that
+    cannot be read counts for nothing: its worker only reports it)."""
+    total = 0
+    for path in paths:
+        try:
+            total += os.path.getsize(path)
+        except OSError:
+            continue
+        if total >= PARALLEL_MIN_BYTES:
+            return True
+    return False
+
+
 def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
     """Load every game (with its variants) and parser that these records name, so that the
     workers forked afterwards find them loaded. A record that cannot be read or names no

@@ -121,6 +121,8 @@ def test_a_record_over_the_size_limit_is_refused_after_reading_one_byte_more(tmp
 def test_check_starts_no_more_processes_than_there_are_files(tmp_path, monkeypatch, capsys):
     import concurrent.futures
 
+    from referee import parallel
+
     started = []
 
     class Pool:  # runs the jobs here, noting how many workers were asked for
@@ -137,6 +139,7 @@ def test_check_starts_no_more_processes_than_there_are_files(tmp_path, monkeypat
             return map(fn, jobs)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)  # processes for records of any size
     files = []
     for i in range(2):
         files.append(tmp_path / f"{i}.log")

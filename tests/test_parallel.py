@@ -6,6 +6,7 @@ from pathlib import Path
 
 from referee import games
 from referee.cli import main
+from referee import parallel
 from referee.parallel import load_games_of, map_in_processes
 from referee.play import play_game
 
@@ -33,7 +34,8 @@ def test_workers_inherit_the_games_the_records_name(tmp_path):
     assert found == [3, 3]
 
 
-def test_a_parallel_check_reports_as_a_serial_one(tmp_path, capsys):
+def test_a_parallel_check_reports_as_a_serial_one(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)  # processes, however short the records
     files = write_records(tmp_path)
     serial = main(["check", "--format", "json", *files])
     serial_out = capsys.readouterr()
@@ -41,3 +43,25 @@ def test_a_parallel_check_reports_as_a_serial_one(tmp_path, capsys):
     parallel_out = capsys.readouterr()
     assert serial == parallel == 3  # the worst of the broken record (3) and the missing file (2)
     assert serial_out.out == parallel_out.out
+
+
+def test_a_few_small_records_are_checked_without_starting_processes(tmp_path, monkeypatch, capsys):
+    """Starting workers costs more than checking two short records: -j 2 checks them here."""
+    import concurrent.futures
+
+    started = []
+
+    class Pool:
+        def __init__(self, max_workers, mp_context=None):
+            started.append(max_workers)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    files = write_records(tmp_path)[:2]
+    assert sum(Path(f).stat().st_size for f in files) < parallel.PARALLEL_MIN_BYTES
+    assert main(["check", "-q", "-j", "2", *files]) == 0
+    assert started == []
+    assert capsys.readouterr().out.count(": legal (") == 2
+    many = [str(tmp_path / f"copy-{i}.log") for i in range(parallel.PARALLEL_MIN_BYTES // Path(files[0]).stat().st_size + 1)]
+    for path in many:
+        Path(path).write_text(Path(files[0]).read_text(encoding="utf-8"), encoding="utf-8")
+    assert parallel.worth_processes(many)
