@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee import games
+from referee import games, parallel
 from referee.cli import main
-from referee import parallel
 from referee.parallel import load_games_of, map_in_processes
 from referee.play import play_game
 
@@ -39,10 +38,10 @@ def test_a_parallel_check_reports_as_a_serial_one(tmp_path, capsys, monkeypatch)
     files = write_records(tmp_path)
     serial = main(["check", "--format", "json", *files])
     serial_out = capsys.readouterr()
-    parallel = main(["check", "--format", "json", "-j", "2", *files])
-    parallel_out = capsys.readouterr()
-    assert serial == parallel == 3  # the worst of the broken record (3) and the missing file (2)
-    assert serial_out.out == parallel_out.out
+    in_processes = main(["check", "--format", "json", "-j", "2", *files])
+    in_processes_out = capsys.readouterr()
+    assert serial == in_processes == 3  # the worst of the broken record (3) and the missing file (2)
+    assert serial_out.out == in_processes_out.out
 
 
 def test_a_few_small_records_are_checked_without_starting_processes(tmp_path, monkeypatch, capsys):
