@@ -33,7 +33,7 @@ from .continuations import Continuations, spec_spellings
 from .durable import append_synced, create_synced, replace_synced, set_aside_path
 from .engine import Replay, check_bytes
 from .errors import Pos, RecordError, SpecError, UsageError
-from .games.base import State
+from .games.base import Game, State
 from .movelist import move_lines as listed
 from .notation import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
 from .players import Players, resolve as resolve_players
@@ -168,21 +168,53 @@ class Recording:
         return hints
 
     def continuations(self) -> Continuations:
-        """What may be typed at this point, for completion (built once per position)."""
+        """What may be typed at this point, for completion (built once per position): from
+        the list of every legal move, or, where the game completes a move word by word
+        (`word_by_word`), from its next words, asked as the line is typed."""
         with self._lock:
             state = self.state
             cached = self._continuations
             if cached is not None and cached[0] is state:
                 return cached[1]
             try:
-                hints = self.hints()
                 trial = copy_state(state)
                 checkpoints = {seat.colour: list(trial.figures(seat.colour)) for seat in trial.seats}
-                found = Continuations(hints, self._spellings_of(), lambda placeholder: self.game.placeholder_words(trial, placeholder), checkpoints)
+
+                def fill(placeholder: str) -> list[str]:
+                    return self.game.placeholder_words(trial, placeholder)
+
+                if self.word_by_word(trial):
+                    found = Continuations((), self._spellings_of(), fill, checkpoints, next_words=self._next_words_in(copy_state(state)))
+                    found.open_moves("")  # the first words, asked while the prompt waits
+                else:
+                    found = Continuations(self.hints(), self._spellings_of(), fill, checkpoints)
             except Exception:  # completion helps; it must never end a session
                 found = Continuations([])
             self._continuations = (state, found)
             return found
+
+    def word_by_word(self, state: State) -> bool:
+        """Whether a line is completed from the game's next words (`Game.next_words`) rather
+        than from the list of every legal move: where the game answers them without listing
+        its moves, because its positions may hold thousands of moves that take long to list
+        (Canterbury's: a few hundred milliseconds, against a few for its next words; see
+        benchmarks/README.md). Where the game lists its moves to answer, as the others do
+        (their positions list in a millisecond or two), the list is used, with every count
+        exact; and an ended game's only line is its result."""
+        return type(self.game).next_words is not Game.next_words and not state.is_over()
+
+    def _next_words_in(self, trial: State) -> Callable[[list[str]], list[str]]:
+        """The game's next words in a position, asked as a line is completed; a fault of the
+        search offers nothing there rather than ending the session."""
+        game = self.game
+
+        def next_words(words: list[str]) -> list[str]:
+            try:
+                return game.next_words(trial, words)
+            except Exception:
+                return []
+
+        return next_words
 
     def ready_continuations(self) -> Continuations | None:
         """The completions of this position if they are worked out already (None if not yet)."""

@@ -3,9 +3,12 @@
 The session itself (checks, the file, undo, the messages) is `record.py`; this module only
 reads lines for it. Tab completes from the legal moves of the position (`Continuations`),
 synchronously, so that what Tab inserts does not depend on timing; the moves of a new position
-are worked out in a background thread while the prompt waits, so Tab finds them ready. A bar
-at the bottom says how many of the listed legal moves the line typed so far can still become.
-Ctrl-C clears the line; Ctrl-D on an empty line (or `quit`) ends the session.
+are worked out in a background thread while the prompt waits, so Tab finds them ready (where a
+position has thousands of moves, only its first words are: the rest is asked for word by word,
+as the line is typed). A bar at the bottom says how many of the listed legal moves the line
+typed so far can still become, or, where that many are not counted as one types, that there
+are more than a dozen. Ctrl-C clears the line; Ctrl-D on an empty line (or `quit`) ends the
+session.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 
+from .continuations import MoreThan
 from .record import Recording, record
 
 
@@ -78,21 +82,30 @@ def key_bindings(completer: MoveCompleter) -> KeyBindings:
 
 
 def toolbar(recording: Recording):
-    """How many of the listed legal moves (`Game.move_hints`: every move, or where a move may be
-    written in many ways, its plain forms) the typed line may still become."""
+    """The bar under the line: what `bar_text` says of the line typed so far."""
 
     def text() -> str:
         ready = recording.ready_continuations()
         if ready is None:
             return " working out the legal moves..."
-        open_moves = ready.open_moves(get_app().current_buffer.document.text_before_cursor)
-        if open_moves is None:
-            return " Tab completes; help lists the commands"
-        if open_moves == 0:  # the listing holds the plain forms; Enter checks any line
-            return " no listed move starts like this; Enter checks the line against the rules"
-        return f" {open_moves} listed move{'s' if open_moves != 1 else ''} start{'s' if open_moves == 1 else ''} like this; Tab completes"
+        return bar_text(ready.open_moves(get_app().current_buffer.document.text_before_cursor))
 
     return text
+
+
+def bar_text(open_moves: int | MoreThan | None) -> str:
+    """How many of the listed legal moves (`Game.move_hints`: every move, or where a move may be
+    written in many ways, its plain forms) the typed line may still become (`open_moves`, as
+    `Continuations.open_moves` counts them: None for a command or a checkpoint line)."""
+    if open_moves is None:
+        return " Tab completes; help lists the commands"
+    if isinstance(open_moves, MoreThan):  # a position completed word by word: not every move is counted
+        if open_moves.moves is None:
+            return " Tab completes the next word of the legal moves that start like this"
+        return f" more than {open_moves.moves} listed moves start like this; Tab completes the next word"
+    if open_moves == 0:  # the listing holds the plain forms; Enter checks any line
+        return " no listed move starts like this; Enter checks the line against the rules"
+    return f" {open_moves} listed move{'s' if open_moves != 1 else ''} start{'s' if open_moves == 1 else ''} like this; Tab completes"
 
 
 def warm(recording: Recording) -> None:

@@ -3,15 +3,19 @@ the specs and the grammar allow, with chance outcomes filled from names and rang
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
-from referee.continuations import TOKEN, Continuations
+from referee.continuations import TOKEN, Continuations, MoreThan
 from referee.engine import check_bytes
+from referee.games import load_game
+from referee.games.base import Game
 from referee.notation import parser_for
 from referee.play import play_game
 from referee.record import Recording
+from referee.rulings import copy_state
 
 
 def recording_at(game: str, players: int, seed: int, moves: int) -> Recording:
@@ -137,3 +141,127 @@ def test_the_result_line_is_offered_once_the_game_is_over(tmp_path):
     result = text.split("\n")[-2]
     assert recording.hints() == [result]
     assert texts(recording.continuations().complete("res")) == [result]
+
+
+# --- a position with thousands of moves: completed from the game's next words ---------------
+
+
+def next_words_of(hints: list[str], words: list[str]) -> set[str]:
+    """The words that follow `words` in the listed moves (the full list, worked out apart)."""
+    n = len(words)
+    return {h.split()[n] for h in hints if h.split()[:n] == words and len(h.split()) > n}
+
+
+def moves_from(hints: list[str], words: list[str]) -> int:
+    n = len(words)
+    return sum(h.split()[:n] == words for h in hints)
+
+
+@pytest.fixture(scope="module")
+def large_canterbury():
+    """A Canterbury position of thousands of moves (Full Builds of two structures), and its
+    full list of moves, worked out once apart from the session."""
+    recording = recording_at("canterbury", 4, 3, 32)
+    hints = recording.game.move_hints(copy_state(recording.state))
+    assert len(hints) > 3000
+    return recording, hints
+
+
+@pytest.fixture
+def no_listing(monkeypatch):
+    """Listing every legal move fails the test (and is noted, as the session hides faults)."""
+    listed: list[str] = []
+
+    def refuse(self, state):
+        listed.append(type(self).__name__)
+        raise AssertionError("every legal move was listed")
+
+    game = type(load_game("canterbury"))
+    monkeypatch.setattr(game, "move_hints", refuse)
+    monkeypatch.setattr(game, "legal_moves", refuse)
+    return listed
+
+
+def test_thousands_of_moves_are_completed_without_listing_them(large_canterbury, no_listing):
+    recording, hints = large_canterbury
+    recording._continuations = None
+    assert recording.word_by_word(recording.state)
+    continuations = recording.continuations()
+    assert isinstance(continuations.open_moves(""), MoreThan)
+    whole_offered = counted = 0
+    for hint in random.Random(3).sample(hints, 8):
+        words = hint.split()
+        for i in range(len(words) + 1):
+            typed = " ".join(words[:i]) + (" " if i else "")
+            for partial in ["", words[i][:1]] if i < len(words) else [""]:
+                text = typed + partial
+                choices = [c for c in continuations.complete(text) if not c.meta.startswith("=") and c.meta not in ("command", "a checkpoint line")]
+                expected = {w for w in next_words_of(hints, words[:i]) if w.startswith(partial)}
+                assert {c.text.split()[0] for c in choices} == expected, text
+                for choice in choices:  # every word (or whole move) offered leads to a listed move
+                    line = typed_with(text, choice)
+                    if line.endswith(" "):
+                        assert any(h.startswith(line) for h in hints), (text, choice.text)
+                    else:  # a whole word: a move ends with it or goes on after it
+                        assert any(h == line or h.startswith(line + " ") for h in hints), (text, choice.text)
+                    if choice.meta == "move":
+                        whole_offered += 1
+                        assert line in hints, (text, choice.text)
+                if not partial:
+                    found = continuations.open_moves(text)
+                    if isinstance(found, int):
+                        counted += 1
+                        assert found == moves_from(hints, words[:i]), text
+                    elif found.moves is not None:
+                        assert moves_from(hints, words[:i]) > found.moves, text
+    assert whole_offered and counted  # where few moves remain they are offered whole, and counted
+    assert no_listing == []
+
+
+def test_a_word_leads_on_with_a_space_only_where_a_move_goes_on(large_canterbury, no_listing):
+    recording, hints = large_canterbury
+    continuations = Continuations((), next_words=lambda words: recording.game.next_words(recording.state, words))
+    hint = next(h for h in hints if h.startswith("blue: full build ") and "," in h)
+    for i, word in enumerate(hint.split()):
+        text = " ".join(hint.split()[:i]) + (" " if i else "")
+        for choice in continuations.complete(text):
+            if choice.text.endswith(" "):  # a space only after a word that more words follow
+                assert next_words_of(hints, (text + choice.text).split()), (text, choice.text)
+    assert no_listing == []
+
+
+def test_what_is_offered_does_not_depend_on_what_was_typed_before(large_canterbury):
+    recording, hints = large_canterbury
+    game, state = recording.game, copy_state(recording.state)
+
+    def grown() -> Continuations:
+        return Continuations((), next_words=lambda words: game.next_words(state, words))
+
+    seen = grown()
+    for hint in random.Random(5).sample(hints, 3):
+        words = hint.split()
+        for i in range(len(words) + 1):  # the line typed as a person types it, the bar counting
+            text = " ".join(words[:i]) + (" " if i else "")
+            seen.open_moves(text)
+            seen.complete(text)
+        for text in [" ".join(words[:3]) + " ", " ".join(words[:-1]) + " ", hint[:-1]]:
+            fresh = [(c.text, c.display, c.meta) for c in grown().complete(text)]
+            assert [(c.text, c.display, c.meta) for c in seen.complete(text)] == fresh, text
+
+
+def test_a_tree_grown_word_by_word_puts_placeholders_together_and_fills_them():
+    """A game's next words give a placeholder one piece at a time (`<value` `1-5>`); the
+    tree grown from them completes chance outcomes as the tree of every move does."""
+    recording = recording_at("speicherstadt", 2, 3, 0)  # Supply: the table reveals a card
+    game, state = recording.game, recording.state
+    assert not recording.word_by_word(state)  # the game lists its moves fast: the full list is used
+
+    def fill(placeholder: str) -> list[str]:
+        return game.placeholder_words(state, placeholder)
+
+    grown = Continuations((), recording._spellings_of(), fill, next_words=lambda words: Game.next_words(game, state, words))
+    listed = Continuations(recording.hints(), recording._spellings_of(), fill)
+    for text in ["reveal fireman ", "reveal contract ", "reveal contract tea tea coffee ", "reveal contract tea tea coffee rubber ", "reveal contract kaf"]:
+        assert texts(grown.complete(text)) == texts(listed.complete(text)), text
+    assert texts(grown.complete("reveal fireman ")) == ["1", "2", "3", "4", "5"]
+    assert grown.open_moves("reveal fireman 3") == listed.open_moves("reveal fireman 3") == 1

@@ -10,8 +10,10 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from referee.continuations import MoreThan
 from referee.engine import check_bytes
-from referee.record_prompt import record_terminal
+from referee.play import play_game
+from referee.record_prompt import bar_text, record_terminal
 
 TAB, ENTER, CTRL_C, CTRL_D = "\t", "\r", "\x03", "\x04"
 SUPPLY = ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea"]  # a two-player round's cards
@@ -93,3 +95,38 @@ def test_commands_inside_the_session(tmp_path, capsys, command, expected):
     assert session(path, command + ENTER, **NEW) == 0
     assert expected in capsys.readouterr().out
     assert body(path) == []
+
+
+def test_a_move_among_thousands_is_completed_at_the_terminal_without_listing_them(tmp_path, monkeypatch):
+    """Canterbury, a position of thousands of moves: Tab completes word by word from the
+    game's next words, and the move typed so is written; no move list is worked out."""
+    text = play_game("canterbury", 4, seed=3)
+    cut = check_bytes(text.encode(), "game.log", stop_after=32)
+    path = tmp_path / "game.log"
+    path.write_text("\n".join(text.split("\n")[: cut.position.line]) + "\n")
+    state = check_bytes(path.read_bytes(), "game.log", open_end=True).state
+    hints = state.game.move_hints(state)
+    pairs = [h for h in hints if "," in h]  # Full Builds of two structures
+    move = pairs[len(pairs) // 2]
+    assert len(hints) > 3000 and move.startswith("blue: full build ")
+
+    def refuse(self, state):
+        raise AssertionError("every legal move was listed")
+
+    monkeypatch.setattr(type(state.game), "move_hints", refuse)
+    monkeypatch.setattr(type(state.game), "legal_moves", refuse)
+    # "b" Tab: "blue: "; the Full Build is the only action, so Tab, Tab: "full build "
+    assert session(path, "b" + TAB + TAB + TAB + move[len("blue: full build "):] + ENTER) == 0
+    assert path.read_text().split("\n")[-2] == move
+
+
+@pytest.mark.parametrize("open_moves, expected", [
+    (5, " 5 listed moves start like this; Tab completes"),
+    (1, " 1 listed move starts like this; Tab completes"),
+    (0, " no listed move starts like this; Enter checks the line against the rules"),
+    (None, " Tab completes; help lists the commands"),
+    (MoreThan(12), " more than 12 listed moves start like this; Tab completes the next word"),
+    (MoreThan(None), " Tab completes the next word of the legal moves that start like this"),
+])
+def test_the_bar_says_how_many_moves_the_line_may_become_or_that_there_are_more(open_moves, expected):
+    assert bar_text(open_moves) == expected
