@@ -11,7 +11,8 @@ One run measures, on the machine at hand (benchmarks/README.md explains the meth
   shuffled rounds, so that every round compares measurements taken moments apart;
 - start-up: `referee --version` against `referee check` of one full game, in processes;
 - legal moves: `legal_moves` and `move_hints` of positions a quarter, half and three
-  quarters into random games;
+  quarters into random games; `next_words`, and `referee record`'s completion as a move is
+  typed word by word, in the same positions;
 - `referee play`: random games written per second, in this process;
 - `referee check -j 2` against `-j 1`, in processes, on few and on many records.
 
@@ -42,6 +43,7 @@ from referee.engine import check_bytes, record_variants
 from referee.games import load_game
 from referee.notation import Move, parse
 from referee.play import play_game
+from referee.record import Recording
 from referee.spec import available_games, grammar_root
 
 # The targets (issue 16), each checked by the figures below.
@@ -394,12 +396,15 @@ def legal_move_times(games: list[str], seeds: int, repeats: int) -> dict:
     """The slowest of `legal_moves` and `move_hints` at a quarter, half and three quarters of
     random games of every player count; each position timed `repeats` times, median kept.
     Beside them, `next_words` (a move completed word by word) for every start of the longest
-    move listed: the slowest word is the figure."""
+    move listed: the slowest word is the figure. And `referee record`'s completion in the
+    same positions, as a session meets them: what may be typed worked out for a new
+    position (`Recording.continuations`), then the longest move typed word by word, the
+    status bar counting and Tab completing after each word: the slowest word is the figure."""
     print(f"\nlegal moves of a position (legal_moves, and move_hints as `referee moves` lists them), positions at 1/4, 1/2 and 3/4 of {seeds} random games per player count; target < {LEGAL_MOVES_TARGET_MS:.0f} ms:")
     figures: dict = {}
     for g in games:
         players = load_game(g).spec.meta["players"]
-        samples, words = [], []
+        samples, words, starts, typed = [], [], [], []
         for n in range(players["min"], players["max"] + 1):
             for seed in range(1, seeds + 1):
                 data = play_game(g, n, seed).encode("utf-8")
@@ -419,15 +424,39 @@ def legal_move_times(games: list[str], seeds: int, repeats: int) -> dict:
                         start = time.perf_counter()
                         game.next_words(state, longest[:k])
                         words.append((time.perf_counter() - start) * 1000)
+                    recording = session_at(data, int(total * fraction))
+                    start = time.perf_counter()
+                    continuations = recording.continuations()
+                    starts.append((time.perf_counter() - start) * 1000)
+                    for k in range(len(longest) + 1):
+                        line = " ".join(longest[:k]) + (" " if k else "")
+                        start = time.perf_counter()
+                        continuations.open_moves(line)
+                        continuations.complete(line)
+                        typed.append((time.perf_counter() - start) * 1000)
         worst = max(samples)
         typical = median([s[0] for s in samples])
         figures[g] = {"worst_ms": worst[0], "median_ms": typical, "worst_position": {"moves": worst[1], "call": worst[2], "players": worst[3], "seed": worst[4], "at": worst[5]},
-                      "most_moves": max(s[1] for s in samples), "next_words_worst_ms": max(words), "next_words_median_ms": median(words)}
+                      "most_moves": max(s[1] for s in samples), "next_words_worst_ms": max(words), "next_words_median_ms": median(words),
+                      "record_position_worst_ms": max(starts), "record_word_worst_ms": max(typed), "record_word_median_ms": median(typed)}
         print(f"  {g:<16} median {typical:7.2f} ms   slowest {worst[0]:7.2f} ms ({worst[2]}, {worst[1]} moves; {worst[3]} players, seed {worst[4]}, at {worst[5]})  {verdict(worst[0] < LEGAL_MOVES_TARGET_MS)}")
         print(f"  {'':<16} next_words, word by word: median {median(words):7.2f} ms   slowest {max(words):7.2f} ms  {verdict(max(words) < LEGAL_MOVES_TARGET_MS)}")
+        print(f"  {'':<16} record's completion: a new position slowest {max(starts):7.2f} ms; a word typed median {median(typed):7.2f} ms   slowest {max(typed):7.2f} ms  "
+              f"{verdict(max(max(starts), max(typed)) < LEGAL_MOVES_TARGET_MS)}")
     figures["met"] = all(f["worst_ms"] < LEGAL_MOVES_TARGET_MS for f in figures.values())
     figures["next_words_met"] = all(f["next_words_worst_ms"] < LEGAL_MOVES_TARGET_MS for g, f in figures.items() if g in games)
+    figures["record_met"] = all(max(f["record_position_worst_ms"], f["record_word_worst_ms"]) < LEGAL_MOVES_TARGET_MS for g, f in figures.items() if g in games)
     return figures
+
+
+def session_at(data: bytes, moves: int) -> Recording:
+    """A `referee record` session on the record cut after `moves` moves, resumed as a new
+    session resumes a file (nothing worked out yet)."""
+    text = data.decode("utf-8")
+    report = check_bytes(data, "bench.log", stop_after=moves)
+    lines = text.split("\n")[: report.position.line] if report.position else text.split("\n\n")[:1]
+    cut = "\n".join(lines) + "\n"
+    return Recording("bench.log", [], cut, check_bytes(cut.encode("utf-8"), "bench.log", open_end=True))
 
 
 def play_rate(games: list[str], rounds: int, per_round: int) -> dict:
