@@ -13,7 +13,9 @@ from . import __version__
 from .errors import EXIT_USAGE
 
 EPILOG = """exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
-3 malformed record, 4 invalid spec or variant data, 5 internal error.
+3 malformed record, 4 invalid spec or variant data, 5 internal error (or a file left
+unchecked by a worker process that stopped), 6 standard output closed or full.
+A pipe closed by its reader keeps the verdict's code (141 if it closed before the verdict).
 A FILE of '-' reads the record from standard input."""
 
 
@@ -54,8 +56,27 @@ def _position_options(parser: argparse.ArgumentParser) -> None:
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors exit 2 with a short message, as argparse does
         self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        self._print_message(f"{self.prog}: error: {message}\n", sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+    def _print_message(self, message, file=None):
+        """Help, usage and errors go through `output`: escaped, and a full or closed stream
+        turns into the right exit code, not a traceback."""
+        from .output import say, warn
+
+        if message:
+            (warn if file is sys.stderr else say)(message, end="")
+
+
+def processes(text: str) -> int:
+    """A number of worker processes: 1 or more."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{count}: give 1 or more processes")
+    return count
 
 
 VARIANT_HELP = "a variant by name, or (on the command line only) the path of an overlay file of your own; repeatable"
@@ -76,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+", metavar="FILE", help="the game records to check, or - for standard input")
     c.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable; adds to the record's [Variant] tag)")
     c.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for programs")
-    c.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check files in up to N processes (a few small files are checked in this one, where starting processes would cost more than it saves)")
+    c.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help="check files in up to N processes (at most one per processor; a few small files are checked in this one, where starting processes would cost more than it saves; results print in the order given)")
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
     c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
     c.add_argument("--keep-going", action="store_true", help="report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from")
@@ -123,14 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, required=True, metavar="N", help="how many players sit at the table (within the game's player counts)")
     pl.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: a fresh one, written in the record)")
     pl.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
-    pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output ('-' is standard output)")
 
     v = command("validate", "validate every spec and variant (schema, cross-references, totals)", epilog=None)
     v.add_argument("specdir", nargs="?", metavar="SPECDIR", help="a specs directory or one game's directory (default: the bundled specs)")
     v.add_argument("--provenance", action="store_true", help="list every value whose source is less than certain")
 
     d = command("docs", "render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)", epilog=None)
-    d.add_argument("--out", default="docs/generated", metavar="DIR", help="the folder to write the pages into, one Markdown file per page (made if need be; default: docs/generated)")
+    d.add_argument("--out", default="docs/generated", metavar="DIR", help="the folder to write the pages into, one Markdown file per page (default: docs/generated); it is replaced whole, and refused if it holds files that referee docs did not write")
     return p
 
 

@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
-import json
+import contextlib
+import functools
 import sys
 from pathlib import Path
 
+from . import output
 from .arguments import build_parser
 from .errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
 from .movelist import GROUP_ABOVE, grouped_moves
+from .output import say, warn
+from .terminal import readable_name
 
 # The engine, the spec loader and the parser are imported inside the commands
 # that use them, so that `--version` and `--help` answer at once.
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit code holds even when standard output or error fail (see output)."""
+    guard = output.Guard()
+    code = None
+    stop: SystemExit | None = None
+    with guard:
+        try:
+            code = _run(argv)
+        except SystemExit as exc:  # --help, --version, or a usage error argparse has explained
+            stop = exc
+    if stop is not None and guard.failure is None:
+        raise stop  # as argparse means it, now that its message is out
+    return guard.exit_code(code if stop is None else stop.code if isinstance(stop.code, int) else EXIT_USAGE)
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
@@ -23,17 +42,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except UsageError as exc:
-        print(f"referee {args.command}: error: {exc}", file=sys.stderr)
+        warn(f"referee {args.command}: error: {exc}")
         return EXIT_USAGE
     except SpecError as exc:
-        print(exc.display(), file=sys.stderr)
+        warn(exc.display())
         return EXIT_SPEC
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
+    except output.OutputFailed:
+        raise
     except Exception as exc:  # a bug in the referee: say so plainly, without a traceback
-        print(f"referee {args.command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        warn(f"referee {args.command}: internal error: {type(exc).__name__}: {exc}")
         return EXIT_INTERNAL
 
 
@@ -46,85 +65,109 @@ def _read(path: str) -> tuple[bytes, str]:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _check_one(job: tuple[str, list[str], bool, bool]) -> tuple[int, str, dict]:
+def _check_one(job: tuple[str, list[str], bool, bool, str, bool]) -> tuple[int, str]:
+    """One file checked, and its result as printed: text, or JSON when that is asked for
+    (only the one asked for is built: a report's text can be far longer than its JSON)."""
     from .engine import check_bytes
-    from .report import format_report, report_json
+    from .report import format_report, report_json, unread_json
 
-    path, variants, details, keep_going = job
+    path, variants, details, keep_going, form, quiet = job
     try:
         data, name = _read(path)
     except UsageError as exc:
-        return EXIT_USAGE, f"referee check: error: {exc}", {"file": path, "status": "usage", "exit_code": EXIT_USAGE}
-    report = check_bytes(data, name, variants, keep_going=keep_going)
-    return report.exit_code, format_report(report, details), report_json(report)
+        if form == "json":
+            return EXIT_USAGE, output.dumps(unread_json(readable_name(path), str(exc), EXIT_USAGE))
+        return EXIT_USAGE, f"referee check: error: {exc}"
+    report = check_bytes(data, readable_name(name), variants, keep_going=keep_going)
+    if form == "json":
+        return report.exit_code, output.dumps(report_json(report))
+    text = format_report(report, details)
+    if quiet:
+        text = "\n".join(line for line in text.split("\n") if not line.startswith("  ") and not line.endswith(":"))
+    return report.exit_code, text
+
+
+def _not_checked(job: tuple[str, list[str], bool, bool, str, bool], why: str) -> tuple[int, str]:
+    from .report import unread_json
+
+    path, form = job[0], job[4]
+    message = f"not checked: {why}"
+    if form == "json":
+        return EXIT_INTERNAL, output.dumps(unread_json(readable_name(path), message, EXIT_INTERNAL, status="not-checked"))
+    return EXIT_INTERNAL, f"{readable_name(path)}: NOT CHECKED: {why}"
 
 
 def cmd_check(args) -> int:
+    """Each file's result is printed as soon as it and those before it are done, in the order
+    of the command line, so that many files print steadily and memory stays flat. With -j,
+    the games the records name are loaded here before the workers are forked (parallel.py)."""
+    from .parallel import load_games_of, worth_processes
+    from .workers import in_order, usable_processors
+
     if "-" in args.files and len(args.files) > 1:
         raise UsageError("'-' (standard input) cannot be combined with other files")
-    jobs = [(f, args.variant, args.details, args.keep_going) for f in args.files]
-    from .parallel import worth_processes
-
-    if args.jobs > 1 and len(jobs) > 1 and worth_processes(args.files):
-        from .parallel import load_games_of, map_in_processes
-
-        results = map_in_processes(_check_one, jobs, args.jobs, prepare=lambda: load_games_of(args.files, args.variant))
-    else:
-        results = [_check_one(j) for j in jobs]
-    code = max(r[0] for r in results)
-    if args.format == "json":
-        payload = [r[2] for r in results]
-        print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2, ensure_ascii=False))
-    else:
-        for i, (_, text, _) in enumerate(results):
-            if args.quiet:
-                text = "\n".join(line for line in text.split("\n") if not line.startswith("  ") and not line.endswith(":"))
-            if i:
-                print()
-            print(text)
-    return code
+    jobs = [(f, args.variant, args.details, args.keep_going, args.format, args.quiet) for f in args.files]
+    workers = min(args.jobs, len(jobs), usable_processors())
+    if workers > 1 and not worth_processes(args.files):
+        workers = 1  # a few small records: checked here, sooner than workers would start
+    many_json = args.format == "json" and len(jobs) > 1
+    worst = EXIT_OK
+    prepare = functools.partial(load_games_of, args.files, args.variant)  # before the workers fork
+    with contextlib.closing(in_order(_check_one, jobs, workers, _not_checked, prepare=prepare)) as results:
+        for i, (code, shown) in enumerate(results):
+            worst = max(worst, code)
+            output.verdict(worst, final=i == len(jobs) - 1)
+            if many_json:
+                say(("[\n" if i == 0 else ",\n") + "  " + shown.replace("\n", "\n  "), end="")
+            else:
+                if i:
+                    say()
+                say(shown)
+    if many_json:
+        say("\n]")
+    return worst
 
 
 def cmd_show(args) -> int:
     from .display import show
 
     data, name = _read(args.file)
-    return show(args, data, name)
+    return show(args, data, readable_name(name))
 
 
 def cmd_draw(args) -> int:
     from .display import draw
 
     data, name = _read(args.file)
-    return draw(args, data, name)
+    return draw(args, data, readable_name(name))
 
 
 def cmd_replay(args) -> int:
     from .display import replay
 
     data, name = _read(args.file)
-    return replay(args, data, name)
+    return replay(args, data, readable_name(name))
 
 
 def cmd_moves(args) -> int:
     """The legal next moves; on a record with an error, those just before its line."""
     from .display import position_of
-    from .terminal import visible
 
     data, name = _read(args.file)
-    position = position_of(args, data, name)
+    position = position_of(args, data, readable_name(name))
     state, report = position.state, position.report
     if state is None:
         return report.exit_code
+    output.verdict(report.exit_code)
     if state.is_over():
-        print(visible(f"{report.name}: the game is over; no moves follow"))
+        say(f"{report.name}: the game is over; no moves follow")
         return report.exit_code
     moves = state.game.move_hints(state)
     grouped = not args.all and len(moves) > GROUP_ABOVE
     count = f"{len(moves)} legal next move{'' if len(moves) == 1 else 's'}"
-    print(visible(f"{report.name}: {count} {position.where}{' (grouped; --all lists each)' if grouped else ''}"))
+    say(f"{report.name}: {count} {position.where}{' (grouped; --all lists each)' if grouped else ''}")
     for line in grouped_moves(moves) if grouped else moves:
-        print(f"  {line}")
+        say(f"  {line}")
     return report.exit_code
 
 
@@ -143,31 +186,35 @@ def cmd_explain(args) -> int:
     from .explain import cannot_explain, explain_bytes, explanation_json, format_explanation
 
     data, name = _read(args.file)
-    report, explanation = explain_bytes(data, name, args.variant, args.colour, args.figure, args.line)
+    report, explanation = explain_bytes(data, readable_name(name), args.variant, args.colour, args.figure, args.line)
     if explanation is None:
-        print(cannot_explain(report), file=sys.stderr)
+        warn(cannot_explain(report))
         return report.exit_code
+    output.verdict(report.exit_code)
     if args.format == "json":
-        print(json.dumps(explanation_json(report, explanation), indent=2, ensure_ascii=False))
+        say(output.dumps(explanation_json(report, explanation)))
     else:
-        print(format_explanation(report, explanation))
+        say(format_explanation(report, explanation))
     return report.exit_code
 
 
 def cmd_play(args) -> int:
     from .play import play_game
-    from .spec import available_games
+    from .spec import available_games, no_games
 
+    if not available_games():
+        raise no_games()
     if args.game not in available_games():
         raise UsageError(f"unknown game {args.game!r}; games: {', '.join(available_games())}")
     text = play_game(args.game, args.players, args.seed, args.variant)
-    if args.out:
+    output.verdict(EXIT_OK)
+    if args.out and args.out != "-":
         try:
             Path(args.out).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(text)
+        say(text, end="")
     return EXIT_OK
 
 
@@ -176,23 +223,31 @@ def cmd_validate(args) -> int:
     from .validate import validate
 
     root = Path(args.specdir) if args.specdir else specs_root()
-    if not root.exists():
+    if args.specdir and not root.exists():  # the data in use that holds no games: exit 4, below
         raise UsageError(f"{root} does not exist")
     lines, code = validate(root, provenance=args.provenance)
+    output.verdict(code)
     for line in lines:
-        print(line, file=sys.stderr if line.startswith(("error", "  error")) or ": error:" in line else sys.stdout)
+        if line.startswith(("error", "  error")) or ": error:" in line:
+            warn(line)
+        else:
+            say(line)
     return code
 
 
 def cmd_docs(args) -> int:
     from .docs import write_docs
 
+    if not args.out.strip():
+        raise UsageError("--out needs a folder name")
     try:
         written = write_docs(Path(args.out))
     except OSError as exc:
-        raise UsageError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
+        where = f" ({readable_name(str(exc.filename))})" if exc.filename and str(exc.filename) != args.out else ""
+        raise UsageError(f"cannot write {readable_name(args.out)}: {exc.strerror or exc}{where}") from None
+    output.verdict(EXIT_OK)
     pages = sum(1 for path in written if path.suffix == ".md")
-    print(f"wrote {pages} pages and {len(written) - pages} replay pages and pictures to {args.out}")
+    say(f"wrote {pages} pages and {len(written) - pages} replay pages and pictures to {readable_name(args.out)}")
     return EXIT_OK
 
 

@@ -8,14 +8,13 @@ line, and the exit code is the record's verdict: a picture of an illegal record 
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
+from . import output
 from .errors import UsageError
+from .output import say, warn
 from .positions import Position, find
 from .report import format_diagnostic, format_report
-from .terminal import visible
 from .view import quietly
 
 
@@ -30,12 +29,13 @@ def position_of(args, data: bytes, name: str) -> Position:
     position = find(data, name, args.variant, at=at, line=line)
     report = position.report
     if position.state is None:
-        print(format_report(report), file=sys.stderr)
+        warn(format_report(report))
         return position
     if at is not None and report.moves < at and report.status == "legal":
         raise UsageError(f"the record has only {report.moves} moves")
     for d in report.errors:  # why the position stops where it does, in every format
-        print(format_diagnostic(report, d), file=sys.stderr)
+        warn(format_diagnostic(report, d))
+    output.verdict(report.exit_code)
     return position
 
 
@@ -47,7 +47,7 @@ def show(args, data: bytes, name: str) -> int:
     if args.format == "text":
         from .summary import render
 
-        print(render(position))
+        say(render(position))
         return report.exit_code
     with quietly(state):
         situation = state.situation()
@@ -63,12 +63,12 @@ def show(args, data: bytes, name: str) -> int:
         "state": described,
     }
     if args.format == "json":
-        print(json.dumps(summary, indent=2, ensure_ascii=False, default=str))
+        say(output.dumps(summary))
     else:
         import yaml
 
-        print(visible(f"{report.name}: state {position.where} ({report.status})"))
-        print(yaml.safe_dump(summary["state"], sort_keys=False, allow_unicode=True, width=100).rstrip())
+        say(f"{report.name}: state {position.where} ({report.status})")
+        say(yaml.safe_dump(summary["state"], sort_keys=False, allow_unicode=True, width=100).rstrip())
     return report.exit_code
 
 
@@ -84,9 +84,9 @@ def draw(args, data: bytes, name: str) -> int:
 
 
 def write(out: str | None, text: str) -> None:
-    """Text to a file, or to standard output when no file is named."""
+    """A document (SVG, HTML) to a file, or to standard output when no file is named."""
     if not out or out == "-":
-        sys.stdout.write(text)
+        output.emit(text)
         return
     try:
         Path(out).write_text(text, encoding="utf-8")
@@ -99,9 +99,10 @@ def replay(args, data: bytes, name: str) -> int:
 
     page, report = build(data, name, args.variant)
     for d in report.errors:
-        print(format_diagnostic(report, d), file=sys.stderr)
+        warn(format_diagnostic(report, d))
     if page is None:
-        print(format_report(report), file=sys.stderr)
+        warn(format_report(report))
         return report.exit_code
+    output.verdict(report.exit_code)
     write(args.out, page)
     return report.exit_code

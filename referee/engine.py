@@ -57,9 +57,12 @@ def read_source(path: str) -> tuple[bytes, str]:
     No more than one byte over the size limit is read, so that a huge file or an
     endless pipe is refused (by `decode`) without filling the memory first.
     """
+    import errno
     import sys
 
     if path == "-":
+        if sys.stdin is None:  # the process started with its standard input closed
+            raise OSError(errno.EBADF, "standard input is closed")
         return sys.stdin.buffer.read(MAX_RECORD_BYTES + 1), "<stdin>"
     with open(path, "rb") as fh:
         return fh.read(MAX_RECORD_BYTES + 1), path

@@ -8,6 +8,9 @@ catch the same four kinds of error without importing one another.
 - `RecordError`: a record that cannot be read (exit 3), with its line and column.
 - `SpecError`: spec or variant data that cannot be used (exit 4), with its file and key.
 - `Violation`: a move the rules do not allow (exit 1), with the rule id it breaks.
+
+Exit code 6 says that the answer could not be written (standard output closed or full): the
+verdict is unknown to whoever reads the exit code, so no verdict's code stands for it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
+EXIT_OUTPUT = 6  # standard output closed or full: the report could not be written
+EXIT_SIGPIPE = 128 + 13  # the reader closed the pipe before the verdict was known, as a shell reports SIGPIPE
 
 # The largest spec file is 31 KB. `validate` reads a file once for each variant, and
 # 100 KB of YAML takes a tenth of a second to read and as long to locate an error in.

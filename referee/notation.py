@@ -11,7 +11,6 @@ Every object keeps its line and column so that diagnostics can point at it.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,7 +24,8 @@ from . import lalr
 from .errors import Pos, RecordError, SpecError, edge_token
 from .keywords import Keywords, keyword_rules
 from .names import spelling
-from .spec import grammar_root, looks_like_path
+from .spec import grammar_root, looks_like_path, read_spec_text
+from .terminal import odd_letters, visible
 
 # A record is a few kilobytes (the longest random game is 13 KB). The limit keeps the
 # worst case, a file packed with the shortest tokens, well within two seconds.
@@ -52,7 +52,7 @@ def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[
     offered = offered[:2]
     hint = f" (did you mean {' or '.join(repr(c) for c in offered)}?)" if offered else ""
     plural = f"{what}es" if what.endswith(("s", "x", "ch", "sh")) else f"{what}s"
-    return RecordError(f"unknown {what} {str(token)!r}{hint}; {plural}: {', '.join(known)}", Pos.of(token))
+    return RecordError(f"unknown {what} {str(token)!r}{odd_letters(str(token))}{hint}; {plural}: {', '.join(known)}", Pos.of(token))
 
 
 def word_token(word: str, pos: Pos) -> Token:
@@ -150,7 +150,7 @@ class Record:
 
 def tag_line(name: str, value: str) -> str:
     """A header tag as a record writes it; a backslash or quote in the value is escaped."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = visible(value.replace("\\", "\\\\").replace('"', '\\"'))  # a line break stays on the tag's line
     return f'[{name} "{escaped}"]'
 
 
@@ -165,7 +165,8 @@ def header_lines(game: str, players: str, start: str, date: str, event: str | No
     named = [v for v in variants if not looks_like_path(v)]
     if named:
         lines.append(tag_line("Variant", ", ".join(named)))
-    return lines + [f"# variant file {v}: check this record with --variant {v}" for v in variants if looks_like_path(v)]
+    # a file name may hold any character, a line break too: shown escaped, it stays one comment
+    return lines + [visible(f"# variant file {v}: check this record with --variant {v}") for v in variants if looks_like_path(v)]
 
 
 # --- reading -------------------------------------------------------------------
@@ -223,14 +224,22 @@ def grammar_of(game: str, root: str | None = None, keywords: Keywords = ()) -> s
 
 
 @functools.lru_cache(maxsize=None)
-def _grammar(game: str, root: str | None, keywords: Keywords) -> tuple:
-    """The grammar, and the words only the spec adds to it."""
+def _grammar(game: str, root: str | None, keywords: Keywords) -> tuple[str, frozenset[str], Path, bool]:
+    """The grammar, the words only the spec adds to it, the game's grammar file (blamed when
+    the grammar does not build) and whether the spec added rules to it.
+
+    A grammar folder may come from anyone (REFEREE_DATA): its files are read as regular files
+    of bounded size, and a missing or empty game grammar is a SpecError here, where both the
+    parse loop (lalr) and Lark's own parser get their grammar."""
     base = Path(root) if root else grammar_root()
-    common = (base / "common.lark").read_text(encoding="utf-8")
-    own = (base / f"{game}.lark").read_text(encoding="utf-8")
+    common = read_spec_text(base / "common.lark")  # a regular UTF-8 file of bounded size
+    own_path = base / f"{game}.lark"
+    own = read_spec_text(own_path)
+    if not own.strip():
+        raise SpecError(own_path, "", f"the grammar is empty: it must define the rule `move` of {game}'s records")
     grammar = common + "\n" + own
     extension, added = keyword_rules(grammar, keywords)
-    return grammar + extension, added
+    return grammar + extension, added, own_path, bool(extension)
 
 
 @functools.lru_cache(maxsize=None)
@@ -242,11 +251,18 @@ def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> L
     grammar gets a new file, and an unusable cache is simply rebuilt.
     `keywords` adds the spec's other spellings of the game's keyword rules.
     """
-    grammar, added = _grammar(game, root, keywords)
+    from lark.exceptions import LarkError
+
+    grammar, added, own_path, extended = _grammar(game, root, keywords)
     try:
         parser = Lark(grammar, parser="lalr", maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
     except GrammarError as exc:
+        if not extended:  # the grammar files alone do not build
+            raise SpecError(own_path, "", f"the grammar (common.lark, then {own_path.name}) cannot be built: {' '.join(str(exc).split())[:300]}", 1, 1) from None
         raise SpecError(game, "names", f"the names the spec gives to the record's keywords clash: {exc}") from None
+    except (LarkError, RecursionError, ValueError, KeyError, AssertionError) as exc:
+        message = " ".join(str(exc).split())[:300] or type(exc).__name__
+        raise SpecError(own_path, "", f"the grammar (common.lark, then {own_path.name}) cannot be built: {message}", 1, 1) from None
     parser.spec_spellings = added  # words that only the spec adds: kept out of "expected ..." lists
     return parser
 
@@ -316,10 +332,11 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
 
 
 def _parse_text(game: str, text: str, keywords: Keywords = ()) -> Tree:
+    root = str(grammar_root())  # per data root: REFEREE_DATA may change
     try:
-        return lalr.parse(text if text.endswith("\n") else text + "\n", grammar_of(game, None, keywords), lambda: parser_for(game, None, keywords))
+        return lalr.parse(text if text.endswith("\n") else text + "\n", grammar_of(game, root, keywords), lambda: parser_for(game, root, keywords))
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, parser_for(game, None, keywords).spec_spellings) from None
+        raise _syntax_error(exc, text, parser_for(game, root, keywords).spec_spellings) from None
     except RecursionError:
         raise RecordError("record nested too deeply to read") from None
 
@@ -491,7 +508,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, hidden: frozenset[str] = froz
     expected = _describe_expected(names)
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char if exc.char.isprintable() else repr(exc.char)
-        got = f"unexpected character {char!r}" if exc.char.isprintable() else f"unexpected character {char}"
+        got = f"unexpected character {char!r}{odd_letters(exc.char)}" if exc.char.isprintable() else f"unexpected character {char}"
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
         got = "unexpected end of line" if tok.type == "_NL" else f"unexpected {str(tok)!r}"

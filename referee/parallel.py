@@ -1,17 +1,18 @@
-"""Checking many records on several cores (`referee check -j N`).
+"""Checking many records on several cores (`referee check -j N`): when it is worth it, and
+what the workers find loaded.
 
 A worker that loads the games itself pays the start of a whole `referee check` again, which
 on a few records costs more than the work it takes over. So the games that the records name
 (their specs, rules tables and parsers) are loaded once, here, and the workers are forked
-from this process afterwards: each inherits them loaded and only replays its records.
+from this process afterwards (workers.py runs them): each inherits them loaded and only
+replays its records. A few small records are checked in this process, without workers.
 """
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
 import os
-from typing import Callable, Iterable, TypeVar
+import stat
+from typing import Any, Callable, Iterable, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -25,13 +26,18 @@ PARALLEL_MIN_BYTES = 32 * 1024
 
 def worth_processes(paths: Iterable[str]) -> bool:
     """Whether the records are enough work for worker processes to save time (a file that
-    cannot be read counts for nothing: its worker only reports it)."""
+    cannot be read counts for nothing: its worker only reports it). A record that is no
+    regular file (a FIFO, a device) may keep its reader waiting as long as its writer
+    pleases: in a worker of its own, it holds back none of the other files."""
     total = 0
     for path in paths:
         try:
-            total += os.path.getsize(path)
+            info = os.stat(path)
         except OSError:
             continue
+        if stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+            return True
+        total += info.st_size
         if total >= PARALLEL_MIN_BYTES:
             return True
     return False
@@ -39,19 +45,22 @@ def worth_processes(paths: Iterable[str]) -> bool:
 
 def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
     """Load every game (with its variants) and parser that these records name, so that the
-    workers forked afterwards find them loaded. A record that cannot be read or names no
-    game is left to its worker, which reports it."""
+    workers forked afterwards find them loaded. A record that cannot be read, is no regular
+    file (a FIFO is read by its worker alone: here it could wait for ever) or names no game
+    is left to its worker, which reports it."""
     from .engine import record_variants
     from .errors import RecordError, SpecError
+    from .files import read_bytes
     from .games import load_game
     from .lalr import driver
     from .notation import MAX_RECORD_BYTES, game_of, grammar_of, parser_for
+    from .spec import grammar_root
 
+    root = str(grammar_root())  # as the parse in the workers asks for it
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for path in paths:
         try:
-            with open(path, "rb") as fh:
-                text = fh.read(MAX_RECORD_BYTES).decode("utf-8", errors="replace")
+            text = read_bytes(path, MAX_RECORD_BYTES).decode("utf-8", errors="replace")
             found = game_of(text)
             if found is None:
                 continue
@@ -61,7 +70,7 @@ def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
                 continue
             seen.add(wanted)
             keywords = load_game(*wanted).keywords()
-            driver(grammar_of(game, None, keywords), lambda: parser_for(game, None, keywords))
+            driver(grammar_of(game, root, keywords), lambda: parser_for(game, root, keywords))
         except (OSError, RecordError, SpecError, LookupError, TypeError, ValueError):
             continue  # the worker meets the same problem and reports it
 
@@ -69,18 +78,12 @@ def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
 def map_in_processes(fn: Callable[[T], R], jobs: list[T], workers: int, prepare: Callable[[], None] | None = None) -> list[R]:
     """`[fn(job) for job in jobs]` on `workers` processes, in order. `prepare` runs here first;
     where the system can fork, the workers start as copies of this process after it."""
-    if prepare is not None:
-        prepare()
-    workers = max(1, min(workers, len(jobs)))
-    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() and os.name == "posix" else None
-    from concurrent.futures import ProcessPoolExecutor
+    from .workers import in_order
 
-    # What is loaded now is kept out of the collector's sight, so that a worker's collection
-    # does not touch, and so copy, every page it shares with this process.
-    gc.freeze()
-    try:
-        # Jobs go out one at a time, so that a long record does not hold back a batch behind it.
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            return list(pool.map(fn, jobs, chunksize=1))
-    finally:
-        gc.unfreeze()
+    return list(in_order(fn, jobs, max(1, min(workers, len(jobs))), _lost, prepare=prepare))
+
+
+def _lost(job: Any, why: str) -> Any:
+    from concurrent.futures.process import BrokenProcessPool
+
+    raise BrokenProcessPool(why)

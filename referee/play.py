@@ -47,7 +47,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
             lines.extend(state.play_checkpoints(move))
             lines.append(game.format_move(move))
             state.apply(move)
-        except (Violation, ValueError, IndexError, KeyError, StopIteration) as exc:
+        except (Violation, ValueError, IndexError, KeyError, StopIteration, ArithmeticError) as exc:
             raise _stuck(game_name, variants, count + 1, exc) from None
     else:
         raise SpecError(game.spec.path_of("play"), "max_moves", f"a random game did not end within {most} moves; the data may let it run for ever")

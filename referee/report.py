@@ -17,7 +17,12 @@ from .games.base import Seat, Standing, State
 from .ledger import Change, Ledger, change_json, change_line
 from .notation import Record
 from .spec import Provenance, data_root
-from .terminal import visible
+from .terminal import quote, shorten, visible
+
+# The output of one record is bounded whatever the record holds: a record of 128 KB can
+# contradict thousands of figures, each on a line of 10,000 characters.
+MAX_SHOWN = 200  # diagnostics shown per record; the others are counted ("... and N more")
+MAX_MESSAGE = 600  # characters of a diagnostic's message (a message may quote the record)
 
 
 @dataclass
@@ -119,20 +124,22 @@ def rule_link(rule: str) -> str:
 
 
 def format_diagnostic(report: Report, d: Diagnostic) -> str:
+    """A diagnostic as a compiler writes one, every line shown visibly (see terminal.visible)."""
+    message = shorten(d.message, MAX_MESSAGE)
     if d.file:
-        return f"{d.file}: {d.severity}: {d.message}"
+        return visible(f"{d.file}: {d.severity}: {message}")
     pos = d.pos or Pos(1, 1)
     tag = f"{d.severity}[{d.rule}]" if d.rule else d.severity
-    out = [f"{report.name}:{pos.line}:{pos.column}: {tag}: {d.message}"]
+    out = [f"{report.name}:{pos.line}:{pos.column}: {tag}: {message}"]
     if report.record is not None or d.pos is not None:
         source = report.record.line(pos.line) if report.record else _line_of(report.source, pos.line)
         if source.strip() and pos.column <= len(source) + 1:
             gutter = f"{pos.line:>5}"
-            out.append(f"{gutter} | {source}")
             # a rule violation spans its move; a reading error marks where reading stopped
             rest = len(source) + 1 if d.rule else pos.column + 1
-            width = max(1, (pos.end_column or rest) - pos.column)
-            out.append(f"{' ' * len(gutter)} | {' ' * (pos.column - 1)}^{'~' * (width - 1)}")
+            shown, marker = quote(source, pos.column, pos.end_column or rest)
+            out.append(f"{gutter} | {shown}")
+            out.append(f"{' ' * len(gutter)} | {marker}")
     out.extend(f"note: {n}" for n in d.notes)
     if d.follows is not None:
         out.append(f"note: this may follow from the problem on line {d.follows}")
@@ -143,7 +150,25 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
         out.extend(change_line(c) for c in d.ledger)
     if d.rule:
         out.append(f"see: {rule_link(d.rule)}")
-    return "\n".join(out)
+    return "\n".join(visible(line) for line in out)
+
+
+def shown_diagnostics(report: Report, severity: str | None = None) -> tuple[list[Diagnostic], int]:
+    """The diagnostics (of one severity) that a report shows, and how many more it only counts."""
+    found = [d for d in report.diagnostics if severity is None or d.severity == severity]
+    return found[:MAX_SHOWN], max(0, len(found) - MAX_SHOWN)
+
+
+def unread_json(name: str, message: str, exit_code: int, status: str = "usage") -> dict:
+    """The JSON entry of a file that was not checked (unreadable, or its worker died): the
+    keys of a report, with the reason as its one diagnostic."""
+    return {
+        "file": name,
+        "status": status,
+        "exit_code": exit_code,
+        "message": message,
+        "diagnostics": [{"severity": "error", "rule": None, "message": message, "line": None, "column": None, "end_column": None, "spec": None, "see": None}],
+    }
 
 
 
@@ -157,7 +182,7 @@ def format_standings(report: Report) -> list[str]:
     for s in report.standings:
         parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
         ties = ", ".join(f"{label} {value}" for label, value, _ in s.tiebreak)
-        out.append(f"  {s.rank}. {s.seat.label:<18} {s.total:>4} points   {parts or 'no points'}" + (f"   [{ties}]" if ties else ""))
+        out.append(visible(f"  {s.rank}. {s.seat.label:<18} {s.total:>4} points   {parts or 'no points'}" + (f"   [{ties}]" if ties else "")))
     return out
 
 
@@ -179,11 +204,14 @@ def tie_note(report: Report) -> str | None:
 
 
 def format_report(report: Report, details: bool = False) -> str:
-    """The report as a person reads it; `details` adds each uncertain value's note."""
+    """The report as a person reads it, every line shown visibly, at most MAX_SHOWN diagnostics
+    of a kind; `details` adds each uncertain value's note."""
     out = []
-    for d in report.diagnostics:
-        if d.severity == "error":
-            out.append(format_diagnostic(report, d))
+    errors, more = shown_diagnostics(report, "error")
+    for d in errors:
+        out.append(format_diagnostic(report, d))
+    if more:
+        out.append(f"{visible(report.name)}: ... and {more} more errors")
     verdicts = {
         "legal": "legal",
         "illegal": "ILLEGAL",
@@ -192,12 +220,12 @@ def format_report(report: Report, details: bool = False) -> str:
         "internal-error": "INTERNAL ERROR",
     }
     if report.status in ("malformed", "invalid-spec", "internal-error") and not (report.replayed and report.status == "malformed"):
-        out.append(f"{report.name}: {verdicts[report.status]}")
+        out.append(visible(f"{report.name}: {verdicts[report.status]}"))
         return "\n".join(out)
     progress = "game complete" if report.complete else "game unfinished"
     variants = f", variants: {', '.join(report.variants)}" if report.variants else ""
-    out.append(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)")
-    out.extend(format_rulings(report))
+    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)"))
+    out.extend(visible(line) for line in format_rulings(report))
     resting = f"resting on {len(report.rulings)} ruling{'s' if len(report.rulings) != 1 else ''} of the table" if report.rulings else ""
     if report.status != "legal" and not report.complete and not report.replayed:
         out.append(f"standings when the replay stopped{f' ({resting})' if resting else ''}:")
@@ -208,24 +236,28 @@ def format_report(report: Report, details: bool = False) -> str:
     out.extend(format_standings(report))
     if report.complete and report.status == "legal":
         names = " and ".join(s.label for s in report.winners)
-        out.append(f"winner: {names}")
+        out.append(visible(f"winner: {names}"))
         note = tie_note(report)
         if note:
-            out.append(note)
-    warnings = [d for d in report.diagnostics if d.severity == "warning"]
+            out.append(visible(note))
+    warnings, more = shown_diagnostics(report, "warning")
     if warnings:
         out.append("rules not checked for missing data:")
         for d in warnings:
-            out.append(f"  warning[{d.rule}]: {d.message}")
+            out.append(visible(f"  warning[{d.rule}]: {shorten(d.message, MAX_MESSAGE)}"))
+        if more:
+            out.append(f"  ... and {more} more warnings")
     if report.relied_on:
-        out.extend(format_relied_on(report.relied_on, details))
+        out.extend(visible(line) for line in format_relied_on(report.relied_on, details))
     if report.record_facts:
         out.append(f"facts taken from the record rather than the spec ({len(report.record_facts)}):")
         summary: dict[str, int] = {}
         for text, _ in report.record_facts:
             summary[text] = summary.get(text, 0) + 1
-        for text, count in summary.items():
-            out.append(f"  {count} x {text}")
+        for text, count in list(summary.items())[:MAX_SHOWN]:
+            out.append(visible(f"  {count} x {shorten(text, MAX_MESSAGE)}"))
+        if len(summary) > MAX_SHOWN:
+            out.append(f"  ... and {len(summary) - MAX_SHOWN} more kinds of fact")
     return "\n".join(out)
 
 
@@ -300,6 +332,11 @@ def _short(value: Any) -> str:
 
 
 def report_json(report: Report) -> dict:
+    """The report for a program; like the text, at most MAX_SHOWN diagnostics of a kind, the
+    number left out in `diagnostics_omitted`."""
+    errors, more_errors = shown_diagnostics(report, "error")
+    warnings, more_warnings = shown_diagnostics(report, "warning")
+    shown = errors + warnings + [d for d in report.diagnostics if d.severity not in ("error", "warning")][:MAX_SHOWN]
     return {
         "file": report.name,
         "status": report.status,
@@ -313,7 +350,7 @@ def report_json(report: Report) -> dict:
             {
                 "severity": d.severity,
                 "rule": d.rule,
-                "message": d.message,
+                "message": shorten(d.message, MAX_MESSAGE),
                 "line": d.pos.line if d.pos else None,
                 "column": d.pos.column if d.pos else None,
                 "end_column": d.pos.end_column if d.pos else None,  # the marked span ends before it
@@ -323,8 +360,9 @@ def report_json(report: Report) -> dict:
                 "follows_line": d.follows,
                 **({"figure": {"owner": d.figure[0], "key": d.figure[1]}, "ledger": [change_json(c) for c in d.ledger]} if d.figure else {}),
             }
-            for d in report.diagnostics
+            for d in shown
         ],
+        "diagnostics_omitted": more_errors + more_warnings,
         "rulings": [
             {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text}
             for r in report.rulings

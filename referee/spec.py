@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from . import cache
-from .errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError
+from .errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
+from .files import FileRefused, read_bytes, read_text
+from .safeschema import SchemaTrouble, start_budget, validator_class
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -44,7 +46,8 @@ def data_root() -> Path:
     """Where `specs/` and `grammar/` are: REFEREE_DATA, or the data that ships with the code."""
     override = os.environ.get("REFEREE_DATA")
     if override:
-        return Path(override)
+        # resolved: a relative folder would follow the working directory, and cannot be a URL
+        return Path(override).resolve()
     return shipped_data_root()
 
 
@@ -247,18 +250,7 @@ def read_yaml(path: Path) -> Any:
     import yaml
 
     loader = _safe_loader()
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
-    if size > MAX_SPEC_BYTES:
-        raise SpecError(path, "", f"file is {size} bytes; spec files are limited to {MAX_SPEC_BYTES}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SpecError(path, "", f"not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
+    text = read_spec_text(path)
     try:
         try:
             _check_events(text, path, loader)
@@ -278,24 +270,95 @@ def read_yaml(path: Path) -> Any:
         raise SpecError(path, "", f"YAML syntax: {problem}") from None
 
 
-def _check_events(text: str, path: Path, loader) -> None:
-    """Refuse aliases and deep nesting before anything builds the document."""
+def read_spec_text(path: Path) -> str:
+    """A file of a spec folder as text: a regular file of at most MAX_SPEC_BYTES, in UTF-8."""
+    try:
+        return read_text(path, MAX_SPEC_BYTES)
+    except UnicodeDecodeError as exc:
+        raise SpecError(path, "", f"not UTF-8 text (byte {exc.start})") from None
+    except FileRefused as exc:
+        if exc.size is not None:
+            raise SpecError(path, "", f"file is {exc.size} bytes; spec files are limited to {MAX_SPEC_BYTES}") from None
+        raise SpecError(path, "", f"cannot read: {exc.strerror}") from None
+    except OSError as exc:
+        raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
+
+
+# A key of spec data is a name or a whole number: a date, a null, a list or a truth value as a
+# key has no address a rule could read, and a JSON report cannot write it.
+_KEY_TAGS = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int")
+_INT_TAG = "tag:yaml.org,2002:int"
+_LONG_SCALAR = 18  # characters: a longer plain scalar is checked for being a number
+
+
+@functools.lru_cache(maxsize=None)
+def _resolver():
+    """PyYAML's resolver of plain scalars (made when a spec is first read, not at import)."""
     import yaml
 
-    openers = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-    closers = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    return yaml.resolver.Resolver()
+
+
+def _check_events(text: str, path: Path, loader) -> None:
+    """Refuse aliases, deep nesting, keys that are not names or numbers, and numbers of
+    thousands of digits (which Python refuses to read) before anything builds the document.
+    Every file is read through here, so the loop does as little as it can per event."""
+    import yaml
+
     depth = 0
+    stack: list[list] = []  # for each open collection: [is a mapping, items so far]
+    scalar, alias, mapping_start, sequence_start = yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+    closers = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+    def where(event) -> tuple[int, int]:
+        return event.start_mark.line + 1, event.start_mark.column + 1
+
     for event in yaml.parse(text, Loader=loader):
-        if isinstance(event, yaml.AliasEvent):
-            mark = event.start_mark
-            raise SpecError(path, "", "YAML aliases are not allowed in spec files", mark.line + 1, mark.column + 1)
-        if isinstance(event, openers):
+        kind = event.__class__
+        if kind is scalar:
+            if stack:
+                top = stack[-1]
+                at_key = top[0] and not top[1] & 1
+                top[1] += 1
+            else:
+                at_key = False
+            value = event.value
+            if at_key or len(value) > _LONG_SCALAR:
+                _check_scalar(event, value, at_key, path, where)
+        elif kind is mapping_start or kind is sequence_start:
+            if stack:
+                top = stack[-1]
+                if top[0] and not top[1] & 1:
+                    raise SpecError(path, "", "a key is a list or a mapping; keys of spec data are names or whole numbers", *where(event))
+                top[1] += 1
             depth += 1
             if depth > MAX_SPEC_DEPTH:
-                mark = event.start_mark
-                raise SpecError(path, "", f"nested deeper than {MAX_SPEC_DEPTH} levels", mark.line + 1, mark.column + 1)
-        elif isinstance(event, closers):
+                raise SpecError(path, "", f"nested deeper than {MAX_SPEC_DEPTH} levels", *where(event))
+            stack.append([kind is mapping_start, 0])
+        elif kind in closers:
             depth -= 1
+            stack.pop()
+        elif kind is alias:
+            raise SpecError(path, "", "YAML aliases are not allowed in spec files", *where(event))
+
+
+def _check_scalar(event, value: str, at_key: bool, path: Path, where) -> None:
+    """A key must read as a name or a whole number; a number must not have thousands of digits."""
+    import yaml
+
+    resolver = _resolver()
+    plain = event.implicit[0] and not event.style
+    if event.tag and event.tag != "!":
+        tag = event.tag
+    elif not plain or (value and value[0] not in resolver.yaml_implicit_resolvers):
+        tag = "tag:yaml.org,2002:str"  # quoted, or a first letter that no number, truth value or null starts with
+    else:
+        tag = resolver.resolve(yaml.ScalarNode, value, event.implicit)
+    if at_key and tag not in _KEY_TAGS:
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise SpecError(path, "", f"the key {shown!r} reads as {tag.rsplit(':', 1)[-1]}; keys of spec data are names or whole numbers (quote it to make it a name)", *where(event))
+    if tag == _INT_TAG and len(value) > _LONG_SCALAR:
+        raise SpecError(path, "", f"a number of {len(value)} characters; numbers in spec data lie between -{MAX_SPEC_NUMBER:,} and {MAX_SPEC_NUMBER:,}", *where(event))
 
 
 def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Path) -> Any:
@@ -362,8 +425,8 @@ def _schema_registry(root: str):
     for path in sorted(base.rglob("*.schema.json")):
         rel = path.relative_to(base).as_posix()
         try:
-            schema = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            schema = json.loads(read_spec_text(path))
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise SpecError(path, "", f"broken schema: {str(exc).splitlines()[0]}") from None
         if not isinstance(schema, dict):
             raise SpecError(path, "", "broken schema: a schema is a JSON object")
@@ -387,14 +450,12 @@ def _schema_problem(kind: str, root: str) -> SpecError | None:
 
 @functools.lru_cache(maxsize=None)
 def _validator(kind: str, root: str) -> Draft202012Validator:
-    from jsonschema import Draft202012Validator  # imported when first needed: it is slow to import
-
     path = Path(root) / "schema" / f"{kind}.schema.json"
     if not path.is_file():
         raise SpecError(path, "", f"no schema for kind {kind!r}")
     registry = _schema_registry(root)
     schema = registry.contents(SCHEMA_BASE + f"{kind}.schema.json")
-    return Draft202012Validator(schema, registry=registry)
+    return validator_class()(schema, registry=registry)
 
 
 KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}(/[a-z0-9][a-z0-9_-]{0,63})?")
@@ -403,10 +464,21 @@ KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}(/[a-z0-9][a-z0-9_-]{0,63})?")
 def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> None:
     if not KIND.fullmatch(kind):  # a kind names a schema file; it may not be just any path
         raise SpecError(path, "kind", f"no schema for kind {kind[:80]!r}")
+    from referencing.exceptions import Unresolvable
+
     validator = _validator(kind, str(root))
+    schema_path = Path(root) / "schema" / f"{kind}.schema.json"
+    start_budget()
     try:
         # at one place, an unknown key first: a misspelt key is also why a required one is missing
         errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator != "additionalProperties"))
+    except SchemaTrouble as exc:  # a schema from anyone: a pattern or a $ref that does not end
+        raise SpecError(schema_path, "", exc.message, *(locate(schema_path, exc.needle) or (None, None))) from None
+    except RecursionError:
+        raise SpecError(schema_path, "", "checking against the schema does not end: a $ref leads round in a circle") from None
+    except Unresolvable as exc:
+        reference = getattr(exc, "ref", None) or str(exc)
+        raise SpecError(schema_path, "", f"$ref {reference!r} cannot be followed: a schema may refer only to schemas under specs/schema", *(locate(schema_path, str(reference)) or (None, None))) from None
     except Exception as exc:  # the schema, not the data, is broken (see _schema_registry)
         problem = _schema_problem(kind, str(root))
         if problem is None:
@@ -450,6 +522,14 @@ def available_games(root: Path | None = None) -> list[str]:
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+
+
+def no_games(root: Path | None = None) -> SpecError:
+    """The error for a data folder without a single game: it names REFEREE_DATA when that chose
+    the folder, since an empty or mistyped REFEREE_DATA is the usual cause."""
+    root = root or specs_root()
+    chosen = f" (REFEREE_DATA={os.environ['REFEREE_DATA']})" if os.environ.get("REFEREE_DATA") and root == specs_root() else ""
+    return SpecError(root, "", f"no games here{chosen}: a game is a folder specs/<game>/ with a game.yaml")
 
 
 def variant_names(game_dir: Path) -> list[str]:
@@ -520,13 +600,14 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
             return None
         files = sorted(game_dir.glob("*.yaml")) + [game_dir / "variants" / f"{v}.yaml" for v in variants]
         files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
-        files += [Path(__file__), Path(__file__).with_name("errors.py")]
+        files += [Path(__file__).with_name(code) for code in ("spec.py", "errors.py", "files.py", "safeschema.py")]
         digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
         for path in files:
             digest.update(str(path).encode("utf-8") + b"\0")
-            digest.update(path.read_bytes())
+            # read as the full load reads it: a FIFO or a link to /dev/zero is not waited on
+            digest.update(read_bytes(path, MAX_SPEC_BYTES))
             digest.update(b"\0")
-    except OSError:
+    except OSError:  # FileRefused too
         return None  # a file that cannot be read is reported by the full load
     key = digest.hexdigest()
     return directory / f"spec-{game}-{key[:24]}.pickle", key
@@ -536,7 +617,9 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
     root = Path(root_str)
     game_dir = root / game
     if not (game_dir / "game.yaml").is_file():
-        known = ", ".join(available_games(root)) or "none"
+        if not available_games(root):
+            raise no_games(root)
+        known = ", ".join(available_games(root))
         raise SpecError(game_dir, "", f"unknown game {game!r}; known games: {known}")
 
     raw: dict[str, Any] = {}

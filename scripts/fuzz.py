@@ -14,7 +14,17 @@ which measures its wall time and peak memory exactly. A case fails when:
   spec (4) names no file:line:column;
 - it takes more than 2 s of processor time, or more than 200 MB. (Processor time,
   not wall time: on a busy machine the wall clock measures the other work too;
-  a case that waits instead of working is stopped as a hang after 20 s.)
+  a case is stopped as a hang after 20 s of processor time, or after 300 s of
+  wall time, which only a case that waits instead of working reaches.)
+- its output holds a raw control or invisible character, is larger than a bound
+  per record, or (with --format json) is not JSON.
+
+Cases that disturb the run itself (`process_only`: standard streams closed, full or
+cut, a worker or the command killed, odd environments) run only as real processes,
+and are judged against the same case run undisturbed: a closed or full standard
+output must give exit 6, a closed pipe the verdict's code or 141 (never 0 for a
+verdict that is not 0), a killed worker must leave every file reported or marked
+and a code that is not 0, and no worker may outlive a killed command.
 
 The last line counts the cases by exit code; the script exits 0 only when no case failed.
 """
@@ -42,17 +52,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fuzzcases import Case, Corpus, make_case  # noqa: E402
+from fuzzcases import ODD_FILES, Case, Corpus, make_case  # noqa: E402
 
 from referee import cli  # noqa: E402
+from referee.errors import EXIT_INTERNAL, EXIT_OUTPUT, EXIT_SIGPIPE, EXIT_USAGE  # noqa: E402
 from referee.spec import grammar_root, specs_root  # noqa: E402
 
 MAX_SECONDS = 2.0
 MAX_MEGABYTES = 200
-HANG_SECONDS = 20  # a case still running after this is stopped and counted as a hang
+HANG_SECONDS = 20  # of processor time: a case still working after this is stopped and counted as a hang
+WAIT_SECONDS = 300  # of wall time: a case still running after this (waiting, or starved of processors) is a hang
 LOCATED = re.compile(r"^\S.*?:\d+:\d+: (error|warning)", re.MULTILINE)
 RULE_ID = re.compile(r"error\[[a-z0-9-]+/[a-z0-9-]+\]")
 PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+# what a terminal obeys, and what no encoder writes: never raw in the output
+RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
+OUTPUT_PER_RECORD = 400_000  # characters of output a record may cause, at most (200 diagnostics and the rest)
+KILL_WAIT_SECONDS = 10  # for the first result before a worker is killed; for workers to die after their parent
 
 
 @dataclass
@@ -63,6 +79,7 @@ class Outcome:
     seconds: float = 0.0  # processor time
     megabytes: float = 0.0
     crash: str | None = None  # a traceback that escaped the referee, or "hang"
+    orphans: list[int] = field(default_factory=list)  # workers that outlived a killed command
 
 
 @dataclass
@@ -87,19 +104,19 @@ def materialize(case: Case, directory: Path) -> tuple[list[str], dict[str, str]]
     """Write the case's files; return its command line with real paths, and its environment."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, data in case.files.items():
-        (directory / name).write_bytes(data)
+        put(directory / name, data, delete_empty=False)
     env = {}
-    if case.specs is not None:
+    if case.specs is not None or case.grammar is not None:
         data_root = directory / "data"
         shutil.rmtree(data_root, ignore_errors=True)
         shutil.copytree(specs_root(), data_root / "specs")
-        (data_root / "grammar").symlink_to(grammar_root())
-        for rel, content in case.specs.items():
-            target = data_root / "specs" / rel
-            if content:
-                target.write_bytes(content)
-            else:
-                target.unlink(missing_ok=True)
+        if case.grammar is None:
+            (data_root / "grammar").symlink_to(grammar_root())
+        else:
+            shutil.copytree(grammar_root(), data_root / "grammar")
+        for base, changes in (("specs", case.specs), ("grammar", case.grammar)):
+            for rel, content in (changes or {}).items():
+                put(data_root / base / rel, content, delete_empty=True)
         env["REFEREE_DATA"] = str(data_root)
 
     def real(match: re.Match) -> str:
@@ -108,9 +125,34 @@ def materialize(case: Case, directory: Path) -> tuple[list[str], dict[str, str]]
             return str(directory)
         if name == "specs":
             return str(directory / "data" / "specs")
+        if name == "relative-data":
+            return "data"  # the process runs in the case's directory
+        if name == "empty-dir":
+            (directory / "empty").mkdir(exist_ok=True)
+            return str(directory / "empty")
         return str(directory / name)
 
+    env.update({key: PLACEHOLDER.sub(real, value) for key, value in case.env.items()})
     return [PLACEHOLDER.sub(real, arg) for arg in case.argv], env
+
+
+def put(path: Path, content: bytes | str, delete_empty: bool) -> None:
+    """Write a case's file: bytes (none: deleted, in a data folder), or an odd file (ODD_FILES)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if content == "fifo":
+        os.mkfifo(path)
+    elif content == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif content == "directory":
+        path.mkdir()
+    elif content in ODD_FILES:
+        raise ValueError(content)
+    elif content or not delete_empty:
+        path.write_bytes(content)
 
 
 def reset_caches() -> None:
@@ -131,15 +173,16 @@ def run_in_process(case: Case, directory: Path) -> Outcome:
     fresh_data = bool(env) or "--variant" in argv
     if fresh_data:
         reset_caches()
-    saved_stdin, saved_env = sys.stdin, os.environ.get("REFEREE_DATA")
+    saved_stdin, saved_env = sys.stdin, {key: os.environ.get(key) for key in env}
     sys.stdin = io.TextIOWrapper(io.BytesIO(case.stdin or b""), encoding="utf-8")
-    if env:
-        os.environ["REFEREE_DATA"] = env["REFEREE_DATA"]
+    os.environ.update(env)
     out, err = io.StringIO(), io.StringIO()
     outcome = Outcome(None)
     start = time.process_time()
     signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, HANG_SECONDS)
+    signal.signal(signal.SIGPROF, _on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, HANG_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, WAIT_SECONDS)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             outcome.code = cli.main(argv)
@@ -151,12 +194,14 @@ def run_in_process(case: Case, directory: Path) -> Outcome:
         outcome.crash = traceback.format_exc()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         outcome.seconds = time.process_time() - start
         sys.stdin = saved_stdin
-        if saved_env is None:
-            os.environ.pop("REFEREE_DATA", None)
-        else:
-            os.environ["REFEREE_DATA"] = saved_env
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         if fresh_data:
             reset_caches()
     outcome.stdout, outcome.stderr = out.getvalue(), err.getvalue()
@@ -165,37 +210,123 @@ def run_in_process(case: Case, directory: Path) -> Outcome:
 
 
 def run_subprocess(case: Case, directory: Path) -> Outcome:
-    """The case as a user runs it: a fresh `python -m referee` process, timed and measured."""
+    """The case as a user runs it: a fresh `python -m referee` process, timed and measured,
+    with its standard streams disturbed and its processes killed as the case asks."""
     argv, env = materialize(case, directory)
     stdin_path, out_path, err_path = directory / ".stdin", directory / ".stdout", directory / ".stderr"
     stdin_path.write_bytes(case.stdin or b"")
-    with open(stdin_path, "rb") as i, open(out_path, "wb") as o, open(err_path, "wb") as e:
-        proc = subprocess.Popen([sys.executable, "-m", "referee", *argv], stdin=i, stdout=o, stderr=e, env={**os.environ, **env})
+    closing: list[int] = []
+    with contextlib.ExitStack() as stack:
+        i = stack.enter_context(open(stdin_path, "rb"))
+        o = stack.enter_context(open(out_path, "wb"))
+        e = stack.enter_context(open(err_path, "wb"))
+        if case.stream == "stdout-full" or case.stream == "stderr-full":
+            full = stack.enter_context(open("/dev/full", "wb"))
+            o, e = (full, e) if case.stream == "stdout-full" else (o, full)
+        elif case.stream == "stdout-pipe-closed":
+            read, write = os.pipe()
+            os.close(read)  # the reader is gone before the command writes
+            stack.callback(os.close, write)
+            o = write
+        if case.stream in ("stdout-closed", "stdin-closed"):
+            closing.append(1 if case.stream == "stdout-closed" else 0)
+        # the case's directory is the working directory: the referee under test is found by an absolute path
+        code = str(Path(cli.__file__).resolve().parents[1])
+        path = os.pathsep.join([code, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee", *argv], stdin=i, stdout=o, stderr=e, env={**os.environ, "PYTHONPATH": path, **env},
+            cwd=directory, preexec_fn=(lambda: [os.close(fd) for fd in closing]) if closing else None,
+        )
+        orphans: list[int] = []
+        if case.kill:
+            orphans = _kill_while_running(proc.pid, case.kill, out_path)
         try:
-            _, status, usage = _wait4(proc.pid, HANG_SECONDS)
+            _, status, usage = _wait4(proc.pid, WAIT_SECONDS)
         except Hang:
             proc.kill()
             os.waitpid(proc.pid, 0)
             proc.returncode = -9
             return Outcome(None, crash="hang", seconds=HANG_SECONDS)
         proc.returncode = os.waitstatus_to_exitcode(status)
-    return Outcome(
+    encoding = (env.get("PYTHONIOENCODING") or "utf-8").split(":")[0] or "utf-8"
+    outcome = Outcome(
         proc.returncode,
-        out_path.read_text(encoding="utf-8", errors="replace"),
-        err_path.read_text(encoding="utf-8", errors="replace"),
+        out_path.read_bytes().decode(encoding, errors="replace"),
+        err_path.read_bytes().decode(encoding, errors="replace"),
         usage.ru_utime + usage.ru_stime,
         usage.ru_maxrss / 1024,
     )
+    outcome.orphans = orphans
+    return outcome
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _kill_while_running(pid: int, which: str, out_path: Path) -> list[int]:
+    """Once the command has printed its first result (or after a while), kill its workers or
+    itself; for the latter, the workers still alive a while later (and killed then)."""
+    deadline = time.monotonic() + KILL_WAIT_SECONDS
+    while time.monotonic() < deadline and out_path.stat().st_size == 0 and _alive(pid):
+        time.sleep(0.02)
+    deadline = time.monotonic() + WAIT_SECONDS / 2  # a starved machine may not have started them yet
+    workers = _children(pid)
+    while not workers and time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.05)
+        workers = _children(pid)
+    if which == "worker":
+        for child in workers:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+        return []
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + KILL_WAIT_SECONDS
+    while time.monotonic() < deadline and any(_alive(child) for child in workers):
+        time.sleep(0.05)
+    orphans = [child for child in workers if _alive(child)]
+    for child in orphans:
+        with contextlib.suppress(OSError):
+            os.kill(child, signal.SIGKILL)
+    return orphans
 
 
 def _wait4(pid: int, timeout: float):
+    """Wait for the process: a hang once it has worked HANG_SECONDS or waited `timeout`."""
     deadline = time.monotonic() + timeout
+    ticks = os.sysconf("SC_CLK_TCK")
+    polls = 0
     while True:
         done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             return done, status, usage
         if time.monotonic() > deadline:
             raise Hang()
+        polls += 1
+        if polls % 100 == 0:  # about every half second: the processor time it has used
+            try:
+                fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+                if (int(fields[11]) + int(fields[12])) / ticks > HANG_SECONDS:
+                    raise Hang()
+            except (OSError, IndexError, ValueError):
+                pass
         time.sleep(0.005)
 
 
@@ -207,7 +338,7 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
     problems = []
     text = outcome.stdout + outcome.stderr + _json_diagnostics(outcome.stdout)
     if outcome.crash == "hang":
-        return [f"no answer within {HANG_SECONDS} s"]
+        return [f"no answer within {HANG_SECONDS} s of processor time or {WAIT_SECONDS} s of waiting"]
     if outcome.crash:
         return ["uncaught exception: " + outcome.crash.strip().splitlines()[-1]]
     if "Traceback (most recent call last)" in text:
@@ -230,6 +361,83 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
         problems.append(f"took {outcome.seconds:.2f} s of processor time")
     if outcome.megabytes > MAX_MEGABYTES:
         problems.append(f"used {outcome.megabytes:.0f} MB")
+    return problems + judge_output(case, outcome)
+
+
+def judge_output(case: Case, outcome: Outcome) -> list[str]:
+    """What a stranger's record or spec folder must never get into the output: raw control
+    characters, output out of proportion to the records, JSON that does not read."""
+    problems = []
+    raw = RAW.search(outcome.stdout + outcome.stderr)
+    if raw:
+        problems.append(f"a raw control or invisible character in the output: U+{ord(raw.group()):04X}")
+    records = sum(1 for arg in case.argv if arg == "-" or PLACEHOLDER.fullmatch(arg))
+    size = len(outcome.stdout) + len(outcome.stderr)
+    if size > OUTPUT_PER_RECORD * max(1, records):
+        problems.append(f"{size} characters of output for {records} record(s)")
+    if "json" in case.argv and case.argv[case.argv.index("json") - 1] == "--format" and outcome.stdout.strip():
+        try:
+            json.loads(outcome.stdout)
+        except ValueError as exc:
+            problems.append(f"--format json printed what is not JSON: {exc}")
+    return problems
+
+
+def judge_process(case: Case, outcome: Outcome, undisturbed: Outcome | None) -> list[str]:
+    """A run whose streams, processes or environment were disturbed (see the module's text)."""
+    if outcome.crash:
+        return judge(case, outcome)
+    problems = []
+    text = outcome.stdout + outcome.stderr
+    if "Traceback (most recent call last)" in text:
+        problems.append("a traceback in the output")
+    if case.kill == "parent":
+        return problems + [f"{len(outcome.orphans)} worker(s) outlived the killed command"] * bool(outcome.orphans)
+    if case.kill == "worker":
+        return problems + _judge_killed_worker(case, outcome)
+    if case.stream is None:  # an odd environment: the usual rules
+        return judge(case, outcome)
+    code, verdict = outcome.code, undisturbed.code if undisturbed else None
+    printed = bool(undisturbed and undisturbed.stdout)
+    if case.stream == "stdin-closed":
+        allowed = {EXIT_USAGE}
+        if "standard input is closed" not in text:
+            problems.append("a closed standard input without a message saying so")
+    elif case.stream in ("stdout-closed", "stdout-full"):
+        allowed = {EXIT_OUTPUT} if printed else {verdict}
+    elif case.stream == "stdout-pipe-closed":
+        allowed = {verdict, EXIT_SIGPIPE} | set(range(1, verdict or 0)) if printed else {verdict}
+    else:  # a full standard error: the code is all that arrives, and it is the same
+        allowed = {verdict}
+    if code not in allowed:
+        problems.append(f"exit code {code} with {case.stream}; undisturbed it is {verdict}, so one of {sorted(allowed)}")
+    problems += judge_output(case, outcome)
+    if outcome.seconds > MAX_SECONDS:
+        problems.append(f"took {outcome.seconds:.2f} s of processor time")
+    return problems
+
+
+def _judge_killed_worker(case: Case, outcome: Outcome) -> list[str]:
+    """Every file reported or marked as not checked, in command-line order; a code that is not 0."""
+    problems = []
+    files = [arg for arg in case.argv if PLACEHOLDER.fullmatch(arg)]
+    waiting = next(name for name in files if case.files[name[1:-1]] == "fifo")
+    if outcome.code != EXIT_INTERNAL:
+        problems.append(f"exit code {outcome.code} after a worker was killed; expected {EXIT_INTERNAL}")
+    if "json" in case.argv:
+        try:
+            entries = json.loads(outcome.stdout)
+        except ValueError:
+            return problems + ["--format json printed what is not JSON after a worker was killed"]
+        names = [Path(entry["file"]).name for entry in entries]
+        marked = [Path(entry["file"]).name for entry in entries if entry["status"] == "not-checked"]
+    else:
+        names = [Path(m.group(1)).name for m in re.finditer(r"^(\S+?): (?:legal|ILLEGAL|MALFORMED|INVALID|NOT CHECKED)", outcome.stdout, re.MULTILINE)]
+        marked = [Path(m.group(1)).name for m in re.finditer(r"^(\S+?): NOT CHECKED", outcome.stdout, re.MULTILINE)]
+    if names != [name[1:-1] for name in files]:
+        problems.append(f"after a worker was killed the files reported were {names}, not every file in order")
+    if waiting[1:-1] not in marked:
+        problems.append("the file whose worker was killed is not marked as not checked")
     return problems
 
 
@@ -287,9 +495,12 @@ def run_one(corpus: Corpus, options: argparse.Namespace, index: int, workdir: Pa
     case = make_case(corpus, options.seed, index)
     directory = workdir / f"case-{index}"
     try:
-        outcome = run_in_process(case, directory)
-        problems = judge(case, outcome)
-        if options.subprocess_every and index % options.subprocess_every == 0:
+        if case.process_only:
+            outcome, problems = run_disturbed(case, directory)
+        else:
+            outcome = run_in_process(case, directory)
+            problems = judge(case, outcome)
+        if options.subprocess_every and index % options.subprocess_every == 0 and not case.process_only:
             shutil.rmtree(directory, ignore_errors=True)
             real = run_subprocess(case, directory)
             problems += [f"as a process: {p}" for p in judge(case, real)]
@@ -302,6 +513,17 @@ def run_one(corpus: Corpus, options: argparse.Namespace, index: int, workdir: Pa
         shutil.rmtree(directory, ignore_errors=True)
     output = (outcome.stdout + outcome.stderr)[-2000:] if problems else ""
     return Verdict(index, case.family, outcome.code, outcome.seconds, outcome.megabytes, problems, output)
+
+
+def run_disturbed(case: Case, directory: Path) -> tuple[Outcome, list[str]]:
+    """A case that disturbs the run, as a real process, judged against its undisturbed run."""
+    undisturbed, problems = None, []
+    if case.stream and case.stream != "stdin-closed":
+        undisturbed = run_in_process(case, directory)
+        problems = [f"undisturbed: {p}" for p in judge(case, undisturbed)]
+        shutil.rmtree(directory, ignore_errors=True)
+    outcome = run_subprocess(case, directory)
+    return outcome, problems + judge_process(case, outcome, undisturbed)
 
 
 def run_many(options: argparse.Namespace, corpus: Corpus) -> tuple[Counter, Counter, list[Verdict], Verdict, float]:
@@ -320,7 +542,7 @@ def run_many(options: argparse.Namespace, corpus: Corpus) -> tuple[Counter, Coun
         results = pool.imap_unordered(run_chunk, chunks)
         for _ in chunks:
             try:
-                verdicts = results.next(timeout=HANG_SECONDS * options.chunk + 120)
+                verdicts = results.next(timeout=WAIT_SECONDS * options.chunk)
             except multiprocessing.TimeoutError:
                 print("fuzz: a worker stopped answering; the cases of its chunk hang", file=sys.stderr)
                 pool.terminate()
@@ -368,13 +590,18 @@ def show_case(options: argparse.Namespace, corpus: Corpus) -> int:
     case = make_case(corpus, options.seed, options.case)
     directory = Path(options.keep or tempfile.mkdtemp(prefix="referee-case-")) / f"case-{case.index}"
     shutil.rmtree(directory, ignore_errors=True)
-    outcome = run_subprocess(case, directory)
+    if case.process_only:
+        outcome, problems = run_disturbed(case, directory)
+    else:
+        outcome = run_subprocess(case, directory)
+        problems = judge(case, outcome)
     argv, env = materialize(case, directory)
     print(f"case {case.index} ({case.family}), files in {directory}")
+    extra = ", ".join(f"{k} {getattr(case, k)}" for k in ("stream", "kill") if getattr(case, k))
+    print(f"  disturbed: {extra}" if extra else "", end="\n" if extra else "")
     print("  " + " ".join(f"{k}={v}" for k, v in env.items()) + (" " if env else "") + "referee " + " ".join(argv))
     print(f"exit code {outcome.code}, {outcome.seconds:.2f} s of processor time, {outcome.megabytes:.0f} MB")
     print(outcome.stdout[-3000:] + outcome.stderr[-3000:])
-    problems = judge(case, outcome)
     print("problems: " + ("; ".join(problems) if problems else "none"))
     return 1 if problems else 0
 

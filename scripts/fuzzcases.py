@@ -8,7 +8,11 @@ The cases start from legal games of every game and player count (`Corpus`),
 then break them the ways a record or a data file really breaks: bytes lost or
 doubled, lines swapped, numbers and names changed, values of the wrong type,
 keys missing, references to nothing, nesting and aliases without end, and
-files far larger than any game needs.
+files far larger than any game needs. Records and spec folders from strangers add
+control characters in names and file names, reports that would grow without bound,
+spec folders with FIFOs, /dev/zero, broken grammars and schemas that never finish;
+and the run itself is disturbed: standard streams closed, full or cut, worker
+processes killed, odd environments.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import yaml
 from referee.games import load_game
 from referee.notation import MAX_LINE_CHARS, MAX_RECORD_BYTES, Move, parse
 from referee.play import play_game
-from referee.spec import MAX_SPEC_BYTES, available_games, specs_root
+from referee.spec import MAX_SPEC_BYTES, available_games, grammar_root, specs_root
 
 EXIT_CODES = {0, 1, 2, 3, 4}  # 5 is an internal error: never allowed
 SEEDS_PER_COUNT = 2
@@ -44,6 +48,16 @@ class Case:
     specs: dict[str, bytes] | None = None  # path below specs/ -> new content (b"" deletes it)
     expect: frozenset[int] = frozenset(EXIT_CODES)
     replaced_line: int | None = None  # move replacement: the line that now holds another move
+    grammar: dict[str, bytes | str] | None = None  # like specs, for a private copy of grammar/
+    env: dict[str, str] = field(default_factory=dict)  # more environment ({dir}, {game.log}, ... in values)
+    stream: str | None = None  # a standard stream to disturb: see STREAMS
+    kill: str | None = None  # "worker" or "parent": a process of `check -j` to kill while it runs
+    process_only: bool = False  # runs only as a real process (streams, signals, environment)
+
+
+# A file's content may be one of these instead of bytes: something that is not a regular file.
+ODD_FILES = ("fifo", "dev-zero", "directory")
+STREAMS = ("stdout-closed", "stdout-full", "stdout-pipe-closed", "stdin-closed", "stderr-full")
 
 
 # --- the legal games the cases start from ----------------------------------------
@@ -514,6 +528,189 @@ def stdin_case(rng, game, corpus):
     return Case(0, "", ["check", "-"], {}, stdin=case.files["game.log"])
 
 
+# strangers: control characters, output size, odd spec folders, streams, workers, environments
+
+SEQUENCES = ["\x1b[1A\x1b[2K", "\x1b]0;title\x07", "\x1b[31m", "\x9b2J", "\r", "\b\b", "\x7f", "\x85", "\u202e", "\u2066", "\u200b", "\u2028", "\ufeff", "\x0b", "\t"]
+LOOK_ALIKES = ["\u0435", "\u0430", "\u043e", "\u0440", "\u0455", "\uff45", "\u0391"]  # Cyrillic е а о р ѕ, fullwidth e, Greek Α
+
+
+def control_characters(rng, game, corpus):
+    """Control and invisible characters where a record, a file name or a header holds text:
+    the output must show them escaped, in text and in JSON."""
+    lines = some_record(rng, game)
+    seq = lambda: rng.choice(SEQUENCES) * rng.choice([1, 1, 3])  # noqa: E731
+    how = rng.choice(["names", "word", "comment", "tag", "checkpoint", "look-alike", "file-name"])
+    name = "game.log"
+    if how == "names":
+        i = next((i for i, line in enumerate(lines) if line.startswith("[Players")), 0)
+        colours = [c.strip().split()[0] for c in lines[i].split('"')[1].split(",")] if '"' in lines[i] else game.colours[:2]
+        lines[i] = '[Players "' + ", ".join(f"{c} {rng.choice(['Anna', 'Ben', ''])}{seq()}{rng.choice(['legal', 'x', ''])}" for c in colours) + '"]'
+    elif how == "word":
+        i = rng.choice(body_lines(lines))
+        words = list(re.finditer(r"[A-Za-z][A-Za-z0-9_'\-]*", lines[i]))
+        if words:
+            m = rng.choice(words)
+            cut = rng.randrange(len(m.group()) + 1)
+            lines[i] = lines[i][: m.start() + cut] + seq() + lines[i][m.start() + cut :]
+    elif how == "comment":
+        lines.insert(rng.choice(body_lines(lines)), f"# {seq()} a comment {seq()}")
+    elif how == "tag":
+        lines.insert(1, f'[Event "{seq()}forged{seq()}"]')
+    elif how == "checkpoint":
+        marks = [i for i, line in enumerate(lines) if line.startswith("check ")] or [len(lines) - 1]
+        lines[rng.choice(marks)] += f", {seq()}coins{seq()} 3"
+    elif how == "look-alike":
+        i = next((i for i, line in enumerate(lines) if line.startswith("[Players")), 0)
+        word = rng.choice(game.colours)
+        at = rng.randrange(len(word))
+        lines[i] = lines[i].replace(word, word[:at] + rng.choice(LOOK_ALIKES) + word[at + 1 :], 1)
+    else:
+        name = f"game{seq()}{rng.choice(['', '.log'])}"
+    command = rng.choice([["check", "{%s}" % name], ["check", "{%s}" % name, "--format", "json"], ["show", "{%s}" % name], ["show", "{%s}" % name, "--format", "json"], ["moves", "{%s}" % name]])
+    return Case(0, "", command, {name: encode(lines)})
+
+
+def output_size(rng, game, corpus):
+    """Records made to blow the report up: thousands of contradicted figures on wide lines, an
+    error at the end of a line of 10,000 characters, many files at once."""
+    how = rng.choice(["wide-checkpoints", "long-line", "many-files"])
+    form = ["--format", "json"] if rng.random() < 0.4 else (["-q"] if rng.random() < 0.3 else [])
+    if how == "many-files":
+        count = rng.choice([5, 10, 20])  # within the 2 s a case may take: some 35 ms a record
+        files = {f"g{i}.log": (rng.choice(game.records) if rng.random() < 0.7 else lines_edit(rng, game, corpus).files["game.log"].decode()).encode() for i in range(count)}
+        return Case(0, "", ["check", *form, *(f"{{g{i}.log}}" for i in range(count))], files)
+    lines = some_record(rng, game)
+    marks = [i for i, line in enumerate(lines) if line.startswith("check ")]
+    if how == "wide-checkpoints" and marks:
+        i = rng.choice(marks)
+        player = lines[i].split(":")[0]
+        figure = rng.choice(["coins 999", "points 999", "coins -1", "goods tea tea", "x 1"])
+        wide = f"{player}: " + ", ".join([figure] * rng.choice([50, 400, 900]))
+        count = max(1, (MAX_RECORD_BYTES - sum(map(len, lines))) // (len(wide) + 1) - 1)
+        lines[i + 1 : i + 1] = [wide] * rng.choice([1, count // 4, count])
+    else:  # a move at the far end of a long line, or followed by a long tail
+        i = rng.choice(body_lines(lines))
+        move = rng.choice(game.moves)
+        pad = MAX_LINE_CHARS - len(move) - 2
+        lines[i] = rng.choice([" " * pad + move, move + " " + "x" * pad, "\t" * (pad // 8) + move + " zzz", move + " #" + "\u00e9" * pad])
+    return Case(0, "", ["check", *form, "{game.log}"], {"game.log": encode(lines)})
+
+
+SCHEMA_TROUBLES = [
+    ("pattern", "^(a|a)*$"),
+    ("pattern", "(x+x+)+y|^(a|aa)+$"),
+    ("pattern", "[unclosed"),
+    ("$ref", "https://example.invalid/schema.json"),
+    ("$ref", "#"),
+    ("$ref", "no-such.schema.json"),
+    ("$ref", "#/$defs/nothing"),
+]
+
+
+def spec_folder(rng, game, corpus):
+    """A spec folder as a download may be: files that are FIFOs, /dev/zero or folders, grammars
+    missing, empty or broken, schemas whose patterns backtrack or whose $refs lead nowhere or
+    round in a circle, variants with keys that are no names and numbers of thousands of digits."""
+    how = rng.choice(["odd-file", "grammar", "schema", "variant-key", "variant-number"])
+    record = rng.choice(game.records).encode()
+    argv = rng.choice([["validate"], ["check", "{game.log}"], ["check", "{game.log}", "--format", "json"], ["play", game.name, "--players", str(rng.choice(game.player_counts)), "--seed", "1"]])
+    case = Case(0, "", argv, {"game.log": record}, specs={})
+    if how == "odd-file":
+        path = rng.choice(game.spec_files + [f"{game.name}/extra.yaml", f"{game.name}/variants/odd.yaml", "schema/variant.schema.json"])
+        case.specs = {path: rng.choice(ODD_FILES)}
+    elif how == "grammar":
+        path = rng.choice([f"{game.name}.lark", "common.lark"])
+        original = (grammar_root() / path).read_bytes()
+        content = rng.choice([b"", "fifo", "dev-zero", "directory", b"move: (\n", original[: rng.randrange(len(original) + 1)], original + b"\nmove: other\n", rng.randbytes(200)])
+        case.grammar = {path: content}
+    elif how == "schema":
+        keyword, value = rng.choice(SCHEMA_TROUBLES)
+        schema = yaml.safe_load((specs_root() / "schema" / "variant.schema.json").read_text(encoding="utf-8"))
+        if keyword == "pattern":
+            schema["properties"]["title"]["pattern"] = value
+        elif rng.random() < 0.5:
+            schema["$ref"] = value
+        else:
+            schema["properties"]["title"] = {"$ref": value}
+        case.specs = {"schema/variant.schema.json": __import__("json").dumps(schema).encode()}
+        title = rng.choice(["a" * 40 + "!", "x" * 30, "Mine"])
+        case.files["mine.yaml"] = f"kind: variant\nid: mine\ngame: {game.name}\ntitle: {title}\nchanges: {{}}\n".encode()
+        case.argv = ["check", "{game.log}", "--variant", "{mine.yaml}"] if rng.random() < 0.7 else ["play", game.name, "--players", str(rng.choice(game.player_counts)), "--variant", "{mine.yaml}"]
+    else:
+        data = _base_variant(rng, game)
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+        if how == "variant-key":
+            key = rng.choice(["2024-01-01", "~", "null", "yes", "on", "1.5", "[a, b]", "{a: 1}", "!!binary aGk="])
+            text = text.replace("changes:\n", f"changes:\n  ? {key}\n  : 3\n", 1) if rng.random() < 0.5 else text + f"? {key}\n: 1\n"
+        else:
+            numbers = list(NUMBER.finditer(text)) or [None]
+            digits = "9" * rng.choice([19, 100, 4300, 5000, 20000])
+            m = rng.choice(numbers)
+            text = text[: m.start()] + digits + text[m.end() :] if m else text + f"extra: {digits}\n"
+        case.files["mine.yaml"] = text.encode()
+        case.specs = None
+        case.argv = rng.choice([["check", "{game.log}", "--variant", "{mine.yaml}"], ["check", "--format", "json", "{game.log}", "--variant", "{mine.yaml}"], ["play", game.name, "--players", str(rng.choice(game.player_counts)), "--variant", "{mine.yaml}"], ["moves", "{game.log}", "--variant", "{mine.yaml}"]])
+    return case
+
+
+def streams(rng, game, corpus):
+    """A command whose standard output is closed, full or a pipe nobody reads, whose standard
+    input is closed, or whose standard error is full; the exit code must still tell the truth."""
+    stream = rng.choice(STREAMS)
+    if stream == "stdin-closed":
+        return Case(0, "", ["check", "-"], {}, stream=stream, process_only=True)
+    base = rng.choice([lines_edit, numbers_edit, replace_move, control_characters, command_line, output_size])(rng, game, corpus)
+    if stream == "stderr-full" and rng.random() < 0.5:
+        base.argv = rng.choice([["check", "--bogus"], ["check", "{missing.log}"], ["play", "chess", "--players", "2"], base.argv])
+    base.stdin = base.stdin or base.files.get("game.log")
+    base.stream, base.process_only, base.expect = stream, True, frozenset(EXIT_CODES)
+    base.replaced_line = None
+    return base
+
+
+def workers(rng, game, corpus):
+    """`check -j 2` of several files, one of them a FIFO that keeps its worker waiting; then a
+    worker is killed (the files done must be reported, the others marked, the code not 0) or
+    the command itself (its workers must not outlive it)."""
+    count = rng.choice([3, 5, 8])
+    fifo_at = rng.randrange(1, count)
+    files: dict[str, bytes | str] = {}
+    for i in range(count):
+        files[f"g{i}.log"] = "fifo" if i == fifo_at else (rng.choice(game.records) if rng.random() < 0.7 else lines_edit(rng, game, corpus).files["game.log"].decode()).encode()
+    form = ["--format", "json"] if rng.random() < 0.3 else []
+    return Case(0, "", ["check", "-j", "2", *form, *(f"{{g{i}.log}}" for i in range(count))], files, kill=rng.choice(["worker", "worker", "parent"]), process_only=True)
+
+
+def environment(rng, game, corpus):
+    """Odd environments: output encodings without the record's letters, the C locale, a
+    relative, empty or missing REFEREE_DATA, an unusable cache folder, a docs link with
+    control characters."""
+    case = rng.choice([control_characters, lines_edit, numbers_edit, players_edit, command_line])(rng, game, corpus)
+    how = rng.choice(["encoding", "locale", "data", "cache", "docs-url", "tmpdir"])
+    if how == "encoding":
+        case.env = {"PYTHONIOENCODING": rng.choice(["ascii", "latin-1", "ascii:strict", "cp1252", "utf-16"])}
+        record = case.files.get("game.log")
+        if record is not None and rng.random() < 0.6:
+            case.files["game.log"] = re.sub(rb'\[Players "[a-z]+', lambda m: m.group(0) + " Zoë 李".encode(), record, count=1)
+    elif how == "locale":
+        case.env = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": rng.choice(["0", "1"])}
+    elif how == "data":
+        case.env = {"REFEREE_DATA": rng.choice(["{relative-data}", "{empty-dir}", "{dir}/no-such-folder", "{game.log}", "."])}
+        if case.env["REFEREE_DATA"] == "{relative-data}":
+            case.specs = case.specs or {}
+    elif how == "cache":
+        case.env = {"REFEREE_CACHE": rng.choice(["", "{game.log}", "/nonexistent/cache", "{dir}"])}
+    elif how == "docs-url":
+        case.env = {"REFEREE_DOCS_URL": "http://example.invalid/\x1b[2J\x9b31m\u202e"}
+    else:
+        case.env = {"TMPDIR": "/nonexistent", "HOME": "/nonexistent"}
+    case.process_only = True
+    case.stdin = case.stdin or case.files.get("game.log")
+    case.replaced_line = None
+    case.expect = frozenset(EXIT_CODES)
+    return case
+
+
 FAMILIES: dict[str, tuple[int, Callable[..., Case]]] = {
     "record/bytes": (4, random_bytes),
     "record/empty": (1, empty),
@@ -532,4 +729,10 @@ FAMILIES: dict[str, tuple[int, Callable[..., Case]]] = {
     "variant": (10, variant_case),
     "spec-file": (8, spec_file_case),
     "command-line": (7, command_line),
+    "strangers/control-characters": (4, control_characters),
+    "strangers/output-size": (1.5, output_size),
+    "strangers/spec-folder": (3, spec_folder),
+    "strangers/streams": (1, streams),
+    "strangers/workers": (0.3, workers),
+    "strangers/environment": (1, environment),
 }

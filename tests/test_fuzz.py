@@ -31,9 +31,23 @@ def corpus() -> Corpus:
     return Corpus.build()
 
 
+def first_cases(corpus: Corpus, seed: int, families: set[str], start: int) -> list[int]:
+    """The first index of each family at or after `start` (a rare family may miss a sample)."""
+    found: dict[str, int] = {}
+    index = start
+    while set(found) != families:
+        family = make_case(corpus, seed, index).family
+        if family in families:
+            found.setdefault(family, index)
+        index += 1
+    return sorted(found.values())
+
+
 def test_a_sample_of_fuzz_cases_ends_with_exit_codes_and_located_messages(corpus, tmp_path):
     options = fuzz.parse_args(["--seed", "20", "--subprocess-every", "100"])
     verdicts = [fuzz.run_one(corpus, options, index, tmp_path) for index in range(SAMPLE)]
+    missing = set(FAMILIES) - {v.family for v in verdicts}
+    verdicts += [fuzz.run_one(corpus, options, index, tmp_path) for index in first_cases(corpus, 20, missing, SAMPLE)]
     failures = [f"case {v.index} ({v.family}): {'; '.join(v.problems)}\n{v.output[-600:]}" for v in verdicts if v.problems]
     assert not failures, "\n\n".join(failures) + "\n\nmake one again with: python scripts/fuzz.py --seed 20 --case N"
     assert {v.family for v in verdicts} == set(FAMILIES)  # the sample reaches every kind of case
@@ -76,6 +90,50 @@ def test_the_judge_passes_a_located_verdict():
 )
 def test_the_judge_fails_what_the_design_forbids(outcome, problem):
     assert any(problem in p for p in judged(*outcome))
+
+
+@pytest.mark.parametrize(
+    "stdout, problem",
+    [
+        ("game.log:4:7: error: unknown name 'a\x1b[2Jb'\n", "raw control or invisible character"),
+        ("game.log: legal\n  1. beige (Anna\u202e)\n", "raw control or invisible character"),
+        ("x" * (fuzz.OUTPUT_PER_RECORD + 1), "characters of output"),
+    ],
+)
+def test_the_judge_fails_raw_control_characters_and_unbounded_output(stdout, problem):
+    assert any(problem in p for p in judged(0, stdout))
+
+
+def test_the_judge_reads_json_output():
+    case = Case(0, "test", ["check", "{game.log}", "--format", "json"])
+    assert fuzz.judge(case, fuzz.Outcome(0, '{"file": "game.log"}')) == []
+    assert any("not JSON" in p for p in fuzz.judge(case, fuzz.Outcome(0, '{"file": "game.log"')))
+
+
+def stream_judged(stream, code, verdict, printed="game.log: ILLEGAL\n", argv=("check", "{game.log}")):
+    case = Case(0, "test", list(argv), stream=stream, process_only=True)
+    return fuzz.judge_process(case, fuzz.Outcome(code), fuzz.Outcome(verdict, printed))
+
+
+def test_the_judge_holds_disturbed_streams_to_the_truth():
+    assert stream_judged("stdout-closed", 6, 1) == [] and stream_judged("stdout-full", 6, 0) == []
+    assert stream_judged("stdout-closed", 1, 1)  # the verdict was never written: 6, not 1
+    assert stream_judged("stdout-pipe-closed", 1, 1) == [] and stream_judged("stdout-pipe-closed", 141, 1) == []
+    assert stream_judged("stdout-pipe-closed", 0, 1)  # a closed pipe once turned a violation into 0
+    assert stream_judged("stderr-full", 2, 2, printed="") == [] and stream_judged("stderr-full", 1, 2, printed="")
+    assert stream_judged("stdin-closed", 2, None, argv=("check", "-")) != []  # no message saying why
+    case = Case(0, "test", ["check", "-"], stream="stdin-closed", process_only=True)
+    assert fuzz.judge_process(case, fuzz.Outcome(2, "referee check: error: cannot read -: standard input is closed\n"), None) == []
+
+
+def test_the_judge_holds_a_killed_worker_run_to_every_file():
+    case = Case(0, "test", ["check", "-j", "2", "{g0.log}", "{g1.log}", "{g2.log}"], {"g0.log": b"", "g1.log": "fifo", "g2.log": b""}, kill="worker", process_only=True)
+    good = "/x/g0.log: legal (speicherstadt)\n\n/x/g1.log: NOT CHECKED: a worker stopped\n\n/x/g2.log: NOT CHECKED: a worker stopped\n"
+    assert fuzz.judge_process(case, fuzz.Outcome(5, good), None) == []
+    assert fuzz.judge_process(case, fuzz.Outcome(0, good), None)
+    assert fuzz.judge_process(case, fuzz.Outcome(5, ""), None)  # every result lost
+    orphaned = Case(0, "test", case.argv, case.files, kill="parent", process_only=True)
+    assert fuzz.judge_process(orphaned, fuzz.Outcome(-9, orphans=[4242]), None)
 
 
 def test_the_judge_holds_a_replaced_move_to_its_line():

@@ -149,3 +149,47 @@ def test_a_cached_spec_equals_the_spec_read_from_the_files(tmp_path, monkeypatch
             again = load_spec(game, variants)
         assert again is not fresh and again == fresh
     spec._load_spec.cache_clear()
+
+
+# Checks a record in a fresh process with a spec folder standing for the shipped data, whose
+# specs are therefore cached (only the shipped data is).
+CHECK_AS_SHIPPED = """
+import sys
+from pathlib import Path
+from referee import spec
+spec.shipped_data_root = lambda: Path(sys.argv[1])
+from referee.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_spec_file_that_is_no_regular_file_is_refused_while_hashing_for_the_cache(tmp_path, kind):
+    """The cache's key is a hash of every spec file: it is read as the full load reads a file,
+    so a FIFO (which once made the start wait for a writer) or a link to /dev/zero (which read
+    without end) is exit 4, as without a cache."""
+    from referee.play import play_game
+
+    data, folder = tmp_path / "data", tmp_path / "cache"
+    shutil.copytree(ROOT / "specs", data / "specs")
+    shutil.copytree(ROOT / "grammar", data / "grammar")
+    record = tmp_path / "game.log"
+    record.write_text(play_game("speicherstadt", 2, 1), encoding="utf-8")
+    env = {**os.environ, "REFEREE_CACHE": str(folder), "REFEREE_DATA": str(data), "PYTHONPATH": str(ROOT)}
+
+    def check() -> subprocess.CompletedProcess:
+        try:
+            return subprocess.run([sys.executable, "-c", CHECK_AS_SHIPPED, str(data), "check", str(record)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the check waited on a spec file that is no regular file")
+
+    assert check().returncode == 0
+    assert cached_specs(folder, "speicherstadt")  # the folder's specs go through the cache
+    odd = data / "specs" / "speicherstadt" / "odd.yaml"
+    if kind == "fifo":
+        os.mkfifo(odd)
+    else:
+        odd.symlink_to("/dev/zero")
+    done = check()
+    assert done.returncode == 4, done.stderr
+    assert f"{odd}: error: cannot read: not a regular file" in done.stdout + done.stderr

@@ -14,11 +14,15 @@ changes, the next build shows the change.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..spec import Spec, available_games, data_root, load_spec
+from ..errors import UsageError
+from ..spec import Spec, available_games, data_root, load_spec, no_games
 from . import commandline, notation, overview, replays, rules, tables, variants, verify
 from .markdown import LANGS, DocsError, table
 from .tables import GamePages
@@ -37,7 +41,10 @@ class Page:
 def game_specs(data: Path | None = None) -> tuple[Path, list[Spec]]:
     """The data root and the spec of every game in it (a spec that does not load raises)."""
     data = Path(data) if data else data_root()
-    return data, [load_spec(game, root=data / "specs") for game in available_games(data / "specs")]
+    games = available_games(data / "specs")
+    if not games:
+        raise no_games(data / "specs")
+    return data, [load_spec(game, root=data / "specs") for game in games]
 
 
 def render_site(data: Path | None = None) -> list[Page]:
@@ -72,16 +79,55 @@ def site_files(data: Path | None = None) -> list[tuple[str, str]]:
     return [item for spec in specs for item in replays.files(GamePages(spec, data))]
 
 
+MARKER = ".referee-docs"  # in a folder `write_docs` wrote, which it may therefore replace
+
+
 def write_docs(out: Path, data: Path | None = None) -> list[Path]:
     """Write the generated pages as Markdown under `out`, with the replay pages and pictures;
-    returns the paths written."""
-    written = []
-    for relative, text in [(page.path, page.text) for page in render_site(data)] + site_files(data):
-        path = Path(out) / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+    returns the paths written.
+
+    The files are written into a fresh folder beside `out`, which then takes its place: no
+    page of an earlier build stays behind, and a failure leaves the old folder as it was. A
+    folder that holds anything but files of `referee docs` is refused, not replaced.
+    """
+    files = [(page.path, page.text) for page in render_site(data)] + site_files(data)  # first: a spec error leaves `out` untouched
+    out = Path(out)
+    if out.exists() or out.is_symlink():
+        _check_replaceable(out, {relative for relative, _ in files})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(fresh, 0o777 & ~mask)  # as a folder made by mkdir would be, not private
+        for relative, text in files:
+            path = fresh / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        (fresh / MARKER).write_text("This folder is written by `referee docs`, which replaces it whole at each run.\n", encoding="utf-8")
+        if out.exists() or out.is_symlink():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+            os.rename(out, old / "pages")
+            os.rename(fresh, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(fresh, out)
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return [out / relative for relative, _ in files]
+
+
+def _check_replaceable(out: Path, ours: set[str]) -> None:
+    """Only a folder of generated files may be replaced: one with the marker, or whose every
+    file is one `referee docs` writes (a folder written before the marker existed)."""
+    if not out.is_dir():
+        raise UsageError(f"{out} is not a folder")
+    if (out / MARKER).is_file():
+        return
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out).as_posix()
+        if path.is_symlink() or (not path.is_dir() and rel not in ours):
+            raise UsageError(f"{out} holds files that referee docs did not write (such as {rel}); give it a new or empty folder, or one it wrote before")
 
 
 def nav(pages: list[Page]) -> list:

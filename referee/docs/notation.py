@@ -4,6 +4,7 @@ figures (from figures.yaml), its complete example records and the grammar itself
 from __future__ import annotations
 
 from ..figures import NONE, figures_of, keys_of
+from ..spec import read_spec_text
 from .markdown import escape, fenced, slug, table
 from .tables import GamePages
 
@@ -23,7 +24,7 @@ def render(doc: GamePages) -> str:
         "",
     ]
     if grammar.is_file():
-        out += comment_block(grammar.read_text(encoding="utf-8"))
+        out += comment_block(read_spec_text(grammar))
     else:
         out += [f"There is no grammar for {doc.title} yet (`grammar/{doc.game}.lark`), so its records cannot be read.", ""]
     out += figure_section(doc)
@@ -31,7 +32,7 @@ def render(doc: GamePages) -> str:
     if not doc.examples():
         out += [f"No example records of {doc.title} are bundled yet.", ""]
     for path in doc.examples():
-        text = path.read_text(encoding="utf-8")
+        text = read_spec_text(path)
         about = doc.example_about(text)
         out += [
             f"### {path.name} {{#example-{slug(path.stem)}}}",
@@ -47,7 +48,7 @@ def render(doc: GamePages) -> str:
     out += ["## Grammar {#grammar}", "", "The exact grammar (Lark) that reads these records: the shared part, then this game's moves.", ""]
     for path in (common, grammar):
         if path.is_file():
-            out += [f'??? note "grammar/{path.name}"', "", *("    " + line for line in fenced(path.read_text(encoding="utf-8"), "text")), ""]
+            out += [f'??? note "grammar/{path.name}"', "", *("    " + line for line in fenced(read_spec_text(path), "text")), ""]
     return "\n".join(out)
 
 

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..spec import Spec
+from ..spec import Spec, read_spec_text
 from .markdown import (
     LANGS,
     MAX_INLINE_ITEMS,
@@ -221,7 +221,7 @@ class GamePages:
     def about(self, kind: str) -> str:
         """What a kind of spec file holds, from its schema's title ("The Speicherstadt: setup by player count")."""
         path = self.spec.directory.parent / "schema" / f"{kind}.schema.json"
-        title = json.loads(path.read_text(encoding="utf-8")).get("title", "") if path.is_file() else ""
+        title = json.loads(read_spec_text(path)).get("title", "") if path.is_file() else ""
         return title.split(": ", 1)[-1]
 
     def link(self, address: str) -> str:

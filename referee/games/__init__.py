@@ -6,10 +6,12 @@ import functools
 import importlib
 from pathlib import Path
 
-from ..spec import Spec, SpecError, available_games, blame_variant, load_spec, specs_root
+from ..spec import Spec, SpecError, available_games, blame_variant, load_spec, no_games, specs_root
 
 
 def game_class(name: str):
+    if not available_games():
+        raise no_games()
     if name not in available_games():
         raise SpecError(name, "", f"unknown game {name!r}; known games: {', '.join(available_games())}")
     try:

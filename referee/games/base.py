@@ -25,6 +25,7 @@ from ..names import did_you_mean
 from ..notation import Header, Keywords, Move
 from ..players import Players
 from ..spec import Spec
+from ..terminal import odd_letters
 
 if TYPE_CHECKING:
     from ..svg import Drawing
@@ -383,7 +384,7 @@ class Game:
             colour = word.group().lower()
             where = tag.pos_in_value(part.start() + word.start(), len(word.group()))
             if colour not in colours:
-                raise RecordError(f"unknown colour {word.group()!r} in [Players]{did_you_mean(colour, colours)}; colours: {', '.join(colours)}", where)
+                raise RecordError(f"unknown colour {word.group()!r}{odd_letters(word.group())} in [Players]{did_you_mean(colour, colours)}; colours: {', '.join(colours)}", where)
             if any(s.colour == colour for s in seats):
                 raise RecordError(f"colour {colour!r} is seated twice", where)
             seats.append(Seat(colour, " ".join(part.group()[word.end():].split())))

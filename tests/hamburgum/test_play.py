@@ -143,3 +143,11 @@ def test_every_listed_legal_move_is_legal():
                     copy.deepcopy(state, dict(shared)).apply(candidate)
             state.apply(move)
         assert state.game.legal_moves(state) == []
+
+
+def test_a_house_material_that_costs_nothing_limits_no_guildhall_purchase(tmp_path):
+    # found by the fuzzer: the random player divided each stock by its cost, and a cost of 0 crashed
+    overlay = tmp_path / "free-wood.yaml"
+    overlay.write_text("kind: variant\nid: free-wood\ngame: hamburgum\ntitle: Free wood\nchanges:\n  houses:\n    cost:\n      wood: 0\n      brick: 1\n", encoding="utf-8")
+    record = play_game("hamburgum", 4, 10, [str(overlay)])
+    assert check_bytes(record.encode(), "free-wood.log", [str(overlay)]).status == "legal"

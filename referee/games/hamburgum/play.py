@@ -247,7 +247,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
     if not (player.builder or player.tokens):
         return None
     cost = state.spec["houses"]["cost"]
-    room = min([player.stock[m] // n for m, n in cost.items()] + [game.limit("citizens") - len(player.citizens)])
+    room = min([player.stock[m] // n for m, n in cost.items() if n] + [game.limit("citizens") - len(player.citizens)])  # a free material limits nothing
     if room <= 0:
         return None
     count = room if _chance(state, rng, "all_houses") else rng.randint(1, room)
