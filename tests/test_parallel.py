@@ -64,3 +64,18 @@ def test_a_few_small_records_are_checked_without_starting_processes(tmp_path, mo
     for path in many:
         Path(path).write_text(Path(files[0]).read_text(encoding="utf-8"), encoding="utf-8")
     assert parallel.worth_processes(many)
+
+
+def test_a_fifo_among_small_records_is_worth_workers_and_is_not_opened_before_them(tmp_path):
+    """A FIFO may keep its reader waiting for ever: checked in this process it would hold back
+    every file after it, so it gets a worker; loading the games first must not open it."""
+    import os
+
+    files = write_records(tmp_path)[:2]
+    assert not parallel.worth_processes(files)
+    fifo = tmp_path / "waiting.log"
+    os.mkfifo(fifo)
+    assert parallel.worth_processes([*files, str(fifo)])
+    games._load.cache_clear()
+    load_games_of([str(fifo), *files], [])  # returns at once: nobody ever writes the FIFO
+    assert games._load.cache_info().currsize == 2
