@@ -1,5 +1,6 @@
 """Random games from `referee play` replay legal, end scored, and reach every kind of move."""
 
+import random
 import re
 from collections import Counter
 
@@ -78,3 +79,52 @@ def test_two_players_get_the_neutral_variant_in_the_header():
     text = play_game("canterbury", 2, 1)
     assert '[Variant "two-player"]' in text
     assert ": neutral " in text
+
+
+def test_the_search_asks_once_per_position_whether_a_full_build_is_possible(monkeypatch):
+    """After a Levy (and in the first round) any other action is refused when a Full Build is
+    possible, which takes trying every Full Build. The search for random and legal moves once
+    asked again for every candidate it worked out: with no service cubes, where players Levy
+    often and can seldom build, one generated game took seconds. Each position now asks once."""
+    from pathlib import Path
+
+    from referee.games import load_game
+    from referee.games.base import Seat, Trace
+    from referee.games.canterbury.moves import FULL
+    from referee.games.canterbury.rules import CanterburyState
+    from referee.notation import Header
+
+    asked = []
+    find = CanterburyState.find_full_build
+
+    def counted(self, colour, rng=None):
+        if rng is None:  # the question `_check_choice` asks; with rng it is the search's own pick
+            asked.append(colour)
+        return find(self, colour, rng)
+
+    monkeypatch.setattr(CanterburyState, "find_full_build", counted)
+    game = load_game("canterbury", [str(Path(__file__).with_name("no-service-cubes.yaml"))])
+    state = game.new_state([Seat(c) for c in game.spec.meta["colours"][:4]], 0, Header(), Trace())
+    rng = random.Random(1)
+    forced_turns = 0
+    for _ in range(120):
+        forced = state.players[state.to_act()].must_full_build
+        asked.clear()
+        move = game.random_move(state, rng)
+        assert len(asked) <= 1, f"{len(asked)} times for one random move"
+        if forced and move.kind != FULL:
+            forced_turns += 1  # a Levy called for a Full Build that could not be made
+        asked.clear()
+        game.legal_moves(state)
+        assert len(asked) <= 1, f"{len(asked)} times for one list of legal moves"
+        state.apply(move)
+    assert forced_turns > 10  # the position the search once lost its time in
+    # By now every structure needs room made for it, and none has the services before its own
+    # in any district (no cube is ever placed): a demolition moves no cube, so the question
+    # is answered without working out a single candidate (once: one for each of them).
+    worked_out = []
+    monkeypatch.setattr(CanterburyState, "try_action", lambda self, move: worked_out.append(move))
+    colour = state.to_act()
+    candidates = list(state.single_builds(state.board, state.players[colour].money))
+    assert candidates and all(b.demolish for b in candidates)
+    assert find(state, colour) is None and worked_out == []

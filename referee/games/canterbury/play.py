@@ -9,14 +9,30 @@ choices multiply beyond listing. Random games weigh the three actions by
 
 from __future__ import annotations
 
+import functools
 import random
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from ...notation import Move
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from .rules import CHOSEN, Board, CanterburyState, Outcome, Player
 
+F = TypeVar("F", bound=Callable)
 
+
+def _search(find: F) -> F:
+    """A search of one position: it works out candidates without changing the state, so what
+    every candidate asks about the position is found once (CanterburyState.searching)."""
+
+    @functools.wraps(find)
+    def searched(state: CanterburyState, *args):
+        with state.searching():
+            return find(state, *args)
+
+    return searched  # type: ignore[return-value]
+
+
+@_search
 def legal_moves(state: CanterburyState) -> list[Move]:
     """Every legal next move; a large structure is listed with one choice of cube districts
     (the first free ones), as the choices multiply beyond listing."""
@@ -67,6 +83,7 @@ class Singles:
             self.by_kind[kind] = legal
 
 
+@_search
 def next_words(state: CanterburyState, words: list[str]) -> list[str]:
     """The words that may follow `words` in a legal move as `move_hints` writes it ("" where
     they are a whole move), found without listing the moves: a candidate is worked out only
@@ -134,7 +151,7 @@ def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
     tried one candidate at a time, each asking again whether that build is possible."""
     setup = state.spec["setup"]
     forced = setup["first_round"] if state.first_round() else setup["after_levy"] if player.must_full_build else None
-    if forced is not None and state.find_full_build(player.seat.colour) is not None:
+    if forced is not None and state.can_full_build(player.seat.colour):
         return (forced,)
     return (LEVY, FULL, TAX)
 
@@ -260,6 +277,7 @@ def neutral_options(state: CanterburyState, colour: str) -> list[Move]:
     return moves
 
 
+@_search
 def random_move(state: CanterburyState, rng: random.Random) -> Move:
     colour = state.to_act()
     if state.neutral_due:

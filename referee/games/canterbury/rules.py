@@ -17,6 +17,7 @@ the tables built from the spec and is never imported here.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections import Counter
@@ -168,6 +169,9 @@ class CanterburyState(State):
     """One game in progress: the board, the players, the city's prosperity and whose turn it is."""
 
     score_figure = "prosperity"
+    # While a search asks about this position (`searching`): whether each player can make a
+    # Full Build, found once. None at other times.
+    _can_build: dict[str, bool] | None = None
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -346,11 +350,11 @@ class CanterburyState(State):
         if self.first_round():
             self.trace.use(rule("first-round"))
             if kind != setup["first_round"]:
-                require(self.find_full_build(colour) is None, rule("first-round"), f"the first round is {self._action_name(setup['first_round'])} only, and {colour} can build")
+                require(not self.can_full_build(colour), rule("first-round"), f"the first round is {self._action_name(setup['first_round'])} only, and {colour} can build")
         elif player.must_full_build:
             self.trace.use(rule("after-levy"))
             if kind != setup["after_levy"]:
-                require(self.find_full_build(colour) is None, rule("after-levy"), f"{colour} took a Levy last turn, so this turn is a {self._action_name(setup['after_levy'])}, and {colour} can build")
+                require(not self.can_full_build(colour), rule("after-levy"), f"{colour} took a Levy last turn, so this turn is a {self._action_name(setup['after_levy'])}, and {colour} can build")
 
     def _action_name(self, kind: str) -> str:
         return self.spec["setup"]["actions"][kind]["names"]["en"]
@@ -402,6 +406,12 @@ class CanterburyState(State):
                 missing = [s for s in game.services_before(info.service) if s not in cubes]
                 return "services-first", f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
         return None
+
+    def services_ready(self, board: Board, structure: str, district: str) -> bool:
+        """Whether the district has the cubes of every service the structure's service comes
+        after (rule services-first; the search's quick test, see `placement_problem`)."""
+        cubes = board.cubes[district]
+        return all(service in cubes for service in self.game.services_before(self.game.structures[structure].service))
 
     def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
         """Place the structures in the order written; return the districts they open."""
@@ -953,6 +963,32 @@ class CanterburyState(State):
             count = rng.randint(0, count)
         return tuple(sorted(rng.sample(free, count)))
 
+    @contextlib.contextmanager
+    def searching(self) -> Iterator[None]:
+        """For a search that works out many candidate moves of this position and changes
+        nothing (try_action, allows): whether a player can make a Full Build is found once.
+        Every candidate of another action after a Levy asks it (`_check_choice`), and each
+        answer tries every Full Build: asked again for each candidate, a position where no
+        Full Build is possible cost seconds."""
+        if self._can_build is not None:  # a search within a search: the same position
+            yield
+            return
+        self._can_build = {}
+        try:
+            yield
+        finally:
+            self._can_build = None
+
+    def can_full_build(self, colour: str) -> bool:
+        """Whether the player can make a Full Build of one structure now (see `searching`)."""
+        known = self._can_build
+        if known is None:
+            return self.find_full_build(colour) is not None
+        found = known.get(colour)
+        if found is None:
+            found = known[colour] = self.find_full_build(colour) is not None
+        return found
+
     def find_full_build(self, colour: str, rng: random.Random | None = None) -> Action | None:
         """A legal Full Build of one structure for the player, or None when there is none.
         A candidate that demolishes nothing is legal when a Full Build of one structure may be
@@ -962,7 +998,9 @@ class CanterburyState(State):
         for build in self.single_builds(self.board, player.money, rng=rng):
             move = Action(colour, FULL, (build,))
             if build.demolish:
-                if self.try_action(move) is not None:
+                # a demolition leaves the cubes where they are: a structure whose services
+                # before it are missing in its district is refused whatever makes way for it
+                if self.services_ready(self.board, build.structure, build.district) and self.try_action(move) is not None:
                     return move
                 continue
             if allowed is None:
