@@ -113,3 +113,27 @@ def test_a_copy_of_the_board_and_its_original_never_change_each_other():
     assert first.tiles == {"a1": ["chapel"], "b1": []} and first.cubes == {"a1": {"water": "red"}, "b1": {}}
     assert second.tiles == {"a1": [], "b1": []} and second.cubes == {"a1": {"water": "red", "religion": "red"}, "b1": {}}
     assert board.used == Counter({"red": 1, "blue": 1}) and first.used == Counter({"red": 1}) and second.used == Counter({"red": 2})
+    assert board.rows == Counter({("water", "red"): 1, ("food", "blue"): 1}) and second.rows == Counter({("water", "red"): 1, ("religion", "red"): 1})
+    assert first.rows == Counter({("water", "red"): 1})
+
+
+def test_the_favour_rows_kept_by_the_board_match_its_cubes_throughout_a_game():
+    """The checkpoint figures read each competitor's place on the King's favour board from
+    counts the board keeps as cubes are placed, not by looking at every district again."""
+    from collections import Counter
+
+    from referee.games.base import Seat, Trace
+    from referee.notation import Header
+    import random
+
+    game = load_game("canterbury")
+    for seed, players in ((3, 4), (5, 3)):
+        state = game.new_state([Seat(c) for c in game.spec.meta["colours"][:players]], 0, Header(), Trace())
+        rng = random.Random(seed)
+        placed = 0
+        while not state.is_over():
+            state.apply(game.random_move(state, rng))
+            counted = Counter((service, owner) for slots in state.board.cubes.values() for service, owner in slots.items())
+            assert +state.board.rows == counted
+            placed = sum(counted.values())
+        assert placed > 10

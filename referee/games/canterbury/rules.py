@@ -100,13 +100,21 @@ class Board:
     cubes: dict[str, dict[str, str]]  # district -> service -> owner
     supply: dict[str, int]
     used: Counter  # owner -> service cubes on the board
+    # (service, owner) -> districts where the owner has that service's cube: the rows of the
+    # King's favour board, kept as cubes are placed because every checkpoint states them all
+    rows: Counter | None = None  # counted from `cubes` when not given
     owned: set[str] = field(default_factory=set, repr=False, compare=False)  # districts not shared
 
+    def __post_init__(self) -> None:
+        if self.rows is None:
+            self.rows = Counter((service, owner) for slots in self.cubes.values() for service, owner in slots.items())
+
     def copy(self) -> "Board":
-        used = Counter()
+        used, rows = Counter(), Counter()
         dict.update(used, self.used)
+        dict.update(rows, self.rows)
         self.owned = set()  # from now on both share every district: each copies before it writes
-        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used)
+        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows)
 
     def _own(self, district: str) -> None:
         if district not in self.owned:
@@ -126,6 +134,7 @@ class Board:
         self._own(district)
         self.cubes[district][service] = owner
         self.used[owner] += 1
+        self.rows[service, owner] += 1
 
 
 @dataclass
@@ -1012,8 +1021,7 @@ class CanterburyState(State):
 
 def _favour_position(state: CanterburyState, who: Player | str, service: str) -> int:
     """A competitor's position on a row of the King's favour board: districts with its cube."""
-    colour = who if isinstance(who, str) else who.seat.colour
-    return sum(1 for slots in state.board.cubes.values() if slots.get(service) == colour)
+    return state.board.rows[service, who if isinstance(who, str) else who.seat.colour]
 
 
 def _cubes(state: CanterburyState, who: Player | str) -> int:
