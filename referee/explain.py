@@ -15,7 +15,7 @@ from .engine import check_bytes
 from .errors import UsageError
 from .ledger import MOVE_WIDTH, Change, change_json, change_line
 from .report import Report, format_diagnostic, rule_link
-from .terminal import visible
+from .terminal import odd_letters, visible
 
 
 @dataclass
@@ -57,7 +57,7 @@ def _owner(state, who: str) -> str:
     for seat in state.seats:
         if seat.name and seat.name.lower() == word:
             return seat.colour
-    raise UsageError(f"no player {visible(who)!r} in this game; one of: {', '.join(owners)}")
+    raise UsageError(f"no player {visible(who)!r}{odd_letters(who)} in this game; one of: {', '.join(owners)}")
 
 
 def _words(value: Any) -> str:

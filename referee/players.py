@@ -12,6 +12,7 @@ from typing import Any, Iterable
 
 from .names import nearest, spelling
 from .notation import Checkpoint, Move, Result
+from .terminal import odd_letters
 
 
 class Players:
@@ -42,7 +43,7 @@ class Players:
         words = [s.colour for s in self.seats] + [s.name for s in self.seats if s.name]
         close = nearest(word, words)
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-        return f"no player {word!r}{hint}"
+        return f"no player {word!r}{odd_letters(word)}{hint}"
 
 
 def resolve(entries: Iterable[Any], players: Players) -> None:

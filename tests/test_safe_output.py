@@ -118,6 +118,9 @@ def test_an_unknown_name_with_look_alike_letters_says_so(tmp_path, capsys):
     record.write_text(f'[Game "{GAME}"]\n[Players "beige, orange"]\n\nreveal w\u0430rehouse\n', encoding="utf-8")
     code, text = run(capsys, "check", record)
     assert code == 3 and "Cyrillic U+0430" in text
+    record.write_text(re.sub("^beige:", "b\u0435ige:", legal_record(), count=1, flags=re.M), encoding="utf-8")
+    code, text = run(capsys, "check", record)  # the player of a move
+    assert code == 1 and "no player 'b\u0435ige' (it holds letters that are not Latin: '\u0435' Cyrillic U+0435)" in text
     assert odd_letters("beige") == odd_letters("fürdő") == ""  # accented Latin letters are Latin
 
 

@@ -27,6 +27,7 @@ from typing import Any, Iterator
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
 from ...notation import Move
+from ...terminal import odd_letters
 from ..base import Game, Seat, Situation, Standing, State, Trace, one_of, refuse, require
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from .scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
@@ -802,7 +803,7 @@ class CanterburyState(State):
             return Seat(colour)
         if colour not in self.players and rule == self.game.rule("checkpoint"):
             known = [*self.order, *self._extra_names()]
-            raise RecordError(f"no player {colour!r} in this game{did_you_mean(colour, known)}; a checkpoint names one of: {', '.join(known)}", pos)
+            raise RecordError(f"no player {colour!r}{odd_letters(colour)} in this game{did_you_mean(colour, known)}; a checkpoint names one of: {', '.join(known)}", pos)
         return super().seat(colour, pos, rule)
 
     def figure_owners(self) -> list[str]:
