@@ -450,9 +450,10 @@ def _pos_in(text: str, offset: int, length: int) -> Pos:
 
 def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) -> None:
     owner = state.seat(cp.player, cp.pos, f"{game_name}/checkpoint").colour
-    figures = state.figures(cp.player)
+    figures = state.figures(cp.player, {fig.key for fig in cp.figures})
     for fig in cp.figures:
         if fig.key not in figures:
+            figures = state.figures(cp.player)  # every one the message may name
             raise RecordError(f"unknown checkpoint figure {fig.key!r}{did_you_mean(fig.key, figures)}; known: {', '.join(sorted(figures))}", fig.pos)
         ours = figures[fig.key]
         stated = _stated(state.game, fig, ours)

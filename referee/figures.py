@@ -10,7 +10,7 @@ and the Notation page, rendered from the same table, documents every one of them
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from .errors import SpecError
 from .spec import Spec
@@ -77,15 +77,18 @@ class FigureTable:
     def subjects(self) -> list[str]:
         return list(dict.fromkeys(f.subject for f in self.figures))
 
-    def values(self, state: Any, who: Any, subject: str = PLAYER) -> dict[str, Any]:
-        """Every figure of a subject (a player, the city...), read from the state."""
+    def values(self, state: Any, who: Any, subject: str = PLAYER, only: Collection[str] | None = None) -> dict[str, Any]:
+        """Every figure of a subject (a player, the city...), read from the state; with `only`,
+        those of these keys alone (a checkpoint states a few of a dozen figures, some of which
+        take a look over the whole board to read)."""
         out: dict[str, Any] = {}
         for figure, keys in self._keys.items():
             if figure.subject != subject:
                 continue
             read = self.readers[reader_name(figure)]
             for key, item in keys:
-                out[key] = read(state, who) if item is None else read(state, who, item)
+                if only is None or key in only:
+                    out[key] = read(state, who) if item is None else read(state, who, item)
         return out
 
 

@@ -15,7 +15,7 @@ import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Collection
 
 from lark import Tree
 
@@ -172,9 +172,10 @@ class State:
         """Where the game stands now: round, phase, who acts next and what the game waits for."""
         raise NotImplementedError
 
-    def figures(self, colour: str) -> dict[str, Any]:
+    def figures(self, colour: str, only: Collection[str] | None = None) -> dict[str, Any]:
         """What a checkpoint may state about a player, by checkpoint key: the figures of the
-        game's figures.yaml (`game.figure_table`), read through the rules' readers."""
+        game's figures.yaml (`game.figure_table`), read through the rules' readers; with
+        `only`, just those of these keys."""
         raise NotImplementedError
 
     def standings(self) -> list[Standing]:

@@ -22,7 +22,7 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Collection, Iterator
 
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
@@ -815,13 +815,13 @@ class CanterburyState(State):
             names.append(self.neutral["name"])
         return names
 
-    def figures(self, colour: str) -> dict[str, Any]:
+    def figures(self, colour: str, only: Collection[str] | None = None) -> dict[str, Any]:
         table = self.game.figure_table
         if colour == self.spec["board"]["city_cube"]["owner"]:
-            return table.values(self, self.city, "city")
+            return table.values(self, self.city, "city", only)
         if colour not in self.players:
-            return table.values(self, colour, "neutral")
-        return table.values(self, self.players[colour])
+            return table.values(self, colour, "neutral", only)
+        return table.values(self, self.players[colour], only=only)
 
     def is_over(self) -> bool:
         return self.over
@@ -840,7 +840,7 @@ class CanterburyState(State):
         if self.moves_this_turn or not self.turns or self.turns % len(self.order):
             return []
         lines = [f"check {c}: money {p.money}, prosperity {p.prosperity}" for c, p in self.players.items()]
-        city = self.figures(self.spec["board"]["city_cube"]["owner"])
+        city = self.figures(self.spec["board"]["city_cube"]["owner"], ("prosperity", "position", "discs"))
         lines.append(f"check {self.spec['board']['city_cube']['owner']}: prosperity {city['prosperity']}, position {city['position']}, discs {city['discs']}")
         return lines
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from ...errors import Pos, RecordError, Violation
 from ...notation import Move
@@ -642,8 +642,8 @@ class HamburgumState(State):
                 notes.append((colour, kind, -player.stock[kind], rule, "final scoring: sold"))
         return notes
 
-    def figures(self, colour: str) -> dict[str, Any]:
-        return self.game.figure_table.values(self, Holdings.of(self, self.players[colour]))
+    def figures(self, colour: str, only: Collection[str] | None = None) -> dict[str, Any]:
+        return self.game.figure_table.values(self, Holdings.of(self, self.players[colour]), only=only)
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
         """After every round, each player's money and prestige, as a table would note them."""
@@ -651,7 +651,7 @@ class HamburgumState(State):
             return []
         lines = []
         for colour in self.order:
-            figs = self.figures(colour)
+            figs = self.figures(colour, ("money", "prestige"))
             lines.append(f"check {colour}: money {figs['money']}, prestige {figs['prestige']}")
         return lines
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Collection
 
 from ...errors import RecordError, Violation
 from ...notation import Move
-from ..base import Game, Seat, Situation, Standing, State, Trace, require
+from ..base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from . import scoring
 from .moves import Load, Offer, Place, Reveal, RoundStart
 
@@ -70,8 +70,14 @@ class Contract:
 
     @property
     def open(self) -> list[str]:
-        left = Counter(self.goods) - Counter(self.covered)
-        return sorted(left.elements())
+        """The goods still wanted, sorted. Asked for every good in a dock at every loading
+        choice, so it takes them out of a short list rather than building two multisets."""
+        left = list(self.goods)
+        for good in self.covered:
+            if good in left:
+                left.remove(good)
+        left.sort()
+        return left
 
     @property
     def complete(self) -> bool:
@@ -236,15 +242,18 @@ class SpeicherstadtState(State):
             self._reveal(move)
         elif isinstance(move, Place):
             self._check_player(move.player, move)
-            require(self.phase == DEMAND, rule("phase-order"), self._phase_message("workers are placed in Demand"))
+            if self.phase != DEMAND:
+                refuse(rule("phase-order"), self._phase_message("workers are placed in Demand"))
             self._place(move)
         elif isinstance(move, Offer):
             self._check_player(move.player, move)
-            require(self.phase == PURCHASE, rule("phase-order"), self._phase_message("offers are answered in Purchase"))
+            if self.phase != PURCHASE:
+                refuse(rule("phase-order"), self._phase_message("offers are answered in Purchase"))
             self._offer(move)
         elif isinstance(move, Load):
             self._check_player(move.player, move)
-            require(self.phase == LOADING, rule("phase-order"), self._phase_message("goods are moved in Loading"))
+            if self.phase != LOADING:
+                refuse(rule("phase-order"), self._phase_message("goods are moved in Loading"))
             self._load(move)
         else:  # pragma: no cover - the builder makes only the moves above
             raise TypeError(move)
@@ -663,8 +672,8 @@ class SpeicherstadtState(State):
 
     # --- figures for checkpoints -----------------------------------------------------------
 
-    def figures(self, colour: str) -> dict[str, Any]:
-        return self.game.figure_table.values(self, self.players[colour])
+    def figures(self, colour: str, only: Collection[str] | None = None) -> dict[str, Any]:
+        return self.game.figure_table.values(self, self.players[colour], only=only)
 
     def offered_to(self, player: Player) -> int:
         """The price offered to the player right now; 0 when nothing is offered to them."""
@@ -677,7 +686,7 @@ class SpeicherstadtState(State):
             return []
         lines = []
         for colour in self.players:
-            figs = self.figures(colour)
+            figs = self.figures(colour, ("points", "coins", "warehouse", "hall"))
             stored = "".join(f", {key} {' '.join(figs[key])}" for key in ("warehouse", "hall") if figs[key])
             lines.append(f"check {colour}: points {figs['points']}, coins {figs['coins']}{stored}")
         return lines
