@@ -3,17 +3,21 @@
 Lark reads a record with a contextual lexer: in each state of the LALR automaton it
 matches only the terminals that state accepts, one regular expression per state. Its lexer
 and its parser are general (generators, a line counter object, a method call per token);
-a record is read in one go, so this module runs the same automaton, the same per-state
-patterns and the same tree-building callbacks, all taken from the Lark object, in a single
-loop. The tree it returns is the tree Lark returns.
+a record is read in one go, so this module runs the same automaton and the same per-state
+patterns, taken from the Lark object, in a single loop. Lark's tree-building callbacks are
+read once, when the tables are made, into what each rule does to its children (keep some,
+put a `_rule`'s children in its place, let a `?rule`'s single child stand for it), and the
+loop does that with the referee's own tree classes (syntax.py): the tree it returns equals
+the tree Lark returns.
 
 Only well-formed records take this path. At the first character or token that the
 automaton refuses, the record is handed to Lark's own `parse`, so that every syntax error
 is Lark's own exception, with its position and its expected terminals, word for word.
 
-The loop's tables are kept in the user's cache folder (cache.py) by the hash of the grammar,
-so that a start reads one small file instead of building Lark's parser and its lexers; the
-Lark parser itself is built only when a record has a syntax error to report.
+The loop's tables are plain data, kept in the user's cache folder (cache.py) by the hash of
+the grammar, so that a start reads one small file instead of building Lark's parser and its
+lexers. Lark itself is imported only when the tables are made or a record has a syntax error
+to report: a check of a well-formed record does without it.
 """
 
 from __future__ import annotations
@@ -22,11 +26,13 @@ import functools
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable
-
-from lark import Lark, Token, Tree
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import cache
+from .syntax import Token, Tree, from_lark
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 
 class _Refused(Exception):
@@ -40,7 +46,8 @@ class Driver:
         self.start = start
         self.end = end
         # Per state, what each terminal or rule name leads to: a state to shift to, or a
-        # reduction (the callback that builds the node, how many values it takes, the rule's name).
+        # reduction: how many values the rule takes, the rule's name, and how its node is built
+        # (see `_builder`).
         self.actions = actions
         # Terminals that no rule keeps in its tree (punctuation, keywords, line breaks): the
         # loop puts a placeholder on the stack for them, which the tree builders never read.
@@ -60,10 +67,8 @@ class Driver:
         if any(isinstance(key, str) for key in parser.callbacks):
             raise TypeError("terminal callbacks are not driven here")
         table = parser.parse_table
-        actions = {
-            state: {name: (arg if action is Shift else (parser.callbacks[arg], len(arg.expansion), arg.origin.name)) for name, (action, arg) in row.items()}
-            for state, row in table.states.items()
-        }
+        builders = {rule: (len(rule.expansion), str(rule.origin.name), *_builder(callback)) for rule, callback in parser.callbacks.items()}
+        actions = {state: {name: (arg if action is Shift else builders[arg]) for name, (action, arg) in row.items()} for state, row in table.states.items()}
         kept, seen = set(), set()
         for rule in parser.callbacks:
             for symbol in rule.expansion:
@@ -88,7 +93,7 @@ class Driver:
 
     def parse(self, text: str) -> Any:
         """The tree of a well-formed text; `_Refused` at anything else."""
-        actions, lexers, dropped, make, last = self.actions, self.lexers, self.dropped, _token_maker(), self.end
+        actions, lexers, dropped, last = self.actions, self.lexers, self.dropped, self.end
         stack = [self.start]
         values: list = []
         pos, line, line_start, end = 0, 1, 0, len(text)
@@ -113,7 +118,7 @@ class Driver:
                     continue
                 if kind in keywords:
                     kind = keywords[kind](value) or kind
-                token = None if kind in dropped else make(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
+                token = None if kind in dropped else Token(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
             else:  # the end of the text: reduce what is left, up to the start rule
                 kind, token = "$END", None
             while True:
@@ -126,16 +131,26 @@ class Driver:
                     stack.append(action)
                     values.append(token)
                     break
-                # a rule is complete: its values make way for the node its callback builds, and
-                # the automaton goes where the rule's name leads from the state below
-                build, size, name = action
+                # a rule is complete: its values make way for its node, and the automaton goes
+                # where the rule's name leads from the state below
+                size, name, data, single, kept = action
                 if size:
                     children = values[-size:]
                     del stack[-size:]
                     del values[-size:]
                 else:
                     children = []
-                values.append(build(children))
+                if kept is not None:  # as Lark's ChildFilterLALR_NoPlaceholders
+                    chosen: list = []
+                    for index, inline in kept:
+                        if not inline:
+                            chosen.append(children[index])
+                        elif chosen:
+                            chosen += children[index].children
+                        else:  # a left-recursive list grows in place, never copied
+                            chosen = children[index].children
+                    children = chosen
+                values.append(children[0] if single and len(children) == 1 else Tree(data, children))
                 stack.append(actions[stack[-1]][name])
                 if kind == "$END" and stack[-1] == last:
                     return values[-1]
@@ -206,15 +221,30 @@ def _described(basics: dict) -> Callable[[Any], tuple]:
     return describe
 
 
-def _token_maker():
-    """Lark's Token constructor without its check for a deprecated keyword, where it has one."""
-    return getattr(Token, "_future_new", Token)
+def _builder(callback: Any) -> tuple[str, bool, tuple | None]:
+    """What one of Lark's tree-building callbacks does, as plain data: the name of the node it
+    builds (the rule's name or alias); whether a single child stands for the node (`?rule`);
+    and which children it keeps, each with whether the child's own children are put in its
+    place (`_rule`), or None when it keeps them all as they are. TypeError for a callback of a
+    kind not driven here (a transformer's, positions propagated, placeholders)."""
+    from lark.parse_tree_builder import ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+    from lark.tree import Tree as LarkTree
+
+    kept = None
+    if type(callback) is ChildFilterLALR_NoPlaceholders:
+        kept = tuple((index, bool(inline)) for index, inline in callback.to_include)
+        callback = callback.node_builder
+    single = type(callback) is ExpandSingleChild
+    if single:
+        callback = callback.node_builder
+    if not (type(callback) is functools.partial and callback.func is LarkTree and len(callback.args) == 1 and not callback.keywords):
+        raise TypeError("a tree builder not driven here")
+    return str(callback.args[0]), single, kept
 
 
-# What the cached tables are made of (Lark's tree builders); anything else means the file is
-# not one the referee wrote, and it is ignored.
-_CACHED_CLASSES = {("lark.tree", "Tree"), ("lark.lexer", "Token"), ("functools", "partial"), ("lark.parse_tree_builder", "ExpandSingleChild"),
-                   ("lark.parse_tree_builder", "ChildFilterLALR_NoPlaceholders"), ("lark.parse_tree_builder", "ChildFilterLALR")}
+# The cached tables are built-in types only (dicts, tuples, strings, numbers): a file that
+# holds an object of any class is not one the referee wrote, and it is ignored.
+_CACHED_CLASSES: frozenset[tuple[str, str]] = frozenset()
 _MISSING = object()
 _drivers: dict[str, Driver | None] = {}
 
@@ -253,29 +283,46 @@ def _load(grammar: str, build: Callable[[], Lark]) -> Driver | None:
 
 
 def _cache_entry(grammar: str) -> tuple[Path, str] | None:
-    """Where the tables of a grammar are kept, and their key: the grammar, Lark's version and
-    this module's code."""
+    """Where the tables of a grammar are kept, and their key: the grammar, Lark's version (its
+    `__init__.py`, which names it, read without importing Lark) and this module's code."""
     import hashlib
-
-    import lark
+    from importlib.util import find_spec
 
     directory = cache.cache_dir()
     if directory is None:
         return None
     try:
-        code = Path(__file__).read_bytes()
-    except OSError:
+        lark_init = find_spec("lark")
+        if lark_init is None or lark_init.origin is None:
+            return None
+        code = Path(__file__).read_bytes() + Path(lark_init.origin).read_bytes()
+    except (OSError, ImportError, ValueError):
         return None
-    digest = hashlib.sha256(repr((sys.version_info[:2], lark.__version__)).encode("utf-8") + code + grammar.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(repr(sys.version_info[:2]).encode("utf-8") + code + grammar.encode("utf-8")).hexdigest()
     return directory / f"parse-{digest[:24]}.pickle", digest
 
 
+class Unreadable(Exception):
+    """A syntax error in the text; `error` is Lark's own exception (an UnexpectedInput),
+    with its position and expected terminals."""
+
+    def __init__(self, error: Exception):
+        super().__init__(error)
+        self.error = error
+
+
 def parse(text: str, grammar: str, build: Callable[[], Lark]) -> Tree:
-    """What `build().parse(text)` returns, and the exception it raises, only sooner."""
+    """What `build().parse(text)` returns, in the classes of syntax.py, only sooner; at a
+    syntax error, `Unreadable` with the exception Lark's parse raises."""
     found = driver(grammar, build)
     if found is not None:
         try:
             return found.parse(text)
         except _Refused:
             pass
-    return build().parse(text)
+    from lark.exceptions import UnexpectedInput  # a syntax error (or a parser not driven here): Lark's own parse
+
+    try:
+        return from_lark(build().parse(text))
+    except UnexpectedInput as exc:
+        raise Unreadable(exc) from None

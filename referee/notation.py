@@ -15,17 +15,19 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
-
-from lark import Lark, Token, Tree
-from lark.exceptions import GrammarError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import lalr
 from .errors import Pos, RecordError, SpecError, edge_token
 from .keywords import Keywords, keyword_rules
 from .names import spelling
 from .spec import grammar_root, looks_like_path, read_spec_text
+from .syntax import Token, Tree
 from .terminal import odd_letters, visible
+
+if TYPE_CHECKING:
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 # A record is a few kilobytes (the longest random game is 13 KB). The limit keeps the
 # worst case, a file packed with the shortest tokens, well within two seconds.
@@ -251,7 +253,8 @@ def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> L
     grammar gets a new file, and an unusable cache is simply rebuilt.
     `keywords` adds the spec's other spellings of the game's keyword rules.
     """
-    from lark.exceptions import LarkError
+    from lark import Lark
+    from lark.exceptions import GrammarError, LarkError
 
     grammar, added, own_path, extended = _grammar(game, root, keywords)
     try:
@@ -335,8 +338,8 @@ def _parse_text(game: str, text: str, keywords: Keywords = ()) -> Tree:
     root = str(grammar_root())  # per data root: REFEREE_DATA may change
     try:
         return lalr.parse(text if text.endswith("\n") else text + "\n", grammar_of(game, root, keywords), lambda: parser_for(game, root, keywords))
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, parser_for(game, root, keywords).spec_spellings) from None
+    except lalr.Unreadable as exc:
+        raise _syntax_error(exc.error, text, parser_for(game, root, keywords).spec_spellings) from None
     except RecursionError:
         raise RecordError("record nested too deeply to read") from None
 
@@ -424,13 +427,7 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move], pos: Pos):
         if isinstance(children[0], Token) and children[0].type == "MOVE_NUMBER":
             number = int(children[0][:-1])
             children = children[1:]
-        move_tree = children[0]
-        try:
-            move = build_move(move_tree)
-        except VisitError as exc:  # a builder error raised inside a Transformer
-            if isinstance(exc.orig_exc, RecordError):
-                raise exc.orig_exc from None
-            raise
+        move = build_move(children[0])
         move.pos = pos
         move.number = number
         return move
@@ -496,6 +493,8 @@ _TERMINAL_NAMES = {
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, hidden: frozenset[str] = frozenset()) -> RecordError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken  # only a syntax error is told in words
+
     line = getattr(exc, "line", None) or 1
     column = getattr(exc, "column", None) or 1
     end = None

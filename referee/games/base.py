@@ -17,14 +17,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Collection
 
-from lark import Tree
-
 from ..errors import Pos, RecordError, SpecError, Violation
 from ..figures import FigureTable
 from ..names import did_you_mean
 from ..notation import Header, Keywords, Move
 from ..players import Players
 from ..spec import Spec
+from ..syntax import Tree
 from ..terminal import odd_letters
 
 if TYPE_CHECKING:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import random
 
-from lark import Tree
-
 from ...errors import Pos, RecordError
 from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec, load_spec
+from ...syntax import Tree
 from ..base import Game, Seat, Trace
 from . import play
 from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from lark import Token, Tree
-
 from ... import names
 from ...errors import Pos
 from ...notation import Keywords, Move, unknown_name
 from ...spec import Spec
+from ...syntax import Token, Tree
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import random
 
-from lark import Tree
-
 from ...errors import Pos
 from ...figures import FigureTable
 from ...notation import Header, Move, word_token
 from ...spec import Spec
+from ...syntax import Tree
 from ..base import Game, Seat, Trace
 from .checks import check_spec
 from .moves import Site

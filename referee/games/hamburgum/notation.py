@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from lark import Token, Tree
-
 from ... import names
 from ...errors import Pos, RecordError
 from ...notation import Keywords, Move, unknown_name
+from ...syntax import Token, Tree
 from ..base import Game
 from .moves import Amounts, ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 

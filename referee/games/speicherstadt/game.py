@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import random
 
-from lark import Tree
-
 from ...errors import Pos
 from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec
+from ...syntax import Tree
 from ..base import Game, Seat, Trace
 from . import checks, notation, play
 from .rules import FIGURE_READERS, SpeicherstadtState

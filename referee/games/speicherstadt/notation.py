@@ -10,11 +10,10 @@ tables say which card type shows which face.
 
 from __future__ import annotations
 
-from lark import Token, Tree
-
 from ... import names
 from ...errors import Pos, RecordError
 from ...notation import Keywords, Move, unknown_name, word_token
+from ...syntax import Token, Tree
 from ..base import Game
 from .moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
 
