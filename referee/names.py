@@ -10,7 +10,6 @@ case, words joined by hyphens, without dots and apostrophes. So "St. Nikolai",
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from typing import Iterable
@@ -32,6 +31,8 @@ def words(text: str) -> list[str]:
 
 def nearest(word: str, candidates: Iterable[str], n: int = 2) -> list[str]:
     """The candidates closest to a misspelt word, best first (at most `n`)."""
+    import difflib  # only a slip of the pen needs it
+
     by_spelling: dict[str, str] = {}
     for candidate in candidates:
         by_spelling.setdefault(spelling(candidate), candidate)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gc
 import os
-import signal
 import threading
 import time
 from collections import deque
@@ -108,6 +107,8 @@ def _in_processes(work: Callable[[Any], Any], jobs: list, workers: int, lost: Ca
 
 def _start_worker(parent: int) -> None:
     """In each worker: leave Ctrl-C to the parent (which stops the pool), and die with it."""
+    import signal  # here, in the worker: a check of one file in one process needs none of it
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes

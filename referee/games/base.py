@@ -246,6 +246,7 @@ class Game:
         """Cross-checks of the data that a schema cannot say (totals, references)."""
 
     def build_move(self, tree: Tree) -> Move:
+        """The move a `move` subtree of the record's parse tree (syntax.py) stands for."""
         raise NotImplementedError
 
     def figure_words(self, key: str, words: list[str], where: list[Pos]) -> list[str]:
