@@ -24,7 +24,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import cache
 from .errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
@@ -791,7 +791,19 @@ def iter_uncertain(spec: Spec, statuses=UNCERTAIN) -> Iterator[Provenance]:
             yield p
 
 
+# What other modules keep of the spec files they read (the paints of colours.yaml), dropped
+# with the specs; each registers itself here when it is imported (`on_forget`).
+_also_forget: list[Callable[[], None]] = []
+
+
+def on_forget(forget: Callable[[], None]) -> None:
+    """Have `forget_loaded_specs` call `forget` too: for a module that keeps what it read."""
+    _also_forget.append(forget)
+
+
 def forget_loaded_specs() -> None:
     """Drop the specs, schemas and rule lists read so far (see games.forget_loaded_data)."""
     for cached in (_load_spec, _schema_registry, _validator, _shipped_rule_ids, _shipped_data_root):
         cached.cache_clear()
+    for forget in _also_forget:
+        forget()

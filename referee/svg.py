@@ -30,7 +30,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from .spec import read_yaml, specs_root, validate_against_schema
+from .spec import on_forget, read_yaml, specs_root, validate_against_schema
 from .terminal import visible
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -121,6 +121,10 @@ def colours_of(root: str) -> tuple[dict[str, Paint], Paint]:
     validate_against_schema(data, "colours", path, Path(root))
     table = {name: Paint(p["fill"], p["ink"]) for name, p in data["colours"].items()}
     return table, Paint(data["unknown"]["fill"], data["unknown"]["ink"], known=False)
+
+
+on_forget(colours_of.cache_clear)  # an edited colours.yaml is read again with the specs
+on_forget(_colours_for.cache_clear)
 
 
 # --- the document ---------------------------------------------------------------------

@@ -156,3 +156,23 @@ def test_the_chart_draws_a_step_line_per_player():
     assert len(lines[0].get("points").split()) == 7  # four points, three steps
     assert len(drawing.xs) == 4 and drawing.xs == sorted(drawing.xs)
     assert [nice_step(s) for s in (4, 30, 99, 480)] == [1, 10, 20, 100]
+
+
+def test_an_edited_colours_file_is_read_again_when_the_loaded_data_is_forgotten(tmp_path, monkeypatch):
+    """A long-lived process that rebuilds from edited files (`mkdocs serve`) forgets what it
+    read before each rebuild; the paints of colours.yaml are among what it forgets."""
+    from referee.games import forget_loaded_data
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "specs", data / "specs")
+    shutil.copytree(ROOT / "grammar", data / "grammar")
+    monkeypatch.setenv("REFEREE_DATA", str(data))
+    forget_loaded_data()
+    before = paint("beige").fill
+    colours = data / "specs" / "common" / "colours.yaml"
+    colours.write_text(colours.read_text(encoding="utf-8").replace(f'beige: {{fill: "{before}"', 'beige: {fill: "#123456"'), encoding="utf-8")
+    assert paint("beige").fill == before  # read once per process...
+    forget_loaded_data()
+    assert paint("beige").fill == "#123456"  # ...until the loaded data is forgotten
+    monkeypatch.delenv("REFEREE_DATA")
+    forget_loaded_data()
