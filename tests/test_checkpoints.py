@@ -179,3 +179,29 @@ def test_a_finished_game_with_a_wrong_figure_is_still_scored_to_the_end():
     assert report.exit_code == 1 and report.complete
     assert "final standings:" in format_report(report)
     assert [s.total for s in report.standings] == [14, 5, -4]
+
+
+@pytest.mark.parametrize("old, new, blamed", [
+    ('  - key: "{}"\n    each: components:goods\n', '  - key: "{}"\n', "needs `each`"),
+    ("  - key: ships\n", "  - key: ships\n    each: components:goods\n", "only for a key with `{}`"),
+])
+def test_a_figure_key_and_its_each_go_together(data_copy, old, new, blamed):
+    """A key with `{}` is one figure per id of the `each` table: without the table its reader
+    was asked without an id (an internal error once a checkpoint or a ledger read it)."""
+    shutil.copytree(ROOT / "specs" / "hamburgum", data_copy / "specs" / "hamburgum")
+    _edit(data_copy / "specs" / "hamburgum" / "figures.yaml", old, new)
+    report = check_bytes(b'[Game "hamburgum"]\n[Players "red, blue"]\n\n', "game.log")
+    assert report.exit_code == 4
+    assert "figures.yaml" in report.diagnostics[0].file and blamed in report.diagnostics[0].message
+
+
+def test_a_variant_that_leaves_a_figure_without_its_each_is_blamed_at_its_own_line(tmp_path):
+    """Found by the fuzzer: an overlay that rewrote figures.yaml without `each` made every
+    checkpoint of that figure an internal error; now the overlay is exit 4 at its own line."""
+    figures = (ROOT / "specs" / "hamburgum" / "figures.yaml").read_text(encoding="utf-8")
+    body = figures[figures.index("figures:"):].replace('    each: components:goods\n    counts: The cubes', '    counts: The cubes', 1)
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("kind: variant\nid: mine\ngame: hamburgum\ntitle: Mine\nchanges:\n  figures:\n" + "".join(f"    {line}\n" if line else "\n" for line in body.splitlines()), encoding="utf-8")
+    report = check_bytes(b'[Game "hamburgum"]\n[Players "red, blue"]\n\n', "game.log", variants=[str(mine)])
+    assert report.exit_code == 4
+    assert report.diagnostics[0].file.startswith(f"{mine}:") and "needs `each`" in report.diagnostics[0].message

@@ -25,16 +25,21 @@ def game_class(name: str):
 def _load(name: str, variants: tuple[str, ...], root: str):
     cls = game_class(name)
     spec: Spec = load_spec(name, variants, Path(root))
-    cross_check(cls, spec)
-    return cls(spec)
+    return cross_check(cls, spec)
 
 
-def cross_check(cls, spec: Spec) -> None:
-    """The game's cross-checks of its spec (`Game.check_spec`). A check that fails on a value
-    a variant wrote is the variant's error, reported in the variant's file; so is one that
-    fails only with the variants applied, though no single value of theirs is named."""
+def _built(cls, spec: Spec):
+    cls.check_spec(spec)
+    return cls(spec)  # which reads the tables the rules need, checking them too (figures.yaml)
+
+
+def cross_check(cls, spec: Spec):
+    """The game made from its spec, after the game's cross-checks of it (`Game.check_spec`)
+    and the checks of making it. A check that fails on a value a variant wrote is the
+    variant's error, reported in the variant's file; so is one that fails only with the
+    variants applied, though no single value of theirs is named."""
     try:
-        cls.check_spec(spec)
+        return _built(cls, spec)
     except SpecError as exc:
         stem = next((stem for stem, path in spec.paths.items() if str(path) == str(exc.file)), None)
         if stem is None or not spec.variants:
@@ -43,7 +48,7 @@ def cross_check(cls, spec: Spec) -> None:
         if blamed is not exc:
             raise blamed from None
         try:
-            cls.check_spec(load_spec(spec.game, (), spec.directory.parent))
+            _built(cls, load_spec(spec.game, (), spec.directory.parent))
         except SpecError:
             raise exc from None  # the base data fails by itself: the error is the base file's
         variant = next((v for v in reversed(spec.variants) if stem in v.changes), spec.variants[-1])
