@@ -72,6 +72,8 @@ class Move:
 
 @dataclass
 class Tag:
+    """A header tag: its name, its value (trimmed) and where both are written."""
+
     name: str
     value: str
     pos: Pos
@@ -89,6 +91,8 @@ class Tag:
 
 @dataclass
 class Header:
+    """The record's tags, by their name in lower case."""
+
     tags: dict[str, Tag] = field(default_factory=dict)
 
     def get(self, name: str, default: str | None = None) -> str | None:
@@ -102,6 +106,8 @@ class Header:
 
 @dataclass
 class Figure:
+    """One figure of a checkpoint line: its name and the value the record states."""
+
     key: str
     value: Any  # int, list of words, or None (a bare word)
     pos: Pos
@@ -110,6 +116,8 @@ class Figure:
 
 @dataclass
 class Checkpoint:
+    """A checkpoint line: figures of one player that the replay compares with its own."""
+
     player: str
     figures: list[Figure]
     pos: Pos
@@ -117,6 +125,8 @@ class Checkpoint:
 
 @dataclass
 class Result:
+    """The result line: each colour's final score as the record states it."""
+
     scores: list[tuple[str, int, Pos]]
     pos: Pos
 
@@ -133,6 +143,8 @@ class Ruling:
 
 @dataclass
 class Record:
+    """A record as read: its header and its entries (moves, checkpoints, rulings, the result) in order."""
+
     name: str  # the file name as the user gave it
     text: str
     header: Header

@@ -27,6 +27,8 @@ MAX_MESSAGE = 600  # characters of a diagnostic's message (a message may quote t
 
 @dataclass
 class Diagnostic:
+    """One problem or remark of a check, with where it is and the rule it names."""
+
     severity: str  # error | warning | note
     message: str
     pos: Pos | None = None
@@ -51,6 +53,8 @@ class RulingNote:
 
 @dataclass
 class Report:
+    """What a check found out about one record: its verdict, diagnostics, standings and sources."""
+
     name: str
     status: str = "legal"  # legal | illegal | malformed | invalid-spec | internal-error
     game: str | None = None

@@ -91,6 +91,8 @@ class Provenance:
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule of a game's `rules.yaml`: what a violation names and the rules pages show."""
+
     id: str
     title: str
     text: str
@@ -107,6 +109,8 @@ class Rule:
 
 @dataclass
 class Variant:
+    """A variant applied to a spec: the overlay's description and the changes it made."""
+
     id: str
     title: str
     description: str

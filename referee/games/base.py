@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Seat:
+    """A player at the table: their colour and, when the record names them, their name."""
+
     colour: str
     name: str = ""
 
@@ -80,6 +82,8 @@ class Trace:
 
 @dataclass
 class Standing:
+    """A player's final score, how it is made up, and their rank."""
+
     seat: Seat
     total: int
     breakdown: dict[str, int]

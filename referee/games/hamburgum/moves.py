@@ -39,11 +39,15 @@ class Turn(Move):
 
 @dataclass
 class Produce(Turn):
+    """A production action: the good of its space, one more for each of the player's houses that produce it."""
+
     amount: int | None = None  # the yield, when the record states it
 
 
 @dataclass
 class Trade(Turn):
+    """The trade action: goods shipped abroad or sold to the bank, building materials bought."""
+
     sell: Amounts = ()  # goods shipped abroad
     bank: Amounts = ()  # goods sold to the bank
     buy: Amounts = ()  # building materials bought
@@ -51,23 +55,31 @@ class Trade(Turn):
 
 @dataclass
 class Dockyard(Turn):
+    """The dockyard action: ships built, paid for with building materials, and sent to the harbour."""
+
     ships: int = 1
 
 
 @dataclass(frozen=True)
 class Donation:
+    """Donations to one church, one token per donation."""
+
     church: str
     tokens: tuple[str, ...]  # one token per donation, in donation order
 
 
 @dataclass
 class ChurchTurn(Turn):
+    """The church action: donations made and donation tokens scored."""
+
     donations: tuple[Donation, ...] = ()
     scores: tuple[tuple[str, str], ...] = ()  # (church, token kind)
 
 
 @dataclass
 class House:
+    """A house built at the guildhall: its type, its site, and the office or canon's donation it brings."""
+
     kind: str  # house type
     site: Site
     office: str | None = None  # the office named, when the house is an office
@@ -77,6 +89,8 @@ class House:
 
 @dataclass
 class Guildhall(Turn):
+    """The guildhall action: houses built."""
+
     houses: tuple[House, ...] = ()
 
 

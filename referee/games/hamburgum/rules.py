@@ -44,6 +44,8 @@ class DonationToken:
 
 @dataclass
 class Player:
+    """One player's pieces and holdings during a game."""
+
     seat: Seat
     money: int
     prestige: int
@@ -69,6 +71,8 @@ class Player:
 
 @dataclass
 class Church:
+    """A church on the church table: donation tokens not yet taken, donors' discs, whether it is complete."""
+
     tokens_left: list[str]
     discs: list[str] = field(default_factory=list)  # donors' colours, one per donation
     complete: bool = False
