@@ -15,7 +15,6 @@ from .errors import Pos, RecordError, SpecError, Violation
 from .games import load_game
 from .games.base import State, Trace, missing_rule
 from .figures import NONE, written
-from .ledger import END, Ledger, LedgerTrace
 from .names import did_you_mean, names_of, spelling
 from .notation import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
 from .players import Players, resolve as resolve_players
@@ -162,10 +161,14 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     _check_variant_tag(record, header_variants, game_name)
     seats, start = game.seats_from_header(record.header)
     resolve_players(record.entries, Players(seats))  # a player's name stands for their colour
-    state = game.new_state(seats, start, record.header, LedgerTrace() if ledger else Trace())
-    report.state = state
-    if ledger:
+    if ledger:  # a ledger is kept for `explain` and for contradicted figures only
+        from .ledger import Ledger, LedgerTrace
+
+        state = game.new_state(seats, start, record.header, LedgerTrace())
         report.ledger = Ledger(state)
+    else:
+        state = game.new_state(seats, start, record.header, Trace())
+    report.state = state
     if watch:
         watch("start", None, state)
     replay.run(stop_after, stop_line, watch, open_end)
@@ -318,6 +321,8 @@ class Replay:
         state, book = self.state, self.report.ledger
         state.end_of_record()
         if book is not None:
+            from .ledger import END
+
             book.record(state, None, END)
 
     def move(self, move: Move, ruling: Ruling | None) -> bool:

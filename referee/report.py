@@ -10,14 +10,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos
 from .games.base import Seat, Standing, State
-from .ledger import Change, Ledger, change_json, change_line
 from .notation import Record
 from .spec import Provenance, data_root
 from .terminal import quote, shorten, visible
+
+if TYPE_CHECKING:  # a check keeps a ledger only when a figure is contradicted
+    from .ledger import Change, Ledger
 
 # The output of one record is bounded whatever the record holds: a record of 128 KB can
 # contradict thousands of figures, each on a line of 10,000 characters.
@@ -151,6 +153,8 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
         owner, figure = d.figure
         where = "" if d.rule and d.rule.endswith("/result") else f" up to line {pos.line}"
         out.append(f"the last changes of {owner} {figure}{where} (referee explain shows them all):")
+        from .ledger import change_line  # only a contradicted figure has changes to show
+
         out.extend(change_line(c) for c in d.ledger)
     if d.rule:
         out.append(f"see: {rule_link(d.rule)}")
@@ -338,6 +342,8 @@ def _short(value: Any) -> str:
 def report_json(report: Report) -> dict:
     """The report for a program; like the text, at most MAX_SHOWN diagnostics of a kind, the
     number left out in `diagnostics_omitted`."""
+    from .ledger import change_json  # imported by the commands that write JSON only
+
     errors, more_errors = shown_diagnostics(report, "error")
     warnings, more_warnings = shown_diagnostics(report, "warning")
     shown = errors + warnings + [d for d in report.diagnostics if d.severity not in ("error", "warning")][:MAX_SHOWN]
