@@ -132,6 +132,7 @@ class Spec:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     _under: dict[str, list[Provenance]] = field(default_factory=dict, repr=False, compare=False)
     _holding: dict[str, Provenance | None] = field(default_factory=dict, repr=False, compare=False)
+    _by_file: dict[str, list[tuple[list[str], Provenance]]] | None = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, stem: str) -> Any:
         return self.files[stem]
@@ -174,12 +175,15 @@ class Spec:
     def uncertain_under(self, address: str) -> list[Provenance]:
         """Uncertain values at or below a `file:key` address (kept: every report asks again)."""
         if address not in self._under:
+            if self._by_file is None:  # split once: a report asks about a hundred addresses
+                self._by_file = {}
+                for p in self.provenance.values():
+                    self._by_file.setdefault(p.file, []).append((p.key.split("."), p))
             stem, _, key = address.partition(":")
             pattern = key.split(".") if key else []
             found = []
-            for p in self.provenance.values():
-                parts = p.key.split(".")
-                if p.file == stem and len(parts) >= len(pattern) and all(a in ("*", b) for a, b in zip(pattern, parts)):
+            for parts, p in self._by_file.get(stem, ()):
+                if len(parts) >= len(pattern) and all(a in ("*", b) for a, b in zip(pattern, parts)):
                     found.append(p)
             self._under[address] = found
         return list(self._under[address])
