@@ -26,7 +26,7 @@ import functools
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import cache
 from .syntax import Token, Tree, from_lark
@@ -42,7 +42,7 @@ class _Refused(Exception):
 class Driver:
     """The tables of one Lark LALR parser, laid out for the loop in `parse`."""
 
-    def __init__(self, start: Any, end: Any, actions: dict, dropped: frozenset, lexers: dict):
+    def __init__(self, start: Any, end: Any, actions: dict, dropped: frozenset, lexers: _Lexers):
         self.start = start
         self.end = end
         # Per state, what each terminal or rule name leads to: a state to shift to, or a
@@ -76,7 +76,15 @@ class Driver:
                     seen.add(symbol.name)
                     if rule.options.keep_all_tokens or not symbol.filter_out:
                         kept.add(symbol.name)
-        return cls(table.start_states[start], table.end_states[start], actions, frozenset(seen - kept), _Lexers(_described(frontend.lexer.lexers)))
+        contextual = frontend.lexer
+        root = contextual.root_lexer  # every terminal, in the order every lexer tries its own
+        if root.use_bytes:
+            raise TypeError("a lexer of bytes is not driven here")
+        tried = {t.name for basic in set(contextual.lexers.values()) for t in basic.scanner.terminals}
+        every = tuple(t.name for t in root.terminals if t.name in tried)
+        regexps = {t.name: t.pattern.to_regexp() for t in root.terminals}
+        lexers = _Lexers(every, regexps, root.g_regex_flags, _described(contextual.lexers))
+        return cls(table.start_states[start], table.end_states[start], actions, frozenset(seen - kept), lexers)
 
     def data(self) -> dict | None:
         """The tables as plain data for the cache (patterns by their source), or None when a
@@ -85,27 +93,33 @@ class Driver:
             lexers = {state: self.lexers.data_of(state) for state in self.actions}
         except _Refused:
             return None
-        return {"start": self.start, "end": self.end, "actions": self.actions, "dropped": self.dropped, "lexers": lexers}
+        every, regexps, flags = self.lexers.terminals
+        return {"start": self.start, "end": self.end, "actions": self.actions, "dropped": self.dropped,
+                "every": every, "regexps": regexps, "flags": flags, "lexers": lexers}
 
     @classmethod
     def from_data(cls, data: dict) -> "Driver":
-        return cls(data["start"], data["end"], data["actions"], data["dropped"], _Lexers(data["lexers"].__getitem__))
+        lexers = _Lexers(data["every"], data["regexps"], data["flags"], data["lexers"].__getitem__)
+        return cls(data["start"], data["end"], data["actions"], data["dropped"], lexers)
 
     def parse(self, text: str) -> Any:
         """The tree of a well-formed text; `_Refused` at anything else."""
         actions, lexers, dropped, last = self.actions, self.lexers, self.dropped, self.end
+        every = lexers.every
         stack = [self.start]
         values: list = []
         pos, line, line_start, end = 0, 1, 0, len(text)
         while True:
             if pos < end:
-                patterns, keywords, ignore, newline = lexers[stack[-1]]
-                for pattern in patterns:
-                    match = pattern.match(text, pos)
-                    if match:
-                        break
-                else:
+                tried, keywords, ignore, newline = lexers[stack[-1]]
+                match = every.match(text, pos)
+                if match is None:
                     raise _Refused
+                if match.lastgroup not in tried:  # the first of the state's own after it decides
+                    rest = lexers.after(stack[-1], match.lastgroup)
+                    match = rest.match(text, pos) if rest else None
+                    if match is None:
+                        raise _Refused
                 value = match.group(0)
                 kind = match.lastgroup
                 start = pos
@@ -157,16 +171,36 @@ class Driver:
 
 
 class _Lexers(dict):
-    """Per parser state: its patterns, what a word its patterns match may turn out to be (a
-    keyword, found as Lark finds it), the terminals it ignores and those that may hold a line
-    break. Compiled when a state is first met, as Lark compiles its own: a record visits few
-    of the states. `describe` gives a state's lexer as plain data (patterns by their source),
-    which is what the cache keeps."""
+    """Per parser state: the terminals its lexer tries, what a word they match may turn out
+    to be (a keyword, found as Lark finds it), the terminals it ignores and those that may
+    hold a line break. `describe` gives a state's lexer as plain data, which is what the
+    cache keeps, with each terminal's pattern by its source.
 
-    def __init__(self, describe: Callable[[Any], tuple]):
+    Each state's lexer in Lark's contextual lexer tries the terminals the state accepts in
+    one order, the same for every state (the root lexer's), and the first that matches wins.
+    `every` tries all the terminals that any state's lexer tries, in that order, as one
+    pattern built as Lark builds a lexer's. When the first of them that matches is one the
+    state tries, no terminal the state tries before it matched, so the state's lexer would
+    find that terminal and that text. Otherwise (a word where the state takes a keyword, a
+    signed number where it takes a plain one) the state's lexer would find the first of its
+    terminals after that one that matches: `after` tries those. Compiling a pattern costs more
+    than reading a record with it, and a pattern with a word in it costs the most: this way a
+    record's lexing compiles one such pattern, not one for each of the dozens of states it
+    visits."""
+
+    def __init__(self, every: tuple[str, ...], regexps: dict[str, str], flags: int, describe: Callable[[Any], tuple]):
         super().__init__()
+        self.terminals = (every, regexps, flags)
+        self.every = self._alternation(every)
+        self.rank = {name: i for i, name in enumerate(every)}
         self.describe = describe
         self.known: dict[Any, tuple] = {}
+        self.rest: dict[tuple[Any, str], re.Pattern | None] = {}
+
+    def _alternation(self, names: Iterable[str]) -> re.Pattern:
+        """One pattern that tries the named terminals in turn, as Lark's `Scanner` makes it."""
+        _, regexps, flags = self.terminals
+        return re.compile("|".join(f"(?P<{name}>{regexps[name]})" for name in names), flags)
 
     def data_of(self, state: Any) -> tuple:
         found = self.known.get(state)
@@ -174,15 +208,25 @@ class _Lexers(dict):
             found = self.known[state] = self.describe(state)
         return found
 
+    def after(self, state: Any, kind: str) -> re.Pattern | None:
+        """The state's terminals tried after `kind`, which the state does not try; None when
+        there are none."""
+        key = (state, kind)
+        if key not in self.rest:
+            rank = self.rank[kind]
+            names = [name for name in self.data_of(state)[0] if self.rank[name] > rank]
+            self.rest[key] = self._alternation(names) if names else None
+        return self.rest[key]
+
     def __missing__(self, state: Any) -> tuple:
-        patterns, keywords, ignore, newline = self.data_of(state)
+        names, keywords, ignore, newline = self.data_of(state)
         finders = {}
         for kind, (how, spec) in keywords.items():
             if how == "plain":  # literal words: looked up
                 finders[kind] = spec.get
             else:  # words in any case: matched by Lark's own patterns for them
                 finders[kind] = functools.partial(_fullmatch, tuple(re.compile(source, flags) for source, flags in spec))
-        entry = self[state] = (tuple(re.compile(source, flags) for source, flags in patterns), finders, ignore, newline)
+        entry = self[state] = (frozenset(names), finders, ignore, newline)
         return entry
 
 
@@ -205,7 +249,6 @@ def _described(basics: dict) -> Callable[[Any], tuple]:
         basic = basics[state]
         found = shared.get(id(basic))
         if found is None:
-            patterns = tuple((p.pattern, p.flags) for p in basic.scanner._mres)
             keywords = {}
             for kind, callback in basic.callback.items():
                 if not isinstance(callback, UnlessCallback):
@@ -215,7 +258,8 @@ def _described(basics: dict) -> Callable[[Any], tuple]:
                     keywords[kind] = ("plain", {t.pattern.value: t.name for t in terminals})
                 else:
                     keywords[kind] = ("patterns", tuple((p.pattern, p.flags) for p in callback.scanner._mres))
-            found = shared[id(basic)] = (patterns, keywords, frozenset(basic.ignore_types), frozenset(basic.newline_types))
+            names = tuple(t.name for t in basic.scanner.terminals)  # in the order it tries them
+            found = shared[id(basic)] = (names, keywords, frozenset(basic.ignore_types), frozenset(basic.newline_types))
         return found
 
     return describe
