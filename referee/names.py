@@ -10,6 +10,7 @@ case, words joined by hyphens, without dots and apostrophes. So "St. Nikolai",
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Iterable
@@ -18,6 +19,7 @@ _DROPPED = re.compile("['\u2019\u02bc]")  # apostrophes: ' and the typographic o
 _BLANKS = re.compile(r"[\s.\-]+")
 
 
+@functools.lru_cache(maxsize=4096)  # a record writes its few names hundreds of times
 def spelling(text: str) -> str:
     """The form in which a written name and a spec's name are compared."""
     text = unicodedata.normalize("NFC", str(text)).lower()
