@@ -79,6 +79,13 @@ class FigureTable:
             raise SpecError(path, "figures", f"the {spec.game} rules read the figure {missing[0]!r}, which is not listed: every figure a checkpoint may state is described here")
         self._keys = {f: keys_of(spec, f) for f in self.figures}
         self.kinds = {key: f.words for f, keys in self._keys.items() for key, _ in keys}
+        # per subject, each key's reader and the id it stands for, in the file's order: a
+        # replay reads a checkpoint's figures hundreds of times
+        self._readers: dict[str, dict[str, tuple[Reader, str | None]]] = {}
+        for figure, keys in self._keys.items():
+            read = readers[reader_name(figure)]
+            for key, item in keys:
+                self._readers.setdefault(figure.subject, {})[key] = (read, item)
 
     def subjects(self) -> list[str]:
         return list(dict.fromkeys(f.subject for f in self.figures))
@@ -87,15 +94,8 @@ class FigureTable:
         """Every figure of a subject (a player, the city...), read from the state; with `only`,
         those of these keys alone (a checkpoint states a few of a dozen figures, some of which
         take a look over the whole board to read)."""
-        out: dict[str, Any] = {}
-        for figure, keys in self._keys.items():
-            if figure.subject != subject:
-                continue
-            read = self.readers[reader_name(figure)]
-            for key, item in keys:
-                if only is None or key in only:
-                    out[key] = read(state, who) if item is None else read(state, who, item)
-        return out
+        return {key: read(state, who) if item is None else read(state, who, item)
+                for key, (read, item) in self._readers.get(subject, {}).items() if only is None or key in only}
 
 
 def reader_name(figure: Figure) -> str:
