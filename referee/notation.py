@@ -141,7 +141,7 @@ class Ruling:
     pos: Pos
 
 
-@dataclass
+@dataclass(eq=False)  # a record is never compared with another
 class Record:
     """A record as read: its header and its entries (moves, checkpoints, rulings, the result) in order."""
 

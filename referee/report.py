@@ -53,7 +53,7 @@ class RulingNote:
     text: str | None = None
 
 
-@dataclass
+@dataclass(eq=False)  # a report is never compared with another
 class Report:
     """What a check found out about one record: its verdict, diagnostics, standings and sources."""
 

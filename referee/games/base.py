@@ -42,7 +42,7 @@ class Seat:
         return f"{self.colour} ({self.name})" if self.name else self.colour
 
 
-@dataclass
+@dataclass(eq=False)  # a trace is never compared with another
 class Trace:
     """What a replay learned besides legality: rules used, warnings, facts taken from the record."""
 

@@ -112,7 +112,7 @@ def enter_harbour(harbour: dict[int, list[str]], order: list[int], capacity: int
     harbour[order[-1]].append(owner)
 
 
-@dataclass
+@dataclass(eq=False)  # read for a checkpoint and dropped, never compared
 class Holdings:
     """What a checkpoint reads of a player: their pieces, and their money, prestige and stock
     as final scoring leaves them once the game is over."""
