@@ -22,7 +22,7 @@ from typing import Any, Callable, Collection
 
 from ...errors import Pos, RecordError, Violation
 from ...notation import Move
-from ..base import Game, Seat, Situation, Standing, State, Trace, require
+from ..base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from .moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from .scoring import final, standings_of
 
@@ -306,8 +306,9 @@ class HamburgumState(State):
         steps = game.steps(player.space, target)
         cost = game.step_cost(steps)
         floor = self.spec["components"]["prestige"]["minimum"]
-        require(player.prestige - cost >= floor, rule("rondel-steps"),
-                f"{player.colour} moves {steps} rondel spaces from {player.space} to {target}; {game.rondel['free_steps']} are free and the other {steps - game.rondel['free_steps']} cost {cost} prestige, but {player.colour} holds {player.prestige}")
+        if player.prestige - cost < floor:  # the message is written only for a broken rule: this runs every turn
+            refuse(rule("rondel-steps"),
+                   f"{player.colour} moves {steps} rondel spaces from {player.space} to {target}; {game.rondel['free_steps']} are free and the other {steps - game.rondel['free_steps']} cost {cost} prestige, but {player.colour} holds {player.prestige}")
         player.prestige -= cost
         if cost and self.trace.keeps_notes:
             self.trace.note(player.colour, "prestige", -cost, rule("rondel-steps"), f"{steps} rondel spaces to {target}")
@@ -319,9 +320,9 @@ class HamburgumState(State):
     def _produce(self, player: Player, move: Produce) -> None:
         good = self.game.produces[move.action]
         amount = 1 + sum(1 for h in player.houses if self.game.house_types[h].get("produces") == good)
-        if move.amount is not None:
-            require(move.amount == amount, self.game.rule("production"),
-                    f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
+        if move.amount is not None and move.amount != amount:
+            refuse(self.game.rule("production"),
+                   f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
         player.stock[good] += amount
         self.trace.use(self.game.rule("production"))
 
@@ -341,14 +342,17 @@ class HamburgumState(State):
         rule, colour = self.game.rule, player.colour
         total = Counter(dict(move.sell)) + Counter(dict(move.bank))
         short = [f"{n} {g}" for g, n in total.items() if player.stock[g] < n]
-        require(not short, rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
+        if short:  # the messages of a sale are written only for a broken rule
+            refuse(rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
         capacities = self.own_capacities(colour)
         shipped = Counter(dict(move.sell))
-        require(ship_loading_fits(capacities, list(shipped.values())), rule("sell-ships"),
-                f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
+        if not ship_loading_fits(capacities, list(shipped.values())):
+            refuse(rule("sell-ships"),
+                   f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
         for good, _ in move.bank:
-            require(not ship_loading_fits(capacities, list((shipped + Counter({good: 1})).values())), rule("bank-sale"),
-                    f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
+            if ship_loading_fits(capacities, list((shipped + Counter({good: 1})).values())):
+                refuse(rule("bank-sale"),
+                       f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
         bank_price = self.spec["market"]["bank_sale"]["price"]
         shipped_income, bank_income = sum(n * self.price(g) for g, n in move.sell), sum(n * bank_price for _, n in move.bank)
         player.money += shipped_income + bank_income
@@ -364,12 +368,15 @@ class HamburgumState(State):
         rule, colour = self.game.rule, player.colour
         count = sum(n for _, n in move.buy)
         totals = self.game.materials_totals
-        require(count in totals, rule("buy-price"), f"the depot sells at most {max(totals)} items in one action, not {count}")
+        if count not in totals:  # the messages of a purchase are written only for a broken rule
+            refuse(rule("buy-price"), f"the depot sells at most {max(totals)} items in one action, not {count}")
         bells = dict(move.buy).get(self.game.bell, 0) + player.stock[self.game.bell]
         limit = self.spec["components"]["bell_limit"]
-        require(bells <= limit, rule("bell-limit"), f"{colour} would hold {bells} bells; nobody may hold more than {limit}")
+        if bells > limit:
+            refuse(rule("bell-limit"), f"{colour} would hold {bells} bells; nobody may hold more than {limit}")
         price = totals[count]
-        require(player.money >= price, rule("buy-price"), f"{count} items cost {price} thalers; {colour} has {player.money}")
+        if player.money < price:
+            refuse(rule("buy-price"), f"{count} items cost {price} thalers; {colour} has {player.money}")
         player.money -= price
         if self.trace.keeps_notes:
             self.trace.note(colour, MONEY, -price, rule("buy-price"), f"bought {_amounts_text(dict(move.buy))} at the depot")
