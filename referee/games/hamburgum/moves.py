@@ -16,7 +16,7 @@ from ...notation import Move
 Amounts = tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Site:
     """A house site: its parish and its number there."""
 
