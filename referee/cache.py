@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import os
 import pickle
-import stat
 import sys
-import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -41,28 +39,6 @@ def cache_dir() -> Path | None:
     except OSError:
         return None
     return directory
-
-
-def stamps(paths: Iterable[Path]) -> list[tuple[str, int, int]]:
-    """Each file's path, size and time of last change (in nanoseconds): what a key holds of
-    the files a cached value is made from, as Python's own bytecode cache keeps the size and
-    time of a module's source (reading and hashing the files took a check longer than reading
-    the cache). OSError for a file that is missing or no regular file (a FIFO, a device),
-    which is never waited on: the full load reports it."""
-    found = []
-    for path in paths:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path}: not a regular file")
-        found.append((str(path), info.st_size, info.st_mtime_ns))
-    return found
-
-
-def slot(directory: Path, kind: str, key: str) -> Path:
-    """The file that holds the value stored under a key, named by a checksum of the key: the
-    key itself, kept in the file, decides whether the value is the one asked for, so two keys
-    with one checksum only share a file."""
-    return directory / f"{kind}-{zlib.crc32(key.encode('utf-8')):08x}.pickle"
 
 
 class _Only(pickle.Unpickler):

@@ -328,8 +328,8 @@ def _load(grammar: str, build: Callable[[], Lark]) -> Driver | None:
 
 def _cache_entry(grammar: str) -> tuple[Path, str] | None:
     """Where the tables of a grammar are kept, and their key: the grammar, Lark's version (its
-    `__init__.py`, which names it, found without importing Lark) and this module's code, the
-    two files by their size and time of change (`cache.stamps`)."""
+    `__init__.py`, which names it, read without importing Lark) and this module's code."""
+    import hashlib
     from importlib.util import find_spec
 
     directory = cache.cache_dir()
@@ -339,10 +339,11 @@ def _cache_entry(grammar: str) -> tuple[Path, str] | None:
         lark_init = find_spec("lark")
         if lark_init is None or lark_init.origin is None:
             return None
-        key = repr((sys.version_info[:2], cache.stamps([Path(__file__), Path(lark_init.origin)]), grammar))
+        code = Path(__file__).read_bytes() + Path(lark_init.origin).read_bytes()
     except (OSError, ImportError, ValueError):
         return None
-    return cache.slot(directory, "parse", key), key
+    digest = hashlib.sha256(repr(sys.version_info[:2]).encode("utf-8") + code + grammar.encode("utf-8")).hexdigest()
+    return directory / f"parse-{digest[:24]}.pickle", digest
 
 
 class Unreadable(Exception):

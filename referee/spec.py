@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import cache
 from .errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
-from .files import FileRefused, read_text
+from .files import FileRefused, read_bytes, read_text
 from .safeschema import SchemaTrouble, start_budget, validator_class
 
 if TYPE_CHECKING:
@@ -590,11 +590,12 @@ _CACHED_CLASSES = {(__name__, "Spec"), (__name__, "Rule"), (__name__, "Provenanc
 
 
 def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[Path, str] | None:
-    """Where a validated spec is cached, and the key it is stored under: the size and time of
-    change of every file it is built from (the game's spec files, the variants, the common
-    rules, every schema) and of the code that validates them (`cache.stamps`). Only the
-    shipped data with shipped variants (by name) is cached, so the cache stays a handful of
-    files; None for no cache."""
+    """Where a validated spec is cached, and the key it is stored under: a hash of the content
+    of every file it is built from (the game's spec files, the variants, the common rules,
+    every schema) and of the code that validates them. Only the shipped data with shipped
+    variants (by name) is cached, so the cache stays a handful of files; None for no cache."""
+    import hashlib
+
     root = Path(root_str)
     game_dir = root / game
     if any(looks_like_path(v) for v in variants) or not (game_dir / "game.yaml").is_file():
@@ -608,10 +609,16 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
         files = sorted(game_dir.glob("*.yaml")) + [game_dir / "variants" / f"{v}.yaml" for v in variants]
         files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
         files += [Path(__file__).with_name(code) for code in ("spec.py", "errors.py", "files.py", "safeschema.py")]
-        key = repr((sys.version_info[:2], root_str, game, variants, cache.stamps(files)))
-    except OSError:
+        digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
+        for path in files:
+            digest.update(str(path).encode("utf-8") + b"\0")
+            # read as the full load reads it: a FIFO or a link to /dev/zero is not waited on
+            digest.update(read_bytes(path, MAX_SPEC_BYTES))
+            digest.update(b"\0")
+    except OSError:  # FileRefused too
         return None  # a file that cannot be read is reported by the full load
-    return cache.slot(directory, f"spec-{game}", key), key
+    key = digest.hexdigest()
+    return directory / f"spec-{game}-{key[:24]}.pickle", key
 
 
 def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:

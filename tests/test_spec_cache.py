@@ -47,31 +47,6 @@ def test_the_second_start_reads_the_validated_spec_without_yaml_or_jsonschema(tm
     assert probe(tmp_path, "canterbury", "two-player") == ["4", "False", "False"]
 
 
-# Checks a record in a fresh process and says whether hashlib was imported.
-CHECK_HASHLIB = """
-import sys
-from referee.cli import main
-code = main(sys.argv[1:])
-print("hashlib imported:", "hashlib" in sys.modules)
-sys.exit(code)
-"""
-
-
-def test_a_check_that_finds_its_caches_works_out_their_keys_without_hashlib(tmp_path):
-    """The keys of the cached spec and grammar tables hold the size and time of change of the
-    files they are made from: a check that finds both imports no hashlib (which loads OpenSSL
-    and took a check longer than reading the caches)."""
-    env = {**os.environ, "REFEREE_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    env.pop("REFEREE_DATA", None)
-    record = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
-    for _ in range(2):  # the first fills the caches
-        done = subprocess.run([sys.executable, "-c", CHECK_HASHLIB, "check", "-q", str(record)], capture_output=True, text=True, env=env, cwd=ROOT)
-        assert done.returncode == 0, done.stderr
-    assert done.stdout.endswith("hashlib imported: False\n")
-    assert len(list(tmp_path.glob("spec-speicherstadt-*.pickle"))) == 1
-    assert len(list(tmp_path.glob("parse-*.pickle"))) == 1
-
-
 def test_a_corrupt_cache_file_is_ignored_and_written_again(tmp_path):
     probe(tmp_path)
     [kept] = cached_specs(tmp_path)
@@ -190,10 +165,9 @@ sys.exit(main(sys.argv[2:]))
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 def test_a_spec_file_that_is_no_regular_file_is_refused_while_hashing_for_the_cache(tmp_path, kind):
-    """The cache's key holds every spec file's size and time of change: a file that is no
-    regular file gets no key but is left to the full load, so a FIFO (which once made the
-    start wait for a writer) or a link to /dev/zero (which read without end) is exit 4, as
-    without a cache."""
+    """The cache's key is a hash of every spec file: it is read as the full load reads a file,
+    so a FIFO (which once made the start wait for a writer) or a link to /dev/zero (which read
+    without end) is exit 4, as without a cache."""
     from referee.play import play_game
 
     data, folder = tmp_path / "data", tmp_path / "cache"
