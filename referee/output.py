@@ -190,6 +190,13 @@ _RAW_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u20
 
 
 def dumps(data: Any) -> str:
-    """JSON for a report, with every invisible or control character escaped."""
+    """JSON for a report, with every invisible or control character escaped. Where standard
+    output cannot carry every character (PYTHONIOENCODING=ascii, latin-1), every one beyond
+    ASCII is written as a JSON escape (`\\u00e9`): the stream's own fallback (`\\xe9`) is no
+    JSON."""
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return json.dumps(data, indent=2, ensure_ascii=True, default=str)
     return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -175,6 +175,19 @@ def test_a_file_name_that_is_not_utf8_does_not_break_json(tmp_path):
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_json_stays_json_on_an_output_encoding_without_the_characters(tmp_path, encoding):
+    """Found by the fuzzer (seed 17, case 5690): the stream's own escapes (`\\xe9`) in JSON
+    text made it no JSON; the characters it cannot carry are written as JSON escapes."""
+    record = tmp_path / "game.log"
+    record.write_text(named(legal_record(), "beige Zoë", "orange 李"), encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    done = subprocess.run([sys.executable, "-m", "referee", "check", str(record), "--format", "json"], capture_output=True, env=env)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout.decode(encoding))
+    assert {"Zoë", "李"} <= {s.get("name") for s in data["standings"]}
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 def test_an_output_encoding_without_the_characters_falls_back_to_escapes(tmp_path, encoding):
     record = tmp_path / "game.log"
     record.write_text(named(legal_record(), "beige Zoë", "orange 李"), encoding="utf-8")
