@@ -128,3 +128,29 @@ def test_the_search_asks_once_per_position_whether_a_full_build_is_possible(monk
     candidates = list(state.single_builds(state.board, state.players[colour].money))
     assert candidates and all(b.demolish for b in candidates)
     assert find(state, colour) is None and worked_out == []
+
+
+def test_a_random_game_that_searches_without_end_is_given_up_at_max_trials():
+    """Found by the fuzzer: with districts of two spaces nearly every build must demolish, each
+    random move tried hundreds of candidates, and a game that could not end searched for
+    seconds before `max_moves`. The work is bounded by the candidates worked out (play.yaml's
+    `max_trials`); the shipped data stays far inside it."""
+    from pathlib import Path
+
+    from referee.errors import SpecError
+    from referee.games import load_game
+    from referee.games.base import Seat, Trace
+    from referee.notation import Header
+
+    with pytest.raises(SpecError) as raised:
+        play_game("canterbury", 2, 1, [str(Path(__file__).with_name("cramped-districts.yaml"))])
+    assert raised.value.key == "max_trials" and "5000 candidate moves" in raised.value.message
+    game = load_game("canterbury")
+    most = 0
+    for players in (3, 4):
+        state = game.new_state([Seat(c) for c in game.spec.meta["colours"][:players]], 0, Header(), Trace())
+        rng = random.Random(players)
+        while not state.is_over():
+            state.apply(game.random_move(state, rng))
+        most = max(most, state.random_trials)
+    assert 0 < most and most * 10 < game.play["max_trials"]

@@ -13,6 +13,7 @@ import functools
 import random
 from typing import Callable, Iterator, TypeVar
 
+from ...errors import SpecError
 from ...notation import Move
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from .rules import CHOSEN, Board, CanterburyState, Outcome, Player
@@ -279,6 +280,19 @@ def neutral_options(state: CanterburyState, colour: str) -> list[Move]:
 
 @_search
 def random_move(state: CanterburyState, rng: random.Random) -> Move:
+    """A random legal move. Data that leaves every build a demolition (districts with room for
+    little) can make each move try thousands of candidates: a game that has worked out more
+    than play.yaml's `max_trials` is given up, as one that outlasts `max_moves` is."""
+    before = state.trials
+    move = _random_move(state, rng)
+    state.random_trials += state.trials - before
+    limit = state.game.play["max_trials"]
+    if state.random_trials > limit:
+        raise SpecError(state.spec.path_of("play"), "max_trials", f"a random game worked out more than {limit} candidate moves; the data may make every move search for ever")
+    return move
+
+
+def _random_move(state: CanterburyState, rng: random.Random) -> Move:
     colour = state.to_act()
     if state.neutral_due:
         return _random_neutral(state, colour, rng)

@@ -182,6 +182,10 @@ class CanterburyState(State):
     # While a search asks about this position (`searching`): whether each player can make a
     # Full Build, found once. None at other times.
     _can_build: dict[str, bool] | None = None
+    # Candidate actions worked out on this state (`try_action`), and how many of them the
+    # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
+    trials: int = 0
+    random_trials: int = 0
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -904,6 +908,7 @@ class CanterburyState(State):
 
     def try_action(self, move: Action) -> Outcome | None:
         """The outcome of a candidate action, or None when a rule forbids it."""
+        self.trials += 1
         trace, self.trace = self.trace, Trace()  # a trial uses no rule on the record's behalf
         try:
             return self.execute(move)
