@@ -68,12 +68,13 @@ class FigureTable:
                 raise SpecError(path, f"figures.{i}.key", f"the {spec.game} rules know no {figure.subject} figure {figure.key!r}; they know: {known}")
             if figure.each is not None and not spec.has(figure.each):
                 raise SpecError(path, f"figures.{i}.each", f"{figure.each} is not in the spec")
-            if ("{}" in figure.key) != (figure.each is not None):
-                # a key with `{}` stands for one figure per id of `each`; without `each` its
-                # reader would be asked without the id it needs, and with `each` but no `{}`
-                # every id would give the same key
-                where, needs = (f"figures.{i}.key", "holds `{}`, so it needs `each`: the table whose ids stand in for `{}`") if figure.each is None else (f"figures.{i}.each", "is only for a key with `{}` in it, which each id of the table stands in for")
-                raise SpecError(path, where, f"the figure {figure.key!r} {needs}" if figure.each is None else f"`each` {needs}; the key is {figure.key!r}")
+            # a key with `{}` stands for one figure per id of `each`: without `each` its reader
+            # would be asked without the id it needs; with `each` but no `{}` every id would
+            # give the same key
+            if "{}" in figure.key and figure.each is None:
+                raise SpecError(path, f"figures.{i}.key", f"the figure {figure.key!r} holds `{{}}`, so it needs `each`: the table whose ids stand in for `{{}}`")
+            if "{}" not in figure.key and figure.each is not None:
+                raise SpecError(path, f"figures.{i}.each", f"`each` is only for a key with `{{}}` in it, which each id of the table stands in for; the key is {figure.key!r}")
         missing = sorted(set(readers) - {reader_name(f) for f in self.figures})
         if missing:
             raise SpecError(path, "figures", f"the {spec.game} rules read the figure {missing[0]!r}, which is not listed: every figure a checkpoint may state is described here")

@@ -101,17 +101,22 @@ def test_names_in_any_language_and_players_by_name_are_taken_as_in_a_record(tmp_
     assert check_bytes(path.read_bytes(), "game.log").status == "legal"
 
 
-def test_a_rejected_line_is_not_written_and_is_shown_as_check_shows_it(tmp_path):
-    path = tmp_path / "game.log"
-    recording = started(path)
+def refused_as_check_refuses_it(recording, path, line: str):
+    """Enter a line the rules refuse: it is not written, and the session shows it as `check`
+    reports the record with that line. Returns the outcome and that report."""
     before = path.read_bytes()
-    outcome = recording.enter("beige: place 2")
+    outcome = recording.enter(line)
     assert not outcome.accepted
     assert path.read_bytes() == before
-    # the record with that line, as `check` reports it
-    report = check_bytes(before + b"beige: place 2\n", str(path))
-    assert report.status == "illegal"
+    report = check_bytes(before + line.encode() + b"\n", str(path))
     assert outcome.messages[0] == visible(format_diagnostic(report, report.errors[0]), keep_lines=True)
+    return outcome, report
+
+
+def test_a_rejected_line_is_not_written_and_is_shown_as_check_shows_it(tmp_path):
+    path = tmp_path / "game.log"
+    outcome, report = refused_as_check_refuses_it(started(path), path, "beige: place 2")
+    assert report.status == "illegal"
     assert "error[speicherstadt/phase-order]" in outcome.messages[0]
 
 
@@ -491,9 +496,4 @@ def test_a_voided_move_counts_in_the_move_numbers_but_changes_nothing(tmp_path):
 def test_a_ruling_on_a_move_the_rules_accept_is_refused_as_check_refuses_it(tmp_path):
     path = tmp_path / "game.log"
     recording = two_player_supply(path)
-    before = path.read_bytes()
-    outcome = recording.enter("ruling accept")
-    assert not outcome.accepted
-    report = check_bytes(before + b"ruling accept\n", str(path))
-    assert outcome.messages[0] == visible(format_diagnostic(report, report.errors[0]), keep_lines=True)
-    assert path.read_bytes() == before
+    outcome, report = refused_as_check_refuses_it(recording, path, "ruling accept")

@@ -414,11 +414,9 @@ class CanterburyState(State):
         free = game.free_spaces(tiles)
         if free < info.spaces:
             return "space", f"the {info.name} needs {info.spaces} empty building space{'s' if info.spaces != 1 else ''} in {district}; {free} {'is' if free == 1 else 'are'} empty"
-        cubes = board.cubes[district]
-        for service in game.services_before(info.service):
-            if service not in cubes:
-                missing = [s for s in game.services_before(info.service) if s not in cubes]
-                return "services-first", f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
+        if not self.services_ready(board, structure, district):
+            missing = [s for s in game.services_before(info.service) if s not in board.cubes[district]]
+            return "services-first", f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
         return None
 
     def services_ready(self, board: Board, structure: str, district: str) -> bool:
