@@ -83,7 +83,9 @@ def map_in_processes(fn: Callable[[T], R], jobs: list[T], workers: int, prepare:
     return list(in_order(fn, jobs, max(1, min(workers, len(jobs))), _lost, prepare=prepare))
 
 
-def _lost(job: Any, why: str) -> Any:
-    from concurrent.futures.process import BrokenProcessPool
+class WorkerLost(RuntimeError):
+    """A worker process stopped (killed, out of memory) before it finished a job."""
 
-    raise BrokenProcessPool(why)
+
+def _lost(job: Any, why: str) -> Any:
+    raise WorkerLost(why)

@@ -22,7 +22,6 @@ import gc
 import os
 import threading
 import time
-from collections import deque
 from typing import Any, Callable, Iterator
 
 IN_FLIGHT_PER_WORKER = 4  # jobs handed out ahead of the one whose result is printed next
@@ -57,52 +56,131 @@ def in_order(work: Callable[[Any], Any], jobs: list, workers: int, lost: Callabl
         gc.unfreeze()
 
 
-_NO_MORE = object()
-
-
 def _in_processes(work: Callable[[Any], Any], jobs: list, workers: int, lost: Callable[[Any, str], Any]) -> Iterator[Any]:
     """The jobs handed to the workers one at a time (a long one holds back no batch behind
-    it), a few ahead of the one whose result is yielded next."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    it), no further than a few ahead of the one whose result is yielded next.
 
-    context = multiprocessing.get_context("fork") if os.name == "posix" and "fork" in multiprocessing.get_all_start_methods() else None
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),))
-    pending: deque = deque()
-    waiting: Iterator = iter(jobs)
+    The pool is a pipe to each worker and nothing else: no threads, queues or locks that a
+    worker killed half way through could leave held (the standard library's process pool
+    can then wait for ever). A worker's pipe reads as closed when the worker dies, so the
+    one wait below hears of a result and of a death alike."""
+    from multiprocessing.connection import wait
+
+    crew: list[_Worker] = []
+    for _ in range(workers):
+        try:
+            crew.append(_Worker(work, [worker.pipe for worker in crew]))
+        except OSError:  # no more processes to be had (a limit on them): fewer workers
+            break
+    if not crew:
+        yield from map(work, jobs)
+        return
+    workers = len(crew)
+    done: dict[int, Any] = {}  # results that came back ahead of their turn
+    busy: dict[_Worker, int] = {}  # the job each worker is on
+    handed = shown = 0
     broken: str | None = None
-    finished = False
     try:
-        while True:
-            while broken is None and len(pending) < workers * IN_FLIGHT_PER_WORKER:
-                job = next(waiting, _NO_MORE)
-                if job is _NO_MORE:
-                    break
+        while shown < len(jobs):
+            for worker in crew:
+                if broken is None and worker not in busy and handed < min(len(jobs), shown + workers * IN_FLIGHT_PER_WORKER):
+                    if worker.hand(handed, jobs[handed]):
+                        busy[worker] = handed
+                        handed += 1
+                    else:
+                        broken = "a worker process stopped before this file was checked"
+            if shown in done:
+                yield done.pop(shown)
+                shown += 1
+                continue
+            if broken is not None:  # nothing more comes back: the rest are not checked
+                yield lost(jobs[shown], broken)
+                shown += 1
+                continue
+            for worker in _ready(wait, crew):
+                index = busy.pop(worker, None)
                 try:
-                    pending.append((job, pool.submit(work, job)))
-                except (BrokenProcessPool, RuntimeError):
-                    broken = "a worker process stopped before this file was checked"
-                    pending.append((job, None))
-            if not pending:
-                break
-            job, future = pending.popleft()
-            try:
-                if future is None:
-                    raise BrokenProcessPool(broken)
-                result = future.result()
-            except BrokenProcessPool:
-                broken = "a worker process stopped (killed?) before this file was checked"
-                result = lost(job, broken)
-            yield result
-        for job in waiting:  # only after a worker died
-            yield lost(job, broken or "a worker process stopped")
-        finished = True
+                    answer = worker.answer()
+                except (EOFError, OSError):
+                    broken = "a worker process stopped (killed?) before this file was checked"
+                    continue
+                if index is not None:
+                    done[index] = _returned(answer)
     finally:
-        if not finished:  # stopped early (the output failed, Ctrl-C): no waiting for work in flight,
-            for process in list((getattr(pool, "_processes", None) or {}).values()):  # which may wait for ever
-                process.terminate()
-        pool.shutdown(wait=finished, cancel_futures=True)
+        for worker in crew:
+            worker.stop(at_once=broken is not None or shown < len(jobs))  # stopped early (the output failed, Ctrl-C): no waiting
+
+
+def _ready(wait: Callable, crew: list["_Worker"]) -> list["_Worker"]:
+    by_pipe = {worker.pipe: worker for worker in crew}
+    return [by_pipe[pipe] for pipe in wait(list(by_pipe))]
+
+
+def _returned(answer: tuple[bool, Any]) -> Any:
+    ok, value = answer
+    if not ok:
+        raise value
+    return value
+
+
+class _Worker:
+    """One worker process and the pipe to it; started as a copy of this process where the
+    system can fork, so that it finds loaded what this process loaded."""
+
+    def __init__(self, work: Callable[[Any], Any], others: list) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork") if os.name == "posix" and "fork" in multiprocessing.get_all_start_methods() else multiprocessing.get_context()
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(work, theirs, [self.pipe, *others], os.getpid()), daemon=True)
+        self.process.start()
+        theirs.close()  # so that the pipe reads as closed once the worker is gone
+
+    def hand(self, index: int, job: Any) -> bool:
+        """Give the worker a job; False if it is gone."""
+        try:
+            self.pipe.send((index, job))
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def answer(self) -> tuple[bool, Any]:
+        return self.pipe.recv()
+
+    def stop(self, at_once: bool) -> None:
+        if at_once:
+            self.process.terminate()
+        else:
+            self.hand(-1, None)
+        self.process.join(None if not at_once else PARENT_CHECK_SECONDS * 4)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.pipe.close()
+
+
+def _serve(work: Callable[[Any], Any], pipe: Any, parents_ends: list, parent: int) -> None:
+    """A worker's life: jobs in, results out, until told to stop or the pipe closes."""
+    for end in parents_ends:  # copies a forked worker holds, which would keep those pipes open
+        end.close()
+    _start_worker(parent)
+    while True:
+        try:
+            index, job = pipe.recv()
+        except (EOFError, OSError):
+            return
+        if index < 0:
+            return
+        try:
+            answer: tuple[bool, Any] = (True, work(job))
+        except Exception as exc:  # the parent raises it, as if the work had been done there
+            answer = (False, exc)
+        try:
+            pipe.send(answer)
+        except (OSError, ValueError):
+            return  # the parent is gone
+        except Exception as exc:  # a result that cannot be pickled
+            pipe.send((False, RuntimeError(f"a worker's result could not be sent back: {exc}")))
 
 
 def _start_worker(parent: int) -> None:

@@ -193,3 +193,51 @@ def test_workers_die_with_their_parent(tmp_path):
         proc.kill()
         for pid in children(proc.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def _half_a_result_then_killed(serve, work, pipe, parents_ends, parent):
+    """A worker that, on job 1, writes the first half of its result to the pipe and is
+    killed there: the moment at which the standard library's pool waited for ever."""
+    import pickle
+    import struct
+
+    class HalfWay:
+        def recv(self):
+            return pipe.recv()
+
+        def send(self, answer):
+            if answer[1] != "result 1":
+                return pipe.send(answer)
+            data = pickle.dumps(answer) * 1000
+            os.write(pipe.fileno(), struct.pack("!i", len(data)) + data[: len(data) // 2])
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    serve(work, HalfWay(), parents_ends, parent)
+
+
+def _numbered(job):
+    return f"result {job}"
+
+
+@linux_only
+def test_a_worker_killed_half_way_through_its_result_stops_nothing(monkeypatch):
+    from referee import workers
+
+    monkeypatch.setattr(workers, "_serve", functools.partial(_half_a_result_then_killed, workers._serve))
+
+    def too_long(signum, frame):
+        raise TimeoutError("the parent still waits for the killed worker's result")
+
+    previous = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(60)  # a guard against waiting for ever, not a measure of speed
+    try:
+        results = list(in_order(_numbered, [0, 1, 2, 3], 2, lambda job, why: f"lost {job}"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert results[1] == "lost 1"
+    assert results[0] in ("result 0", "lost 0")  # done before the death, or still in flight
+    assert set(results[2:]) <= {"result 2", "result 3", "lost 2", "lost 3"}
+    import multiprocessing
+
+    assert not multiprocessing.active_children()  # the other worker was stopped, not left waiting

@@ -46,15 +46,16 @@ def test_a_parallel_check_reports_as_a_serial_one(tmp_path, capsys, monkeypatch)
 
 def test_a_few_small_records_are_checked_without_starting_processes(tmp_path, monkeypatch, capsys):
     """Starting workers costs more than checking two short records: -j 2 checks them here."""
-    import concurrent.futures
+    from referee import workers
 
     started = []
 
-    class Pool:
-        def __init__(self, max_workers, mp_context=None):
-            started.append(max_workers)
+    class Worker(workers._Worker):
+        def __init__(self, *args):
+            started.append(self)
+            super().__init__(*args)
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(workers, "_Worker", Worker)
     files = write_records(tmp_path)[:2]
     assert sum(Path(f).stat().st_size for f in files) < parallel.PARALLEL_MIN_BYTES
     assert main(["check", "-q", "-j", "2", *files]) == 0
