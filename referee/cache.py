@@ -17,6 +17,20 @@ from pathlib import Path
 from typing import Any, Iterable
 
 
+def sha256(data: bytes = b"") -> Any:
+    """A SHA-256 hash, as `hashlib.sha256` makes it. hashlib loads OpenSSL's module first, a
+    few milliseconds of every start whose only hashing is a cache's key; Python's own
+    built-in module makes the same digest at once."""
+    try:
+        from _sha256 import sha256 as new  # Python 3.11
+    except ImportError:
+        try:
+            from _sha2 import sha256 as new  # Python 3.12 and later
+        except ImportError:
+            from hashlib import sha256 as new  # a Python built without its own hashes
+    return new(data)
+
+
 def cache_dir() -> Path | None:
     """The user's cache folder for the referee, created private; None when there is none to
     use safely (or REFEREE_CACHE is set empty)."""

@@ -329,7 +329,6 @@ def _load(grammar: str, build: Callable[[], Lark]) -> Driver | None:
 def _cache_entry(grammar: str) -> tuple[Path, str] | None:
     """Where the tables of a grammar are kept, and their key: the grammar, Lark's version (its
     `__init__.py`, which names it, read without importing Lark) and this module's code."""
-    import hashlib
     from importlib.util import find_spec
 
     directory = cache.cache_dir()
@@ -342,7 +341,7 @@ def _cache_entry(grammar: str) -> tuple[Path, str] | None:
         code = Path(__file__).read_bytes() + Path(lark_init.origin).read_bytes()
     except (OSError, ImportError, ValueError):
         return None
-    digest = hashlib.sha256(repr(sys.version_info[:2]).encode("utf-8") + code + grammar.encode("utf-8")).hexdigest()
+    digest = cache.sha256(repr(sys.version_info[:2]).encode("utf-8") + code + grammar.encode("utf-8")).hexdigest()
     return directory / f"parse-{digest[:24]}.pickle", digest
 
 

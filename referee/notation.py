@@ -292,14 +292,12 @@ def forget_grammars() -> None:
 def _grammar_cache_file(game: str, grammar: str) -> str | bool:
     """A cache file in the user's private cache folder (cache.py), or False for no cache:
     Lark unpickles the cache, so it is never kept where others may write."""
-    import hashlib
-
-    from .cache import cache_dir
+    from .cache import cache_dir, sha256
 
     directory = cache_dir()
     if directory is None:
         return False
-    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:20]
+    digest = sha256(grammar.encode("utf-8")).hexdigest()[:20]
     return str(directory / f"grammar-{game}-{digest}.lark")
 
 

@@ -8,7 +8,7 @@ import random
 from .report import rank
 from .games import load_game
 from .errors import RecordError, SpecError, UsageError, Violation
-from .games.base import Seat, Trace
+from .games.base import Seat, Unrecorded
 from .notation import Header, header_lines
 from .spec import looks_like_path, shipped_data_root, specs_root
 
@@ -31,7 +31,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     seats = [Seat(c) for c in colours]
     header = Header()
     try:
-        state = game.new_state(seats, 0, header, Trace())
+        state = game.new_state(seats, 0, header, Unrecorded())  # nobody reads which rules a random game used
     except RecordError as exc:  # e.g. a player count that needs a variant the caller left out
         raise UsageError(exc.message) from None
     lines = header_lines(game_name, ", ".join(colours), colours[0], datetime.date.today().isoformat(), f"referee play --seed {seed}", variants)

@@ -594,8 +594,6 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
     of every file it is built from (the game's spec files, the variants, the common rules,
     every schema) and of the code that validates them. Only the shipped data with shipped
     variants (by name) is cached, so the cache stays a handful of files; None for no cache."""
-    import hashlib
-
     root = Path(root_str)
     game_dir = root / game
     if any(looks_like_path(v) for v in variants) or not (game_dir / "game.yaml").is_file():
@@ -609,7 +607,7 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
         files = sorted(game_dir.glob("*.yaml")) + [game_dir / "variants" / f"{v}.yaml" for v in variants]
         files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
         files += [Path(__file__).with_name(code) for code in ("spec.py", "errors.py", "files.py", "safeschema.py")]
-        digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
+        digest = cache.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
         for path in files:
             digest.update(str(path).encode("utf-8") + b"\0")
             # read as the full load reads it: a FIFO or a link to /dev/zero is not waited on

@@ -53,6 +53,7 @@ class Trace:
     record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
     _warned: set[tuple[str, str]] = field(default_factory=set)
     keeps_notes: ClassVar[bool] = False  # True for a ledger's trace: rules may skip wording a note otherwise
+    records: ClassVar[bool] = True  # False for a trial's trace: rules may skip naming what they read
 
     def use(self, rule: str, *values: str) -> None:
         """A rule was applied. Naming the spec values it used (`file:key`) narrows what the
@@ -78,6 +79,17 @@ class Trace:
         reason in words ("bought slot 2"). Only a ledger (`referee explain`, ledger.py) keeps
         notes; a plain replay passes them by, so a rule may note every payment it makes. Where
         the words cost time to put together, ask `keeps_notes` first."""
+
+
+class Unrecorded(Trace):
+    """The trace of work whose rules nobody reads: a candidate move tried for a search, or
+    a random game being written. It keeps no rule, so a rule whose spec addresses cost
+    time to put together may ask `records` first and skip them."""
+
+    records = False
+
+    def use(self, rule: str, *values: str) -> None:
+        pass
 
 
 @dataclass
@@ -271,9 +283,12 @@ class Game:
         raise NotImplementedError
 
     # --- the search for moves: each game's play module, asked by the game, never by the rules ---
+    # A game names its play module (legal and random moves) as it names the modules below:
+    # imported when first asked for, as checking a record needs none of it.
+    play_module: ClassVar[Any] = None
 
     def legal_moves(self, state: State) -> list[Move]:
-        raise NotImplementedError
+        return self._looks("play").legal_moves(state)
 
     def move_hints(self, state: State) -> list[str]:
         """The legal next moves as a person would write them (for `referee moves`)."""
@@ -299,6 +314,9 @@ class Game:
 
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
+        play = self._looks("play", needed=False)
+        if play is not None:
+            return play.random_move(state, rng)
         return rng.choice(self.legal_moves(state))
 
     # --- what a person sees: `show`, `draw` and `replay` ------------------------------------

@@ -8,15 +8,12 @@ the one module of the package that imports all the others; only the package's
 
 from __future__ import annotations
 
-import random
-
 from ...errors import Pos, RecordError
 from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec, load_spec
 from ...syntax import Tree
 from ..base import Game, Seat, Trace
-from . import play
 from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from .notation import Notation, format_move
 from .rules import FIGURE_READERS, CanterburyState, District, Size, Structure
@@ -27,6 +24,7 @@ class Canterbury(Game):
     name = "canterbury"
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
+    play_module = f"{__package__}.play"  # legal and random moves
 
     def __init__(self, spec: Spec):
         super().__init__(spec)
@@ -128,11 +126,5 @@ class Canterbury(Game):
         neutral_colour = next((c for c in self.spec.meta["colours"] if c not in seated), None) if self.neutral else None
         return CanterburyState(self, seats, start, trace, neutral_colour)
 
-    def legal_moves(self, state: CanterburyState) -> list[Move]:
-        return play.legal_moves(state)
-
-    def random_move(self, state: CanterburyState, rng: random.Random) -> Move:
-        return play.random_move(state, rng)
-
     def next_words(self, state: CanterburyState, words: list[str]) -> list[str]:
-        return play.next_words(state, words)
+        return self._looks("play").next_words(state, words)

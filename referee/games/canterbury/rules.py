@@ -28,7 +28,7 @@ from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
 from ...notation import Move
 from ...terminal import odd_letters
-from ..base import Game, Seat, Situation, Standing, State, Trace, one_of, refuse, require
+from ..base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from .scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
 
@@ -317,6 +317,7 @@ class CanterburyState(State):
     def execute(self, move: Action) -> Outcome:
         """Check an action against every rule and work out its effects, without committing."""
         game, rule = self.game, self.game.rule
+        noting = self.trace.records  # a trial's trace names no spec values: they are not put together
         player = self.players[move.player]
         self._check_choice(player, move.kind)
         if move.kind == LEVY:
@@ -335,13 +336,15 @@ class CanterburyState(State):
             if left <= 0:
                 refuse(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
             board.supply[build.structure] = left - 1
-        self.use("supply", *(game.structures[b.structure].printed("tiles") for b in move.builds))
+        if noting:
+            self.use("supply", *(game.structures[b.structure].printed("tiles") for b in move.builds))
         cost = sum(game.structures[b.structure].cost for b in move.builds)
         funds = player.money + income
         if cost > funds:
             what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
             refuse(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
-        self.use("payment", *(game.structures[b.structure].printed("cost") for b in move.builds))
+        if noting:
+            self.use("payment", *(game.structures[b.structure].printed("cost") for b in move.builds))
         upgrades = self._demolish(board, move.builds)
         outcome = Outcome(board, income=income, cost=cost)
         outcome.opened = self._place_all(board, move.builds, move.player)
@@ -350,9 +353,10 @@ class CanterburyState(State):
             outcome.points[STRUCTURES] += info.points_in(game.districts[build.district].ring)
             outcome.city_points += info.city
         outcome.points[UPGRADE] += len(upgrades) * self.spec["scoring"]["upgrade"]["points"]
-        self.use("player-marker", *(game.structures[b.structure].printed("player", game.districts[b.district].ring) for b in move.builds))
-        self.use("structure-names", *(f"structures:structures.{sid}.names" for b in move.builds for sid in (b.structure, *b.demolish)))
-        self.use("district-names", "board:aliases", *(f"board:districts.{d}" for b in move.builds for d in (b.district, *b.serving)))
+        if noting:
+            self.use("player-marker", *(game.structures[b.structure].printed("player", game.districts[b.district].ring) for b in move.builds))
+            self.use("structure-names", *(f"structures:structures.{sid}.names" for b in move.builds for sid in (b.structure, *b.demolish)))
+            self.use("district-names", "board:aliases", *(f"board:districts.{d}" for b in move.builds for d in (b.district, *b.serving)))
         if upgrades:
             self.trace.use(rule("upgrade-bonus"))
         return outcome
@@ -428,11 +432,13 @@ class CanterburyState(State):
     def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
         """Place the structures in the order written; return the districts they open."""
         game, rule = self.game, self.game.rule
+        noting = self.trace.records
         before = board.copy() if len(builds) > 1 else board
         opened: list[str] = []
         compared: list[str] = []  # the structures the rule against duplicates looked at
         for build in builds:
-            compared.extend(f"structures:structures.{t}.counts_as" for t in (build.structure, *board.tiles[build.district]))
+            if noting:
+                compared.extend(f"structures:structures.{t}.counts_as" for t in (build.structure, *board.tiles[build.district]))
             problem = self.placement_problem(board, build.structure, build.district)
             if problem is not None:
                 if problem[0] in ORDER_SENSITIVE and self._other_order_works(before, builds, owner):
@@ -442,6 +448,8 @@ class CanterburyState(State):
                 opened.append(build.district)
             board.place(build.district, build.structure)
             self._place_cubes(board, build, owner)
+        if not noting:
+            return opened
         for rid in ("space", "services-first"):
             self.trace.use(rule(rid))
         self.use("connectivity", *(f"board:districts.{b.district}.neighbours" for b in builds))
@@ -529,6 +537,8 @@ class CanterburyState(State):
                 board.remove(build.district, gone_id)
                 if gone.service == new.service:
                     upgrades.add(index)
+                if not self.trace.records:
+                    continue
                 for rid in ("demolition", "demolish-purpose", "demolished-tiles"):
                     self.trace.use(rule(rid))
                 self.use(f"demolish-{gone.size}", *used)
@@ -894,7 +904,7 @@ class CanterburyState(State):
         For a candidate whose structures are affordable, in the supply and placeable where the
         search found them (play.py), this is the whole verdict: one question for thousands of
         candidates instead of working each one out."""
-        trace, self.trace = self.trace, Trace()  # a question asked for the search, not the record
+        trace, self.trace = self.trace, Unrecorded()  # a question asked for the search, not the record
         try:
             self._check_choice(self.players[colour], kind)
             self._check_number(kind, count)
@@ -907,7 +917,7 @@ class CanterburyState(State):
     def try_action(self, move: Action) -> Outcome | None:
         """The outcome of a candidate action, or None when a rule forbids it."""
         self.trials += 1
-        trace, self.trace = self.trace, Trace()  # a trial uses no rule on the record's behalf
+        trace, self.trace = self.trace, Unrecorded()  # a trial uses no rule on the record's behalf
         try:
             return self.execute(move)
         except Violation:

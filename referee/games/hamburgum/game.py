@@ -10,8 +10,6 @@ module. The rules themselves are in the rules module.
 
 from __future__ import annotations
 
-import random
-
 from ...errors import Pos
 from ...figures import FigureTable
 from ...notation import Header, Move, word_token
@@ -21,7 +19,6 @@ from ..base import Game, Seat, Trace
 from .checks import check_spec
 from .moves import Site
 from .notation import MoveBuilder, format_move, keywords
-from .play import legal_moves, random_move
 from .rules import FIGURE_READERS, HamburgumState
 
 
@@ -31,6 +28,7 @@ class Hamburgum(Game):
     name = "hamburgum"
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
+    play_module = f"{__package__}.play"  # legal and random moves
 
     def __init__(self, spec: Spec):
         super().__init__(spec)
@@ -143,11 +141,3 @@ class Hamburgum(Game):
 
     def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> HamburgumState:
         return HamburgumState(self, seats, start, trace)
-
-    # --- the search for moves ---------------------------------------------------------------
-
-    def legal_moves(self, state: HamburgumState) -> list[Move]:
-        return legal_moves(state)
-
-    def random_move(self, state: HamburgumState, rng: random.Random) -> Move:
-        return random_move(state, rng)

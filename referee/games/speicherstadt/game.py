@@ -9,15 +9,13 @@ cross-check the spec (checks.py) and for legal and random moves (play.py).
 
 from __future__ import annotations
 
-import random
-
 from ...errors import Pos
 from ...figures import FigureTable
 from ...notation import Header, Move
 from ...spec import Spec
 from ...syntax import Tree
 from ..base import Game, Seat, Trace
-from . import checks, notation, play
+from . import checks, notation
 from .rules import FIGURE_READERS, SpeicherstadtState
 
 
@@ -25,6 +23,7 @@ class Speicherstadt(Game):
     name = "speicherstadt"
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
+    play_module = f"{__package__}.play"  # legal and random moves
 
     def __init__(self, spec: Spec):
         super().__init__(spec)
@@ -105,12 +104,6 @@ class Speicherstadt(Game):
 
     def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> SpeicherstadtState:
         return SpeicherstadtState(self, seats, start, trace)
-
-    def legal_moves(self, state: SpeicherstadtState) -> list[Move]:
-        return play.legal_moves(state)
-
-    def random_move(self, state: SpeicherstadtState, rng: random.Random) -> Move:
-        return play.random_move(state, rng)
 
     def move_hints(self, state: SpeicherstadtState) -> list[str]:
         """The legal next moves as a person writes them, with what a reveal must add."""
