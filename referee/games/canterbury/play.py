@@ -179,6 +179,7 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
         alone = None
     districts = game.districts
     seconds = Seconds(state, pair_sizes) if len(singles) > 1 else None
+    holding: dict[tuple, bool] = {}  # whether each second's demolitions hold alone
     for single in singles:
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
@@ -196,11 +197,21 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
                   and not (gone and gone.intersection(game.structures[t].service for t in second.demolish))):
                 if alone.get((second.structure, second.district, second.demolish)):
                     out.append(move)
+            elif second.district != first.district and not _holds(state, second, holding):
+                continue  # its demolitions fail alone, and the first's only make them harder
             elif state.try_action(move) is not None:
                 out.append(move)
             if first_only and out:
                 return out
     return out
+
+
+def _holds(state: CanterburyState, build: Build, known: dict[tuple, bool]) -> bool:
+    key = (build.structure, build.district, build.demolish)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = state.demolitions_hold(build)
+    return found
 
 
 class Seconds:

@@ -925,6 +925,22 @@ class CanterburyState(State):
         finally:
             self.trace = trace
 
+    def demolitions_hold(self, build: Build) -> bool:
+        """Whether a structure's demolitions are allowed on the board as it stands, before
+        anything else of its action is asked. A search may drop with it a Full Build of two
+        structures whose second, in another district than the first, fails here: all
+        demolitions come before any placing, the first's take tiles only from its own
+        district, and every condition a demolition needs is that some tile stands somewhere,
+        which taking tiles away never makes true."""
+        trace, self.trace = self.trace, Unrecorded()
+        try:
+            self._demolish(self.board.copy(), (build,))
+            return True
+        except Violation:
+            return False
+        finally:
+            self.trace = trace
+
     def demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
         """Demolitions worth trying with a structure: none, upgrades, or room where it lacks."""
         game = self.game
