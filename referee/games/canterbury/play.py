@@ -168,8 +168,13 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
     second's reach (another district, not adjacent either way) and demolishes no tile of a
     service the second's demolitions are about (a condition may look for one anywhere in the
     city): then the pair stands or falls with the second built alone (`alone`, when Full
-    Builds of one structure are allowed). With `first_only`, the list stops at the first pair
-    found."""
+    Builds of one structure are allowed). So does a pair whose first, in another district,
+    demolishes no tile of those services either, when the second is legal alone and leaves a
+    tile in its district: its demolitions find what they find alone, the first's tile and cubes only add to
+    what it is placed beside (no cube is in its way unless it chooses where its cubes go), and the first
+    keeps the neighbour it may have needed. A second that fails alone, in another district
+    than the first, fails with it too when its demolitions already fail (`demolitions_hold`).
+    With `first_only`, the list stops at the first pair found."""
     game = state.game
     pair_sizes = game.pair
     out: list[Action] = []
@@ -197,6 +202,12 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
                   and not (gone and gone.intersection(game.structures[t].service for t in second.demolish))):
                 if alone.get((second.structure, second.district, second.demolish)):
                     out.append(move)
+            elif (alone is not None and second.district != first.district
+                  and not (gone and gone.intersection(game.structures[t].service for t in second.demolish))
+                  and alone.get((second.structure, second.district, second.demolish))
+                  and len(second.demolish) < len(state.board.tiles[second.district])
+                  and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
+                out.append(move)
             elif second.district != first.district and not _holds(state, second, holding):
                 continue  # its demolitions fail alone, and the first's only make them harder
             elif state.try_action(move) is not None:
