@@ -76,7 +76,7 @@ def every_candidate_tried(state) -> list[str]:
 
 # positions with hundreds to thousands of moves, many of them Full Builds of two structures
 # that demolish, in districts near each other and far apart
-@pytest.mark.parametrize("players, seed, fraction", [(3, 1, 0.25), (4, 3, 0.75), (3, 1, 0.75), (2, 1, 0.25)])
+@pytest.mark.parametrize("players, seed, fraction", [(3, 1, 0.25), (4, 3, 0.75), (3, 1, 0.75), (2, 1, 0.25), (3, 2, 0.5), (4, 2, 0.5), (4, 5, 0.35)])
 def test_the_list_is_the_one_trying_every_candidate_gives_in_the_same_order(players, seed, fraction):
     record = play_game("canterbury", players, seed).encode()
     total = check_bytes(record, "game.log").moves
