@@ -53,7 +53,12 @@ def legal_moves(state: CanterburyState) -> list[Move]:
 
 class Singles:
     """The legal actions of one structure (and the Levy) of the player to act, by kind, with
-    what the search for Full Builds of two structures takes from them."""
+    what the search for Full Builds of two structures takes from them.
+
+    A Tax Build of one structure that demolishes is legal exactly when the Full Build of the
+    same structure, district and demolitions is: both meet the same board, and each kind's
+    candidates are listed only where its purse pays. (That a Tax Build may be chosen at all
+    is `open_kinds`' to say, for every Tax Build alike.)"""
 
     def __init__(self, state: CanterburyState):
         colour = state.to_act()
@@ -72,13 +77,16 @@ class Singles:
                 for build in state.single_builds(state.board, money):
                     move = Action(colour, kind, (build,))
                     ok = True
-                    if build.demolish:
+                    key = (build.structure, build.district, build.demolish)
+                    if build.demolish and kind != FULL and key in self.alone:
+                        ok = self.alone[key]  # the same structure, demolitions and board; more money only
+                    elif build.demolish:
                         outcome = state.try_action(move)
                         ok = outcome is not None
                         if ok:
                             self.worked_out[id(move)] = outcome
                     if kind == FULL:
-                        self.alone[build.structure, build.district, build.demolish] = ok
+                        self.alone[key] = ok
                     if ok:
                         legal.append(move)
             self.by_kind[kind] = legal
