@@ -47,7 +47,7 @@ def legal_moves(state: CanterburyState) -> list[Move]:
     for kind, legal in found.by_kind.items():
         moves.extend(legal)
         if kind == FULL:
-            moves.extend(pairs(state, colour, legal, found.alone, found.worked_out))
+            moves.extend(pairs(state, colour, legal, found.alone, found.worked_out, backed=found.backed))
     return moves
 
 
@@ -66,6 +66,7 @@ class Singles:
         self.by_kind: dict[str, list[Action]] = {}
         self.alone: dict[tuple, bool] = {}  # Full Builds of one structure: whether each is legal
         self.worked_out: dict[int, Outcome] = {}  # and what those worked out in full do, by id
+        self.backed: dict[tuple[str, str], bool] = {}  # (tile, district): see `_unbacked`
         for kind in open_kinds(state, player):
             if kind == LEVY:
                 legal = [m for m in [Action(colour, LEVY)] if state.try_action(m) is not None]
@@ -80,6 +81,10 @@ class Singles:
                     key = (build.structure, build.district, build.demolish)
                     if build.demolish and kind != FULL and key in self.alone:
                         ok = self.alone[key]  # the same structure, demolitions and board; more money only
+                    elif build.demolish and not state.services_ready(state.board, build.structure, build.district):
+                        ok = False  # listed for the room its demolitions make; they make no cubes
+                    elif build.demolish and _unbacked(state, build, self.backed):
+                        ok = False
                     elif build.demolish:
                         outcome = state.try_action(move)
                         ok = outcome is not None
@@ -165,7 +170,7 @@ def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
     return (LEVY, FULL, TAX)
 
 
-def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dict[tuple, bool] | None = None, worked_out: dict[int, Outcome] | None = None, first_only: bool = False) -> list[Action]:
+def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dict[tuple, bool] | None = None, worked_out: dict[int, Outcome] | None = None, first_only: bool = False, backed: dict[tuple[str, str], bool] | None = None) -> list[Action]:
     """Full Builds of two small or medium structures, the second chosen after the first.
 
     Candidates are built so that only their demolitions are in question: the first structure
@@ -193,6 +198,7 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
     districts = game.districts
     seconds = Seconds(state, pair_sizes) if len(singles) > 1 else None
     holding: dict[tuple, bool] = {}  # whether each second's demolitions hold alone
+    backed = {} if backed is None else backed
     for single in singles:
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
@@ -216,6 +222,10 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
                   and len(second.demolish) < len(state.board.tiles[second.district])
                   and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
                 out.append(move)
+            elif not state.services_ready(outcome.board, second.structure, second.district):
+                continue  # listed for the room its demolitions make; the cubes it needs are not there
+            elif _unbacked(state, second, backed):
+                continue
             elif second.district != first.district and not _holds(state, second, holding):
                 continue  # its demolitions fail alone, and the first's only make them harder
             elif state.try_action(move) is not None:
@@ -223,6 +233,26 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
             if first_only and out:
                 return out
     return out
+
+
+def _unbacked(state: CanterburyState, build: Build, backed: dict[tuple[str, str], bool]) -> bool:
+    """Whether a demolition of the build needs a structure of its service elsewhere that the
+    board as it stands lacks (or is of a size never demolished): then the build fails in any
+    action, alone or after a first structure, whose demolitions only take tiles away."""
+    game = state.game
+    new = game.structures[build.structure]
+    for tile in build.demolish:
+        gone = game.structures[tile]
+        if game.sizes[gone.size].demolition is None:
+            return True
+        if state.demolition_needs_backing(new, gone):
+            key = (tile, build.district)
+            found = backed.get(key)
+            if found is None:
+                found = backed[key] = state.demolition_backed(state.board, gone, build.district)
+            if not found:
+                return True
+    return False
 
 
 def _holds(state: CanterburyState, build: Build, known: dict[tuple, bool]) -> bool:

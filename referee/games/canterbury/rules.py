@@ -22,7 +22,7 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Collection, Iterator
+from typing import Any, Collection, Iterable, Iterator
 
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
@@ -83,6 +83,19 @@ class District:
     id: str
     ring: str
     neighbours: tuple[str, ...]
+
+
+def _stands(structures: dict[str, Structure], tile_lists: Iterable[list[str]], service: str, sizes: list[str]) -> bool:
+    """Whether a structure of the service, of one of the sizes, stands among these tiles
+    (a search asks it of the whole city for thousands of candidate demolitions)."""
+    if not sizes:
+        return False
+    for tiles in tile_lists:
+        for tile in tiles:
+            info = structures[tile]
+            if info.service == service and info.size in sizes:
+                return True
+    return False
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -562,16 +575,29 @@ class CanterburyState(State):
         if not (same or room_needed):
             refuse(purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
         used = [f"structures:sizes.{gone.size}.demolition"]
-        if same and new.size in conditions["replaced_by"]:
+        if not self.demolition_needs_backing(new, gone):
             return used
         used.append(f"board:districts.{build.district}.neighbours")
-        for district in game.districts[build.district].neighbours:
-            if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["neighbour"] for t in board.tiles[district]):
-                return used
-        for tiles in board.tiles.values():
-            if any(game.structures[t].service == gone.service and game.structures[t].size in conditions["anywhere"] for t in tiles):
-                return used
+        if self.demolition_backed(board, gone, build.district):
+            return used
         raise Violation(rid, f"the {gone.name} may go only for a larger {gone.service} structure in its place, {self._demolition_help(gone)}", build.pos)
+
+    def demolition_needs_backing(self, new: Structure, gone: Structure) -> bool:
+        """Whether taking `gone` down for `new` needs a structure of its service elsewhere (an
+        adjacent district, or anywhere in the city): it does unless `new` replaces it, serving
+        the same, and is of a size that may."""
+        conditions = self.game.sizes[gone.size].demolition
+        return not (gone.service == new.service and new.size in conditions["replaced_by"])
+
+    def demolition_backed(self, board: Board, gone: Structure, district: str) -> bool:
+        """Whether a structure of `gone`'s service stands where its size's condition looks. A
+        search may ask it once of the board as it stands: a demolition of the same action
+        only takes tiles away, which never makes it true."""
+        game = self.game
+        conditions = game.sizes[gone.size].demolition
+        if _stands(game.structures, (board.tiles[d] for d in game.districts[district].neighbours), gone.service, conditions["neighbour"]):
+            return True
+        return _stands(game.structures, board.tiles.values(), gone.service, conditions["anywhere"])
 
     def _demolition_help(self, gone: Structure) -> str:
         """The other conditions under which a structure of this size may go, for a message."""
