@@ -10,7 +10,9 @@ choices multiply beyond listing. Random games weigh the three actions by
 from __future__ import annotations
 
 import functools
+import gc
 import random
+from dataclasses import dataclass, field
 from typing import Callable, Iterator, TypeVar
 
 from ...errors import SpecError
@@ -23,12 +25,21 @@ F = TypeVar("F", bound=Callable)
 
 def _search(find: F) -> F:
     """A search of one position: it works out candidates without changing the state, so what
-    every candidate asks about the position is found once (CanterburyState.searching)."""
+    every candidate asks about the position is found once (CanterburyState.searching). It
+    makes thousands of short-lived boards and moves, none of them in a cycle, so the cyclic
+    garbage collector, which would look through everything loaded each time enough of them
+    pile up (a tenth of the largest searches), waits until it is done."""
 
     @functools.wraps(find)
     def searched(state: CanterburyState, *args):
-        with state.searching():
-            return find(state, *args)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            with state.searching():
+                return find(state, *args)
+        finally:
+            if collecting:
+                gc.enable()
 
     return searched  # type: ignore[return-value]
 
@@ -176,18 +187,8 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
     Candidates are built so that only their demolitions are in question: the first structure
     is legal alone, the second is affordable, in the supply and placeable once the first
     stands. A second structure that demolishes nothing is then legal whenever two structures
-    may be built at all (`allows`). One that demolishes is worked out in full, as the
-    demolitions of both come before either is placed, unless the first stands out of the
-    second's reach (another district, not adjacent either way) and demolishes no tile of a
-    service the second's demolitions are about (a condition may look for one anywhere in the
-    city): then the pair stands or falls with the second built alone (`alone`, when Full
-    Builds of one structure are allowed). So does a pair whose first, in another district,
-    demolishes no tile of those services either, when the second is legal alone and leaves a
-    tile in its district: its demolitions find what they find alone, the first's tile and cubes only add to
-    what it is placed beside (no cube is in its way unless it chooses where its cubes go), and the first
-    keeps the neighbour it may have needed. A second that fails alone, in another district
-    than the first, fails with it too when its demolitions already fail (`demolitions_hold`).
-    With `first_only`, the list stops at the first pair found."""
+    may be built at all (`allows`); one that demolishes is judged by `_second_stands`. With
+    `first_only`, the list stops at the first pair found."""
     game = state.game
     pair_sizes = game.pair
     out: list[Action] = []
@@ -195,44 +196,73 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
         return out
     if alone is not None and not state.allows(colour, FULL, 1):
         alone = None
-    districts = game.districts
     seconds = Seconds(state, pair_sizes) if len(singles) > 1 else None
-    holding: dict[tuple, bool] = {}  # whether each second's demolitions hold alone
-    backed = {} if backed is None else backed
+    known = _Known(alone, {} if backed is None else backed)
     for single in singles:
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
             continue
         outcome = (worked_out or {}).get(id(single)) or state.try_action(single)
         money = state.players[colour].money - outcome.cost
-        near = {first.district, *districts[first.district].neighbours} if alone is not None else None
-        gone = {game.structures[t].service for t in first.demolish}
         found = seconds.after(outcome.board, first.district, money) if seconds else state.single_builds(outcome.board, money, pair_sizes)
         for second in found:
             move = Action(colour, FULL, (first, second))
-            if not second.demolish:
+            if not second.demolish or _second_stands(state, move, outcome, known):
                 out.append(move)
-            elif (near is not None and second.district not in near and first.district not in districts[second.district].neighbours
-                  and not (gone and gone.intersection(game.structures[t].service for t in second.demolish))):
-                if alone.get((second.structure, second.district, second.demolish)):
-                    out.append(move)
-            elif (alone is not None and second.district != first.district
-                  and not (gone and gone.intersection(game.structures[t].service for t in second.demolish))
-                  and alone.get((second.structure, second.district, second.demolish))
-                  and len(second.demolish) < len(state.board.tiles[second.district])
-                  and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
-                out.append(move)
-            elif not state.services_ready(outcome.board, second.structure, second.district):
-                continue  # listed for the room its demolitions make; the cubes it needs are not there
-            elif _unbacked(state, second, backed):
-                continue
-            elif second.district != first.district and not _holds(state, second, holding):
-                continue  # its demolitions fail alone, and the first's only make them harder
-            elif state.try_action(move) is not None:
-                out.append(move)
-            if first_only and out:
-                return out
+                if first_only:
+                    return out
     return out
+
+
+@dataclass(eq=False)
+class _Known:
+    """What a search of pairs learns once and asks again: whether each structure is legal
+    built alone (when that is allowed), whether its demolitions hold alone, and whether a
+    tile's demolition in a district is backed (`_unbacked`)."""
+
+    alone: dict[tuple, bool] | None
+    backed: dict[tuple[str, str], bool]
+    holding: dict[tuple, bool] = field(default_factory=dict)
+
+
+def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known: _Known) -> bool:
+    """Whether a Full Build of two structures whose second demolishes is legal, the first
+    being legal alone (with this outcome). The demolitions of both come before either is
+    placed, so in general the pair is worked out in full; these short cuts give the same
+    verdict sooner:
+
+    - the first stands out of the second's reach (another district, not adjacent either way)
+      and demolishes no tile of a service the second's demolitions are about (a condition may
+      look for one anywhere in the city): the pair stands or falls with the second built
+      alone (`alone`, when Full Builds of one structure are allowed);
+    - the first, in another district, demolishes no tile of those services either, and the
+      second is legal alone, leaves a tile in its district and chooses no cube districts: its
+      demolitions find what they find alone, the first's tile and cubes only add to what it
+      is placed beside, and the first keeps the neighbour it may have needed: legal;
+    - the second's demolitions made room, but its district lacks the service cubes it needs
+      (demolitions make no cubes), or a demolition needs a structure of its service elsewhere
+      that the board lacks (`_unbacked`): illegal;
+    - in another district than the first, the second's demolitions fail alone: the first's
+      demolitions only take tiles away, so they fail with it (`demolitions_hold`)."""
+    game = state.game
+    first, second = move.builds
+    alone = known.alone
+    apart = second.district != first.district
+    gone = {game.structures[t].service for t in first.demolish}
+    untouched = not (gone and gone.intersection(game.structures[t].service for t in second.demolish))
+    if alone is not None and apart and untouched:
+        legal_alone = alone.get((second.structure, second.district, second.demolish))
+        districts = game.districts
+        if second.district not in districts[first.district].neighbours and first.district not in districts[second.district].neighbours:
+            return bool(legal_alone)
+        if (legal_alone and len(second.demolish) < len(state.board.tiles[second.district])
+                and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
+            return True
+    if not state.services_ready(outcome.board, second.structure, second.district) or _unbacked(state, second, known.backed):
+        return False
+    if apart and not _holds(state, second, known.holding):
+        return False
+    return state.try_action(move) is not None
 
 
 def _unbacked(state: CanterburyState, build: Build, backed: dict[tuple[str, str], bool]) -> bool:
