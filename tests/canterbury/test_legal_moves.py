@@ -112,3 +112,30 @@ def test_next_words_are_those_of_the_whole_list(players, seed, fraction):
         words = list(start)
         assert state.game.next_words(state, words) == words_after(texts, words), words
     assert Game.next_words(state.game, state, []) == words_after(texts, [])
+
+
+SMALL_BACKS = """kind: variant
+id: small-backs
+game: canterbury
+title: Small structures back demolitions nearby
+changes:
+  structures:
+    sizes:
+      small:
+        demolition: {replaced_by: [medium, large], neighbour: [small, medium], anywhere: [large]}
+"""
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_first_structure_that_takes_away_the_backing_of_the_seconds_demolition(tmp_path, seed):
+    """With the shipped data a first structure only ever demolishes tiles too small to back
+    another demolition. In a variant where a small structure backs one next door, a first
+    structure's demolition can take that backing away from the second's: the list must
+    still be the one trying every candidate gives."""
+    variant = tmp_path / "small-backs.yaml"
+    variant.write_text(SMALL_BACKS, encoding="utf-8")
+    record = play_game("canterbury", 3, seed, [str(variant)]).encode()
+    total = check_bytes(record, "game.log", [str(variant)]).moves
+    state = check_bytes(record, "game.log", [str(variant)], stop_after=int(total * 0.7)).state
+    listed_in_order = [state.game.format_move(m) for m in state.game.legal_moves(state)]
+    assert listed_in_order == every_candidate_tried(state)

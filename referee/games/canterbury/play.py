@@ -18,7 +18,7 @@ from typing import Callable, Iterator, TypeVar
 from ...errors import SpecError
 from ...notation import Move
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
-from .rules import CHOSEN, Board, CanterburyState, Outcome, Player
+from .rules import CHOSEN, Board, CanterburyState, Outcome, Player, Structure
 
 F = TypeVar("F", bound=Callable)
 
@@ -223,6 +223,24 @@ class _Known:
     alone: dict[tuple, bool] | None
     backed: dict[tuple[str, str], bool]
     holding: dict[tuple, bool] = field(default_factory=dict)
+    # the same backing asked of the board once the first's demolitions are done, for one
+    # first structure at a time
+    first: Build | None = None
+    board_after_first: Board | None = None
+    backed_after_first: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+    def backed_after(self, state: CanterburyState, first: Build, gone: Structure, district: str) -> bool:
+        if first is not self.first:
+            self.first, self.board_after_first, self.backed_after_first = first, None, {}
+        key = (gone.id, district)
+        found = self.backed_after_first.get(key)
+        if found is None:
+            if self.board_after_first is None:
+                board = self.board_after_first = state.board.copy()
+                for tile in first.demolish:
+                    board.remove(first.district, tile)
+            found = self.backed_after_first[key] = state.demolition_backed(self.board_after_first, gone, district)
+        return found
 
 
 def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known: _Known) -> bool:
@@ -239,6 +257,9 @@ def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known
       second is legal alone, leaves a tile in its district and chooses no cube districts: its
       demolitions find what they find alone, the first's tile and cubes only add to what it
       is placed beside, and the first keeps the neighbour it may have needed: legal;
+    - the same, but the first demolishes a tile of such a service and the second demolishes
+      one tile: the one thing that may differ is whether that demolition is still backed
+      once the first's demolitions are done, asked of that board (`_Known.backed_after`);
     - the second's demolitions made room, but its district lacks the service cubes it needs
       (demolitions make no cubes), or a demolition needs a structure of its service elsewhere
       that the board lacks (`_unbacked`): illegal;
@@ -250,14 +271,18 @@ def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known
     apart = second.district != first.district
     gone = {game.structures[t].service for t in first.demolish}
     untouched = not (gone and gone.intersection(game.structures[t].service for t in second.demolish))
-    if alone is not None and apart and untouched:
+    if alone is not None and apart:
         legal_alone = alone.get((second.structure, second.district, second.demolish))
         districts = game.districts
-        if second.district not in districts[first.district].neighbours and first.district not in districts[second.district].neighbours:
+        if untouched and second.district not in districts[first.district].neighbours and first.district not in districts[second.district].neighbours:
             return bool(legal_alone)
         if (legal_alone and len(second.demolish) < len(state.board.tiles[second.district])
                 and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
-            return True
+            if untouched:
+                return True
+            if len(second.demolish) == 1:
+                new, gone = game.structures[second.structure], game.structures[second.demolish[0]]
+                return not state.demolition_needs_backing(new, gone) or known.backed_after(state, first, gone, second.district)
     if not state.services_ready(outcome.board, second.structure, second.district) or _unbacked(state, second, known.backed):
         return False
     if apart and not _holds(state, second, known.holding):
