@@ -58,7 +58,7 @@ def legal_moves(state: CanterburyState) -> list[Move]:
     for kind, legal in found.by_kind.items():
         moves.extend(legal)
         if kind == FULL:
-            moves.extend(pairs(state, colour, legal, found.alone, found.worked_out, backed=found.backed))
+            moves.extend(pairs(state, colour, legal, found.known, found.worked_out))
     return moves
 
 
@@ -75,9 +75,9 @@ class Singles:
         colour = state.to_act()
         player = state.players[colour]
         self.by_kind: dict[str, list[Action]] = {}
-        self.alone: dict[tuple, bool] = {}  # Full Builds of one structure: whether each is legal
+        self.known = _Known(state, alone={})  # Full Builds of one structure: whether each is legal
         self.worked_out: dict[int, Outcome] = {}  # and what those worked out in full do, by id
-        self.backed: dict[tuple[str, str], bool] = {}  # (tile, district): see `_unbacked`
+        alone = self.known.alone
         for kind in open_kinds(state, player):
             if kind == LEVY:
                 legal = [m for m in [Action(colour, LEVY)] if state.try_action(m) is not None]
@@ -90,19 +90,19 @@ class Singles:
                     move = Action(colour, kind, (build,))
                     ok = True
                     key = (build.structure, build.district, build.demolish)
-                    if build.demolish and kind != FULL and key in self.alone:
-                        ok = self.alone[key]  # the same structure, demolitions and board; more money only
-                    elif build.demolish and not state.services_ready(state.board, build.structure, build.district):
+                    if not build.demolish:
+                        pass
+                    elif kind != FULL and key in alone:
+                        ok = alone[key]  # the same structure, demolitions and board; more money only
+                    elif not state.services_ready(state.board, build.structure, build.district) or self.known.unbacked(build):
                         ok = False  # listed for the room its demolitions make; they make no cubes
-                    elif build.demolish and _unbacked(state, build, self.backed):
-                        ok = False
-                    elif build.demolish:
+                    else:
                         outcome = state.try_action(move)
                         ok = outcome is not None
                         if ok:
                             self.worked_out[id(move)] = outcome
                     if kind == FULL:
-                        self.alone[key] = ok
+                        alone[key] = ok
                     if ok:
                         legal.append(move)
             self.by_kind[kind] = legal
@@ -181,7 +181,7 @@ def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
     return (LEVY, FULL, TAX)
 
 
-def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dict[tuple, bool] | None = None, worked_out: dict[int, Outcome] | None = None, first_only: bool = False, backed: dict[tuple[str, str], bool] | None = None) -> list[Action]:
+def pairs(state: CanterburyState, colour: str, singles: list[Action], known: _Known | None = None, worked_out: dict[int, Outcome] | None = None, first_only: bool = False) -> list[Action]:
     """Full Builds of two small or medium structures, the second chosen after the first.
 
     Candidates are built so that only their demolitions are in question: the first structure
@@ -194,10 +194,11 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
     out: list[Action] = []
     if not any(game.structures[s.builds[0].structure].size in pair_sizes for s in singles) or not state.allows(colour, FULL, 2):
         return out
-    if alone is not None and not state.allows(colour, FULL, 1):
-        alone = None
+    if known is None:
+        known = _Known(state)
+    elif known.alone is not None and not state.allows(colour, FULL, 1):
+        known = _Known(state, backed=known.backed)
     seconds = Seconds(state, pair_sizes) if len(singles) > 1 else None
-    known = _Known(alone, {} if backed is None else backed)
     for single in singles:
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
@@ -216,30 +217,61 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], alone: dic
 
 @dataclass(eq=False)
 class _Known:
-    """What a search of pairs learns once and asks again: whether each structure is legal
-    built alone (when that is allowed), whether its demolitions hold alone, and whether a
-    tile's demolition in a district is backed (`_unbacked`)."""
+    """What a search of one position learns once and asks again: whether each structure is
+    legal built alone (when Full Builds of one structure are allowed; None otherwise),
+    whether its demolitions hold alone, and whether a tile's demolition in a district is
+    backed, on the board as it stands and after a first structure's demolitions."""
 
-    alone: dict[tuple, bool] | None
-    backed: dict[tuple[str, str], bool]
+    state: CanterburyState
+    alone: dict[tuple, bool] | None = None
+    backed: dict[tuple[str, str], bool] = field(default_factory=dict)
     holding: dict[tuple, bool] = field(default_factory=dict)
-    # the same backing asked of the board once the first's demolitions are done, for one
-    # first structure at a time
-    first: Build | None = None
+    first: Build | None = None  # the first structure `backed_after_first` is about
     board_after_first: Board | None = None
     backed_after_first: dict[tuple[str, str], bool] = field(default_factory=dict)
 
-    def backed_after(self, state: CanterburyState, first: Build, gone: Structure, district: str) -> bool:
+    def unbacked(self, build: Build) -> bool:
+        """Whether a demolition of the build needs a structure of its service elsewhere that
+        the board as it stands lacks (or is of a size never demolished): then the build fails
+        in any action, alone or after a first structure, whose demolitions only take tiles
+        away."""
+        state = self.state
+        game = state.game
+        new = game.structures[build.structure]
+        for tile in build.demolish:
+            gone = game.structures[tile]
+            if game.sizes[gone.size].demolition is None:
+                return True
+            if state.demolition_needs_backing(new, gone):
+                key = (tile, build.district)
+                found = self.backed.get(key)
+                if found is None:
+                    found = self.backed[key] = state.demolition_backed(state.board, gone, build.district)
+                if not found:
+                    return True
+        return False
+
+    def holds(self, build: Build) -> bool:
+        """`demolitions_hold`, asked once per structure, district and demolitions."""
+        key = (build.structure, build.district, build.demolish)
+        found = self.holding.get(key)
+        if found is None:
+            found = self.holding[key] = self.state.demolitions_hold(build)
+        return found
+
+    def backed_after(self, first: Build, gone: Structure, district: str) -> bool:
+        """Whether the demolition of `gone` in `district` is backed once the first
+        structure's demolitions are done."""
         if first is not self.first:
             self.first, self.board_after_first, self.backed_after_first = first, None, {}
         key = (gone.id, district)
         found = self.backed_after_first.get(key)
         if found is None:
             if self.board_after_first is None:
-                board = self.board_after_first = state.board.copy()
+                board = self.board_after_first = self.state.board.copy()
                 for tile in first.demolish:
                     board.remove(first.district, tile)
-            found = self.backed_after_first[key] = state.demolition_backed(self.board_after_first, gone, district)
+            found = self.backed_after_first[key] = self.state.demolition_backed(self.board_after_first, gone, district)
         return found
 
 
@@ -262,15 +294,15 @@ def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known
       once the first's demolitions are done, asked of that board (`_Known.backed_after`);
     - the second's demolitions made room, but its district lacks the service cubes it needs
       (demolitions make no cubes), or a demolition needs a structure of its service elsewhere
-      that the board lacks (`_unbacked`): illegal;
+      that the board lacks (`_Known.unbacked`): illegal;
     - in another district than the first, the second's demolitions fail alone: the first's
       demolitions only take tiles away, so they fail with it (`demolitions_hold`)."""
     game = state.game
     first, second = move.builds
     alone = known.alone
     apart = second.district != first.district
-    gone = {game.structures[t].service for t in first.demolish}
-    untouched = not (gone and gone.intersection(game.structures[t].service for t in second.demolish))
+    taken = {game.structures[t].service for t in first.demolish}  # services the first demolishes
+    untouched = not (taken and taken.intersection(game.structures[t].service for t in second.demolish))
     if alone is not None and apart:
         legal_alone = alone.get((second.structure, second.district, second.demolish))
         districts = game.districts
@@ -282,40 +314,12 @@ def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known
                 return True
             if len(second.demolish) == 1:
                 new, gone = game.structures[second.structure], game.structures[second.demolish[0]]
-                return not state.demolition_needs_backing(new, gone) or known.backed_after(state, first, gone, second.district)
-    if not state.services_ready(outcome.board, second.structure, second.district) or _unbacked(state, second, known.backed):
+                return not state.demolition_needs_backing(new, gone) or known.backed_after(first, gone, second.district)
+    if not state.services_ready(outcome.board, second.structure, second.district) or known.unbacked(second):
         return False
-    if apart and not _holds(state, second, known.holding):
+    if apart and not known.holds(second):
         return False
     return state.try_action(move) is not None
-
-
-def _unbacked(state: CanterburyState, build: Build, backed: dict[tuple[str, str], bool]) -> bool:
-    """Whether a demolition of the build needs a structure of its service elsewhere that the
-    board as it stands lacks (or is of a size never demolished): then the build fails in any
-    action, alone or after a first structure, whose demolitions only take tiles away."""
-    game = state.game
-    new = game.structures[build.structure]
-    for tile in build.demolish:
-        gone = game.structures[tile]
-        if game.sizes[gone.size].demolition is None:
-            return True
-        if state.demolition_needs_backing(new, gone):
-            key = (tile, build.district)
-            found = backed.get(key)
-            if found is None:
-                found = backed[key] = state.demolition_backed(state.board, gone, build.district)
-            if not found:
-                return True
-    return False
-
-
-def _holds(state: CanterburyState, build: Build, known: dict[tuple, bool]) -> bool:
-    key = (build.structure, build.district, build.demolish)
-    found = known.get(key)
-    if found is None:
-        found = known[key] = state.demolitions_hold(build)
-    return found
 
 
 class Seconds:

@@ -22,7 +22,7 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Collection, Iterable, Iterator
+from typing import Any, Callable, Collection, Iterable, Iterator
 
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
@@ -930,26 +930,18 @@ class CanterburyState(State):
         For a candidate whose structures are affordable, in the supply and placeable where the
         search found them (play.py), this is the whole verdict: one question for thousands of
         candidates instead of working each one out."""
-        trace, self.trace = self.trace, Unrecorded()  # a question asked for the search, not the record
-        try:
+
+        def ask() -> bool:
             self._check_choice(self.players[colour], kind)
             self._check_number(kind, count)
             return True
-        except Violation:
-            return False
-        finally:
-            self.trace = trace
+
+        return self._trial(ask) is not None
 
     def try_action(self, move: Action) -> Outcome | None:
         """The outcome of a candidate action, or None when a rule forbids it."""
         self.trials += 1
-        trace, self.trace = self.trace, Unrecorded()  # a trial uses no rule on the record's behalf
-        try:
-            return self.execute(move)
-        except Violation:
-            return None
-        finally:
-            self.trace = trace
+        return self._trial(lambda: self.execute(move))
 
     def demolitions_hold(self, build: Build) -> bool:
         """Whether a structure's demolitions are allowed on the board as it stands, before
@@ -958,12 +950,16 @@ class CanterburyState(State):
         demolitions come before any placing, the first's take tiles only from its own
         district, and every condition a demolition needs is that some tile stands somewhere,
         which taking tiles away never makes true."""
+        return self._trial(lambda: self._demolish(self.board.copy(), (build,))) is not None
+
+    def _trial(self, work: Callable[[], Any]) -> Any:
+        """What `work()` gives, asked for a search and not for the record: it uses no rule on
+        the record's behalf, and a rule that refuses makes it None."""
         trace, self.trace = self.trace, Unrecorded()
         try:
-            self._demolish(self.board.copy(), (build,))
-            return True
+            return work()
         except Violation:
-            return False
+            return None
         finally:
             self.trace = trace
 
