@@ -26,9 +26,10 @@ with its numbers and a list of goods with the words the game offers for it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Iterable
 
+from .plain import dataclass
 from .spec import Spec
 
 TOKEN = re.compile(r"<[^>]*>|\S+")

@@ -8,12 +8,12 @@ and the rule that made it; the sum closes the list, and each rule's page is link
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .engine import check_bytes
 from .errors import UsageError
 from .ledger import MOVE_WIDTH, Change, change_json, change_line
+from .plain import dataclass
 from .report import Report, format_diagnostic, rule_link
 from .terminal import odd_letters, visible
 

@@ -9,10 +9,10 @@ and the Notation page, rendered from the same table, documents every one of them
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Collection, Mapping
 
 from .errors import SpecError
+from .plain import dataclass
 from .spec import Spec
 
 # A reader: (state, who) -> value, or (state, who, item) for a figure that has one key per

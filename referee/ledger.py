@@ -16,10 +16,11 @@ contradicted, and `referee explain` asks for one.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .games.base import State, Trace
+from .plain import dataclass
 from .terminal import visible
 
 END = "end of the record"  # what a change made after the last line (closing a phase, final scoring) is called

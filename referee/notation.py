@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -21,6 +21,7 @@ from . import lalr
 from .errors import Pos, RecordError, SpecError, edge_token
 from .keywords import Keywords, keyword_rules
 from .names import spelling
+from .plain import dataclass
 from .spec import grammar_root, looks_like_path, read_spec_text
 from .syntax import Token, Tree
 from .terminal import odd_letters, visible

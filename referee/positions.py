@@ -10,10 +10,10 @@ up to the line it stumbles on. The position then says which line it stops before
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .engine import check_bytes
 from .games.base import State
+from .plain import dataclass
 from .report import Report
 
 

@@ -25,7 +25,7 @@ import datetime
 import difflib
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Callable, IO
 
@@ -36,6 +36,7 @@ from .errors import Pos, RecordError, SpecError, UsageError
 from .games.base import Game, State
 from .movelist import move_lines as listed
 from .notation import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
+from .plain import dataclass
 from .players import Players, resolve as resolve_players
 from .report import Diagnostic, Report, format_diagnostic, format_report, rank
 from .rulings import copy_state

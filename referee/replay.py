@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import html
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from importlib import resources
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from . import svg
 from .engine import check_bytes
 from .games.base import State
 from .notation import Move
+from .plain import dataclass
 from .positions import lines_before
 from .report import Report, rule_link
 from .terminal import visible

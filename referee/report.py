@@ -8,13 +8,14 @@ marked, and a `see:` link to the rule's heading on the rulebook site.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos
 from .games.base import Seat, Standing, State
 from .notation import Record
+from .plain import dataclass
 from .spec import Provenance, data_root
 from .terminal import quote, shorten, visible
 

@@ -22,13 +22,14 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import cache
 from .errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
 from .files import FileRefused, read_bytes, read_text
+from .plain import dataclass
 from .safeschema import SchemaTrouble, start_budget, validator_class
 
 if TYPE_CHECKING:

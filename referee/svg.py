@@ -27,9 +27,9 @@ import functools
 import math
 import os
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 
+from .plain import dataclass
 from .spec import on_forget, read_yaml, specs_root, validate_against_schema
 from .terminal import visible
 

@@ -9,10 +9,11 @@ spec values so far, and a way to read a state without recording rules as used.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .games.base import Situation, State, Trace
+
+from .plain import dataclass
 
 
 @contextmanager

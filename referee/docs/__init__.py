@@ -18,10 +18,10 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from ..plain import dataclass
 from ..spec import Spec, available_games, data_root, load_spec, no_games
 from . import commandline, notation, overview, replays, rules, tables, variants, verify
 from .markdown import LANGS, DocsError, table

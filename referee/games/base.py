@@ -14,13 +14,14 @@ import random
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar, Collection
 
 from ..errors import Pos, RecordError, SpecError, Violation
 from ..figures import FigureTable
 from ..names import did_you_mean
 from ..notation import Header, Keywords, Move
+from ..plain import dataclass
 from ..players import Players
 from ..spec import Spec
 from ..syntax import Tree
@@ -335,6 +336,7 @@ class Game:
             import importlib
 
             module = importlib.import_module(module)
+            setattr(self, f"{kind}_module", module)  # asked again for every random move
         if module is None and needed:
             raise NotImplementedError(f"{self.name} has no {kind} module")
         return module

@@ -8,10 +8,11 @@ spelled in a record for the notation (notation.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ...errors import Pos
 from ...notation import Move
+from ...plain import dataclass
 
 # The three actions, by the ids setup.yaml gives them.
 LEVY, FULL, TAX = "levy", "full-build", "tax-build"

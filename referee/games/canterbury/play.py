@@ -12,11 +12,12 @@ from __future__ import annotations
 import functools
 import gc
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Iterator, TypeVar
 
 from ...errors import SpecError
 from ...notation import Move
+from ...plain import dataclass
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from .rules import CHOSEN, Board, CanterburyState, Outcome, Player, Structure
 

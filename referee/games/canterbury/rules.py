@@ -21,12 +21,13 @@ import contextlib
 import itertools
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Collection, Iterable, Iterator
 
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
 from ...notation import Move
+from ...plain import dataclass
 from ...terminal import odd_letters
 from ..base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
 from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep

@@ -8,10 +8,11 @@ meet a spelling; whether a move is allowed is for the rules module to say.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ...errors import Pos
 from ...notation import Move
+from ...plain import dataclass
 
 Amounts = tuple[tuple[str, int], ...]
 

@@ -16,12 +16,13 @@ Final scoring is the scoring module's; which moves to try is the play module's.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import combinations
 from typing import Any, Callable, Collection
 
 from ...errors import Pos, RecordError, Violation
 from ...notation import Move
+from ...plain import dataclass
 from ..base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from .moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from .scoring import final, standings_of

@@ -14,11 +14,12 @@ scoring.py; the game object (game.py) is reached only through `state.game`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Collection
 
 from ...errors import RecordError, Violation
 from ...notation import Move
+from ...plain import dataclass
 from ..base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from . import scoring
 from .moves import Load, Offer, Place, Reveal, RoundStart
