@@ -183,10 +183,11 @@ class _Lexers(dict):
     state tries, no terminal the state tries before it matched, so the state's lexer would
     find that terminal and that text. Otherwise (a word where the state takes a keyword, a
     signed number where it takes a plain one) the state's lexer would find the first of its
-    terminals after that one that matches: `after` tries those. Compiling a pattern costs more
-    than reading a record with it, and a pattern with a word in it costs the most: this way a
-    record's lexing compiles one such pattern, not one for each of the dozens of states it
-    visits."""
+    terminals after that one that matches: `after` tries those, one terminal's pattern at a
+    time, which finds what their alternation would (the first that matches). Compiling a
+    pattern costs more than reading a record with it, and a pattern with a word in it costs
+    the most: this way a record's lexing compiles one such pattern and a few of one terminal
+    each, shared by every state, not a pattern for each of the dozens of states it visits."""
 
     def __init__(self, every: tuple[str, ...], regexps: dict[str, str], flags: int, describe: Callable[[Any], tuple]):
         super().__init__()
@@ -195,7 +196,8 @@ class _Lexers(dict):
         self.rank = {name: i for i, name in enumerate(every)}
         self.describe = describe
         self.known: dict[Any, tuple] = {}
-        self.rest: dict[tuple[Any, str], re.Pattern | None] = {}
+        self.rest: dict[tuple[Any, str], _FirstOf | None] = {}
+        self.single: dict[str, re.Pattern] = {}
 
     def _alternation(self, names: Iterable[str]) -> re.Pattern:
         """One pattern that tries the named terminals in turn, as Lark's `Scanner` makes it."""
@@ -215,8 +217,15 @@ class _Lexers(dict):
         if key not in self.rest:
             rank = self.rank[kind]
             names = [name for name in self.data_of(state)[0] if self.rank[name] > rank]
-            self.rest[key] = self._alternation(names) if names else None
+            self.rest[key] = _FirstOf(tuple(self._alone(name) for name in names)) if names else None
         return self.rest[key]
+
+    def _alone(self, name: str) -> re.Pattern:
+        """One terminal's pattern, compiled once for every state that tries it."""
+        found = self.single.get(name)
+        if found is None:
+            found = self.single[name] = self._alternation((name,))
+        return found
 
     def __missing__(self, state: Any) -> tuple:
         names, keywords, ignore, newline = self.data_of(state)
@@ -228,6 +237,20 @@ class _Lexers(dict):
                 finders[kind] = functools.partial(_fullmatch, tuple(re.compile(source, flags) for source, flags in spec))
         entry = self[state] = (frozenset(names), finders, ignore, newline)
         return entry
+
+
+class _FirstOf:
+    """Terminals tried in turn: the first whose pattern matches wins, as in an alternation."""
+
+    def __init__(self, patterns: tuple[re.Pattern, ...]):
+        self.patterns = patterns
+
+    def match(self, text: str, pos: int) -> re.Match | None:
+        for pattern in self.patterns:
+            found = pattern.match(text, pos)
+            if found is not None:
+                return found
+        return None
 
 
 def _fullmatch(patterns: tuple, value: str) -> str | None:

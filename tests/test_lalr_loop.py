@@ -98,14 +98,18 @@ def test_the_loop_finds_most_tokens_with_one_pattern_of_every_terminal(game):
     """Compiling a pattern costs more than reading a record with it, and a pattern with a word
     in it costs the most. The loop tries every terminal in one pattern; a state's own
     terminals are needed only where that pattern finds one the state does not take (a word
-    where the state takes a keyword), and never hold the word terminal."""
+    where the state takes a keyword), and never hold the word terminal; each of them is a
+    pattern of one terminal, compiled once for every state that tries it."""
     driver = lalr.Driver.from_data(lalr.Driver.of(parser_for(game)).data())
     for text in records(game):
         driver.parse(text)
     met = len(driver.lexers)
     own = {state for state, _ in driver.lexers.rest}
     assert met > 20 and len(own) * 3 < met
-    assert not any(pattern is not None and "WORD" in pattern.groupindex for pattern in driver.lexers.rest.values())
+    tried = [pattern for rest in driver.lexers.rest.values() if rest is not None for pattern in rest.patterns]
+    assert tried and all(len(pattern.groupindex) == 1 for pattern in tried)
+    assert not any("WORD" in pattern.groupindex for pattern in tried)
+    assert len({id(pattern) for pattern in tried}) == len(driver.lexers.single) < len(driver.lexers.terminals[0])
     assert "WORD" in driver.lexers.every.groupindex
 
 

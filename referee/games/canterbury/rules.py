@@ -304,8 +304,7 @@ class CanterburyState(State):
     def use(self, short: str, value: str, *more: str) -> None:
         """A rule was applied using only the spec values at these addresses (`file:key`), so the
         report lists only the uncertain values among them (see Trace.use)."""
-        rid = self.game.rule(short)
-        self.trace.use(rid, value, *more)
+        self.trace.use(self.game.rule(short), value, *more)
 
     # --- applying moves ----------------------------------------------------------------------
 
@@ -691,14 +690,16 @@ class CanterburyState(State):
         game, rule = self.game, self.game.rule
         district = self.spec["scoring"]["district"]
         self.scorings += 1
+        noting = self.trace.keeps_notes
         for d, tiles in self.board.tiles.items():
-            primary = game.scored_spaces(tiles)
+            primary = game.scored_spaces(tiles) if tiles else 0
             if not primary:
                 continue
             for owner, points in district_awards(self._cube_counts(d), primary, district["secondary"], district["split_rounding"]).items():
                 if owner in self.players:
                     self.players[owner].points[DISTRICTS] += points
-                    self.trace.note(owner, DISTRICTS, points, rule("district-scoring"), f"district scoring {self.scorings}: {d}")
+                    if noting:
+                        self.trace.note(owner, DISTRICTS, points, rule("district-scoring"), f"district scoring {self.scorings}: {d}")
         # a structure whose space counts as empty (the Roman well) matters while it stands
         empty = sorted({t for tiles in self.board.tiles.values() for t in tiles if game.structures[t].scores_as_empty})
         flags = [f"structures:structures.{t}.scores_as_empty" for t in empty]
@@ -716,10 +717,14 @@ class CanterburyState(State):
                 self.use("rank-markers", f"scoring:rank_markers.{player.rank}.{self.scorings - 1}")
                 self.trace.use(rule("coin-supply"))
 
-    def _cube_counts(self, district: str) -> Counter:
+    def _cube_counts(self, district: str) -> dict[str, int]:
         """Cubes per competitor in a district: players and the neutral, never the city cube."""
         city = self.spec["board"]["city_cube"]["owner"]
-        return Counter(owner for owner in self.board.cubes[district].values() if owner != city)
+        counts: dict[str, int] = {}
+        for owner in self.board.cubes[district].values():
+            if owner != city:
+                counts[owner] = counts.get(owner, 0) + 1
+        return counts
 
     def favour_positions(self, service: str) -> dict[str, int]:
         """The King's favour board: districts each competitor serves with a service."""
