@@ -38,6 +38,15 @@ class Hamburgum(Game):
         self.rondel = spec["rondel"]
         self.spaces = [s["id"] for s in self.rondel["spaces"]]
         self._space = {s["id"]: s for s in self.rondel["spaces"]}
+        # a space's place on the rondel and each action's spaces, looked up several times a turn
+        self._place: dict[str, int] = {}
+        for i, space in enumerate(self.spaces):
+            self._place.setdefault(space, i)
+        self._spaces_of: dict[str, tuple[str, ...]] = {}
+        self._moves_from: dict[str, tuple[tuple[str, int], ...]] = {}
+        for space in self.spaces:
+            action = self._space[space]["action"]
+            self._spaces_of[action] = (*self._spaces_of.get(action, ()), space)
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
         self.house_types = spec["houses"]["types"]
         self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
@@ -79,7 +88,7 @@ class Hamburgum(Game):
         return self.spec["components"]["per_player"][piece]["count"]
 
     def spaces_of(self, action: str) -> list[str]:
-        return [s for s in self.spaces if self._space[s]["action"] == action]
+        return list(self._spaces_of.get(action, ()))
 
     def space_action(self, space: str) -> str:
         return self._space[space]["action"]
@@ -90,10 +99,18 @@ class Hamburgum(Game):
     def steps(self, start: str, target: str) -> int:
         """Clockwise steps from one space to another; the same space is a full circle."""
         n = len(self.spaces)
-        return (self.spaces.index(target) - self.spaces.index(start)) % n or n
+        return (self._place[target] - self._place[start]) % n or n
 
     def step_cost(self, steps: int) -> int:
         return max(0, steps - self.rondel["free_steps"]) * self.rondel["prestige_per_step"]
+
+    def moves_from(self, start: str) -> tuple[tuple[str, int], ...]:
+        """Every space in rondel order, with the prestige that moving there from `start` costs
+        (worked out once per space: a random player asks every turn)."""
+        found = self._moves_from.get(start)
+        if found is None:
+            found = self._moves_from[start] = tuple((space, self.step_cost(self.steps(start, space))) for space in self.spaces)
+        return found
 
     def token_spec(self, church: str, kind: str) -> dict:
         spec = dict(self.spec["churches"]["tokens"][kind])

@@ -28,12 +28,8 @@ def reachable(state: HamburgumState, player: Player) -> list[tuple[str, int]]:
     game = state.game
     if player.space is None:
         return [(s, 0) for s in game.spaces]
-    out = []
-    for space in game.spaces:
-        cost = game.step_cost(game.steps(player.space, space))
-        if player.prestige - cost >= state.spec["components"]["prestige"]["minimum"]:
-            out.append((space, cost))
-    return out
+    floor = state.spec["components"]["prestige"]["minimum"]
+    return [(space, cost) for space, cost in game.moves_from(player.space) if player.prestige - cost >= floor]
 
 
 def _turn(state: HamburgumState, player: Player, space: str) -> dict:
@@ -137,21 +133,27 @@ def plan_dockyard(state, player, space, rng) -> Move | None:
     return Dockyard(**_turn(state, player, space), ships=rng.randint(1, room))
 
 
-def _affordable_donations(state, player, church: str) -> int:
-    """How many donations in a row the player can pay for at a church right now."""
+def _affordable_donations(state, player, church: str, discs: int | None = None) -> int:
+    """How many donations in a row the player can pay for at a church right now (`discs`:
+    the player's discs not yet placed, when the caller has counted them)."""
     c = state.churches[church]
     if c.complete:
         return 0
-    stock, money = Counter(player.stock), player.money
-    discs = state.discs_free(player)
+    stock, money = dict(player.stock), player.money  # a legal stock holds no negative count
+    if discs is None:
+        discs = state.discs_free(player)
     made = state.donations_made(church)
+    materials, citizens = state.game.materials, len(player.citizens)
     count = 0
     for entry in state.game.donations[made:]:
-        cost = Counter({k: v for k, v in entry.items() if k in state.game.materials})
-        price = entry.get(MONEY, 0) + entry.get("money_per_own_citizen", 0) * len(player.citizens)
-        if discs <= count or money < price or any(stock[k] < v for k, v in cost.items()):
+        price = entry.get(MONEY, 0) + entry.get("money_per_own_citizen", 0) * citizens
+        if discs <= count or money < price:
             break
-        stock -= cost
+        cost = [(k, v) for k, v in entry.items() if k in materials]
+        if any(stock.get(k, 0) < v for k, v in cost):
+            break
+        for k, v in cost:
+            stock[k] = stock.get(k, 0) - v
         money -= price
         count += 1
     return count
@@ -184,7 +186,8 @@ def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -
 
 
 def plan_church(state, player, space, rng) -> Move | None:
-    options = {c: _affordable_donations(state, player, c) for c in state.game.church_ids}
+    discs = state.discs_free(player)
+    options = {c: _affordable_donations(state, player, c, discs) for c in state.game.church_ids}
     options = {c: k for c, k in options.items() if k > 0}
     donations: tuple[Donation, ...] = ()
     taken: list[tuple[str, str]] = []
@@ -315,8 +318,11 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     options: list[tuple[int, str, list[str]]] = []
     found = {s: state.game.space_action(s) for s, _ in spaces}  # each space's action, looked up once
     produces = state.game.produces
+    by_action: dict[str, list[tuple[str, int]]] = {}
+    for space in spaces:
+        by_action.setdefault(found[space[0]], []).append(space)
     for kind, (action, _) in PLANNERS.items():
-        here = [(s, c) for s, c in spaces if (found[s] in produces if action == "production" else found[s] == action)]
+        here = [sc for sc in spaces if found[sc[0]] in produces] if action == "production" else by_action.get(action)
         if not here:
             continue
         cheapest = min(c for _, c in here)
