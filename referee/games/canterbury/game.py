@@ -36,6 +36,10 @@ class Canterbury(Game):
             for rank, (name, s) in enumerate(spec["structures"]["sizes"].items())
         }
         self.structures = {sid: self._structure(sid, s) for sid, s in spec["structures"]["structures"].items()}
+        # the spaces each structure fills, and the services a structure's cubes need before them,
+        # by structure id: a search for moves asks them of thousands of candidate placings
+        self._spaces = {sid: s.spaces for sid, s in self.structures.items()}
+        self._needs = {sid: frozenset(self._before[s.service]) for sid, s in self.structures.items()}
         self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
         self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
         self.district_ids = list(self.districts)
@@ -92,8 +96,11 @@ class Canterbury(Game):
         return self._before[service]
 
     def free_spaces(self, tiles: list[str]) -> int:
-        structures = self.structures
-        return self.building_spaces - sum(structures[t].spaces for t in tiles)
+        return self.building_spaces - sum(map(self._spaces.__getitem__, tiles))
+
+    def services_needed(self, structure: str) -> frozenset[str]:
+        """The services whose cubes a district needs before this structure may stand in it."""
+        return self._needs[structure]
 
     def scored_spaces(self, tiles: list[str]) -> int:
         """Occupied building spaces for district scoring; the Roman well's counts as empty."""

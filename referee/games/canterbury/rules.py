@@ -416,31 +416,54 @@ class CanterburyState(State):
 
     def placement_problem(self, board: Board, structure: str, district: str) -> tuple[str, str] | None:
         """Why a structure cannot stand in a district now, as (rule, reason); None when it can."""
+        rule = self.placement_rule(board, structure, district)
+        return None if rule is None else (rule, self._placement_reason(rule, board, structure, district))
+
+    def placement_rule(self, board: Board, structure: str, district: str) -> str | None:
+        """The rule that keeps a structure out of a district now, or None when it may stand
+        there. A search asks it of thousands of candidates, most of them refused; the reason
+        is worded only for a verdict (`placement_problem`)."""
         game = self.game
         structures = game.structures
         info = structures[structure]
         where = game.districts[district]
         tiles = board.tiles[district]
-        if not tiles and not any(board.tiles[n] for n in where.neighbours):
-            return "connectivity", f"{district} holds no structure and borders no district that does"
+        if not tiles and not any(map(board.tiles.__getitem__, where.neighbours)):
+            return "connectivity"
         if info.points_in(where.ring) is None:
-            return "centre-forbidden", f"the {info.name} may not be built in the {game.ring_name(where.ring)} ({district})"
+            return "centre-forbidden"
+        kind = info.kind
         for twin in tiles:
-            if structures[twin].kind == info.kind:
-                return "no-duplicate", f"{district} already holds the {game.structure_name(twin)}"
-        free = game.free_spaces(tiles)
-        if free < info.spaces:
-            return "space", f"the {info.name} needs {info.spaces} empty building space{'s' if info.spaces != 1 else ''} in {district}; {free} {'is' if free == 1 else 'are'} empty"
+            if structures[twin].kind == kind:
+                return "no-duplicate"
+        if game.free_spaces(tiles) < info.spaces:
+            return "space"
         if not self.services_ready(board, structure, district):
-            missing = [s for s in game.services_before(info.service) if s not in board.cubes[district]]
-            return "services-first", f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
+            return "services-first"
         return None
+
+    def _placement_reason(self, rule: str, board: Board, structure: str, district: str) -> str:
+        """The reason `placement_rule` keeps a structure out of a district, in words."""
+        game = self.game
+        info = game.structures[structure]
+        tiles = board.tiles[district]
+        if rule == "connectivity":
+            return f"{district} holds no structure and borders no district that does"
+        if rule == "centre-forbidden":
+            return f"the {info.name} may not be built in the {game.ring_name(game.districts[district].ring)} ({district})"
+        if rule == "no-duplicate":
+            twin = next(t for t in tiles if game.structures[t].kind == info.kind)
+            return f"{district} already holds the {game.structure_name(twin)}"
+        if rule == "space":
+            free = game.free_spaces(tiles)
+            return f"the {info.name} needs {info.spaces} empty building space{'s' if info.spaces != 1 else ''} in {district}; {free} {'is' if free == 1 else 'are'} empty"
+        missing = [s for s in game.services_before(info.service) if s not in board.cubes[district]]
+        return f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
 
     def services_ready(self, board: Board, structure: str, district: str) -> bool:
         """Whether the district has the cubes of every service the structure's service comes
         after (rule services-first; the search's quick test, see `placement_problem`)."""
-        cubes = board.cubes[district]
-        return all(service in cubes for service in self.game.services_before(self.game.structures[structure].service))
+        return board.cubes[district].keys() >= self.game.services_needed(structure)
 
     def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
         """Place the structures in the order written; return the districts they open."""
@@ -478,7 +501,7 @@ class CanterburyState(State):
             return False
         scratch = board.copy()
         for build in reversed(builds):
-            if self.placement_problem(scratch, build.structure, build.district) is not None:
+            if self.placement_rule(scratch, build.structure, build.district) is not None:
                 return False
             scratch.place(build.district, build.structure)
             try:
@@ -793,7 +816,7 @@ class CanterburyState(State):
         board = self.board.copy()
         owner = self.neutral["name"]
         if move.district is None:
-            spots = [d for d in game.district_ids if self.placement_problem(board, tile, d) is None]
+            spots = [d for d in game.district_ids if self.placement_rule(board, tile, d) is None]
             require(not spots, rule("neutral-discard"), f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
             self.use("neutral-discard", tiles)
         else:
@@ -972,8 +995,8 @@ class CanterburyState(State):
     def demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
         """Demolitions worth trying with a structure: none, upgrades, or room where it lacks."""
         game = self.game
-        problem = self.placement_problem(board, structure, district)
-        if problem is not None and problem[0] != "space":
+        problem = self.placement_rule(board, structure, district)
+        if problem is not None and problem != "space":
             return
         info = game.structures[structure]
         rank = game.sizes[info.size].rank
