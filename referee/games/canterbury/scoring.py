@@ -21,17 +21,17 @@ def podium(counts: dict[str, int]) -> tuple[list[str], str | None]:
     """Those tied for most, and the single runner-up (None when the most are tied, nobody is
     second, or several are tied for second): both district scoring and the King's favour
     award a second place only to a lone runner-up behind a lone leader."""
-    counts = {owner: n for owner, n in counts.items() if n > 0}
-    if not counts:
+    best = max(counts.values(), default=0)
+    if best <= 0:
         return [], None
-    best = max(counts.values())
     leaders = sorted(o for o, n in counts.items() if n == best)
-    rest = {o: n for o, n in counts.items() if n < best}
-    if len(leaders) > 1 or not rest:
+    if len(leaders) > 1:
         return leaders, None
-    second = max(rest.values())
-    runners = [o for o, n in rest.items() if n == second]
-    return leaders, runners.pop() if len(runners) == 1 else None
+    second = max((n for n in counts.values() if 0 < n < best), default=0)
+    if not second:  # nobody else holds any
+        return leaders, None
+    runners = [o for o, n in counts.items() if n == second]
+    return leaders, runners[0] if len(runners) == 1 else None
 
 
 def district_awards(counts: dict[str, int], primary: int, secondary: dict, split: str) -> dict[str, int]:
