@@ -106,3 +106,11 @@ def test_a_method_the_class_writes_itself_is_kept():
     assert Named("a", 1) == Named("a", 2)
     assert hash(Named("a", 1)) == hash("a")
     assert repr(Named("a")) == "<a>"
+
+
+def test_an_instance_that_holds_itself_is_shown_as_the_standard_library_shows_it():
+    std, ours = _pair()
+    a, b = std("cube"), ours("cube")
+    a.kind, b.kind = a, b
+    assert repr(b) == repr(a)
+    assert "..." in repr(b)
