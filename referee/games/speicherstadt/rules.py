@@ -201,8 +201,11 @@ class SpeicherstadtState(State):
                 return season
         return None
 
-    def non_fire_left(self) -> int:
-        return sum(1 for cards in self.deck.values() for c in cards if c.type != self.game.fire)
+    def only_fires_left(self) -> bool:
+        """Whether the draw pile holds fires only (or nothing): asked after every reveal, and
+        answered at the first card that is not a fire."""
+        fire = self.game.fire
+        return all(c.type == fire for cards in self.deck.values() for c in cards)
 
     # --- applying moves --------------------------------------------------------------
 
@@ -298,7 +301,7 @@ class SpeicherstadtState(State):
             self._resolve_fire(card, move)
             if self.phase == FINAL_FIRES and not any(self.deck.values()):
                 self.phase = OVER
-            elif self.phase == SUPPLY and self.non_fire_left() == 0 and self.slots:
+            elif self.phase == SUPPLY and self.only_fires_left() and self.slots:
                 self._supply_done()
             return
         slot = Slot(card)
@@ -308,12 +311,12 @@ class SpeicherstadtState(State):
             raise Violation(rule("ship-cargo"), f"only ships carry cubes; a {card.type} does not")
         self.deck[season].remove(in_stack)
         self.slots.append(slot)
-        if len(self.slots) == self.supply_size or self.non_fire_left() == 0:
+        if len(self.slots) == self.supply_size or self.only_fires_left():
             self._supply_done()
 
     def _supply_done(self) -> None:
         self.trace.use(self.game.rule("supply-size"))
-        self.last_round = self.non_fire_left() == 0
+        self.last_round = self.only_fires_left()
         self.phase = DEMAND
         self.placed = 0
 
