@@ -71,7 +71,7 @@ def format_move(move: Move) -> str:
     if move.kind == LEVY:
         return f"{move.player}: levy"
     words = "full build" if move.kind == FULL else "tax build"
-    return f"{move.player}: {words} " + ", ".join(_build_text(b) for b in move.builds)
+    return f"{move.player}: {words} {', '.join(map(_build_text, move.builds))}"
 
 
 def _look_up(index: dict[str, str], token: Token, what: str, known: Iterable[str]) -> str:
@@ -83,6 +83,8 @@ def _look_up(index: dict[str, str], token: Token, what: str, known: Iterable[str
 
 
 def _build_text(build: Build) -> str:
+    if not (build.demolish or build.serving):  # most of the thousands of moves a position lists
+        return f"{build.structure} {build.district}"
     text = f"{build.structure} {build.district}"
     if build.demolish:
         text += " demolish " + " ".join(build.demolish)
