@@ -994,10 +994,13 @@ class CanterburyState(State):
 
     def demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
         """Demolitions worth trying with a structure: none, upgrades, or room where it lacks."""
-        game = self.game
         problem = self.placement_rule(board, structure, district)
-        if problem is not None and problem != "space":
-            return
+        if problem is None or problem == "space":
+            yield from self._demolitions_past(problem, board, structure, district)
+
+    def _demolitions_past(self, problem: str | None, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
+        """`demolition_choices` once placement found no problem, or only a lack of room."""
+        game = self.game
         info = game.structures[structure]
         rank = game.sizes[info.size].rank
         smaller = [t for t in board.tiles[district] if game.sizes[game.structures[t].size].rank < rank]
@@ -1032,7 +1035,10 @@ class CanterburyState(State):
             if rng is not None:
                 rng.shuffle(districts)
             for district in districts:
-                choices = list(self.demolition_choices(board, structure, district))
+                problem = self.placement_rule(board, structure, district)  # most districts end here
+                if problem is not None and problem != "space":
+                    continue
+                choices = list(self._demolitions_past(problem, board, structure, district))
                 if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
                     rng.shuffle(choices)
                 for demolish in choices:
