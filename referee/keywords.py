@@ -19,6 +19,8 @@ Keywords = tuple[tuple[str, tuple[str, ...]], ...]
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"i?')
 _REGEX = re.compile(r"/(?:[^/\\\n]|\\.)+/[imsulx]*")
 _PLAIN_WORD = re.compile(r"^(?:[0-9]+-)?[^\W\d_][\w\-\u0300-\u036f]*$|^&$")
+_COMMENT = re.compile(r"//[^\n]*")
+_DEFINITION = re.compile(r"^([?!]?\w+)\s*:(.*)$", re.MULTILINE)  # a rule or terminal and its alternatives
 
 
 def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]]:
@@ -27,14 +29,18 @@ def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]
     they add. A spelling the grammar already has, or one that is not plain words, is left out,
     so that the spec can never make two keywords alike."""
     # the comments quote keywords too, and a regular expression may hold a lone quote
-    grammar = _REGEX.sub("", re.sub(r"//[^\n]*", "", grammar))
-    taken = {(w.lower(),) for w in _LITERAL.findall(grammar)}
+    grammar = _REGEX.sub("", _COMMENT.sub("", grammar))
+    literals = _LITERAL.findall(grammar)
+    taken = {(w.lower(),) for w in literals}
+    definitions: dict[str, str] = {}  # each name's first definition, as a search from the top finds it
+    for found in _DEFINITION.finditer(grammar):
+        definitions.setdefault(found.group(1), found.group(2))
     defined = set()  # a spec's name for a rule the grammar lacks is ignored
     for rule, _ in keywords:
-        definition = re.search(rf"^{re.escape(rule)}\s*:(.*)$", grammar, re.MULTILINE)
-        if definition:
+        definition = definitions.get(rule)
+        if definition is not None:
             defined.add(rule)
-            taken.update(tuple(w.lower() for w in _LITERAL.findall(a)) for a in definition.group(1).split("|"))
+            taken.update(tuple(w.lower() for w in _LITERAL.findall(a)) for a in definition.split("|"))
     lines, added = [], set()
     for rule, spellings in keywords:
         if rule not in defined:
@@ -50,5 +56,4 @@ def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]
             added.update(key)
         if alternatives:
             lines.append(f"%extend {rule}: " + " | ".join(alternatives))
-    literals = {w.lower() for w in _LITERAL.findall(grammar)}
-    return ("\n" + "\n".join(lines) + "\n" if lines else ""), frozenset(added - literals)
+    return ("\n" + "\n".join(lines) + "\n" if lines else ""), frozenset(added - {w.lower() for w in literals})
