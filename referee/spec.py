@@ -467,11 +467,13 @@ def _validator(kind: str, root: str) -> Draft202012Validator:
     return validator_class()(schema, registry=registry)
 
 
-KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}(/[a-z0-9][a-z0-9_-]{0,63})?")
+# Patterns used only where a spec is built from its files, compiled there when first used
+# (re keeps them): a start that reads the spec from the cache never compiles them.
+KIND = r"[a-z0-9][a-z0-9_-]{0,63}(/[a-z0-9][a-z0-9_-]{0,63})?"
 
 
 def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> None:
-    if not KIND.fullmatch(kind):  # a kind names a schema file; it may not be just any path
+    if not re.fullmatch(KIND, kind):  # a kind names a schema file; it may not be just any path
         raise SpecError(path, "kind", f"no schema for kind {kind[:80]!r}")
     from referencing.exceptions import Unresolvable
 
@@ -749,7 +751,7 @@ def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Ru
     return rules
 
 
-PLACEHOLDER = re.compile(r"\{([a-z0-9_-]+:[A-Za-z0-9_.-]+)\}")
+PLACEHOLDER = r"\{([a-z0-9_-]+:[A-Za-z0-9_.-]+)\}"  # compiled when first used, as KIND
 
 
 def _check_addresses(spec: Spec) -> None:
@@ -769,8 +771,8 @@ def _check_addresses(spec: Spec) -> None:
                 raise SpecError(spec.path_of("rules"), rule.id, f"its text names {{{address}}}, which is not in the spec")
             return _words(spec.get(address))
 
-        reading = PLACEHOLDER.sub(fill, rule.reading) if rule.reading else rule.reading
-        spec.rules[rule.id] = dataclasses.replace(rule, title=PLACEHOLDER.sub(fill, rule.title), text=PLACEHOLDER.sub(fill, rule.text), reading=reading)
+        reading = re.sub(PLACEHOLDER, fill, rule.reading) if rule.reading else rule.reading
+        spec.rules[rule.id] = dataclasses.replace(rule, title=re.sub(PLACEHOLDER, fill, rule.title), text=re.sub(PLACEHOLDER, fill, rule.text), reading=reading)
 
 
 def _check_turn(spec: Spec) -> None:
