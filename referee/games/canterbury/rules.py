@@ -992,26 +992,25 @@ class CanterburyState(State):
         finally:
             self.trace = trace
 
-    def demolition_choices(self, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
-        """Demolitions worth trying with a structure: none, upgrades, or room where it lacks."""
+    def demolition_choices(self, board: Board, structure: str, district: str) -> list[tuple[str, ...]]:
+        """Demolitions worth trying with a structure: none, upgrades, or room where it lacks.
+        A list (empty at once where placement fails for another reason than room, as it does
+        in most districts a search asks about)."""
         problem = self.placement_rule(board, structure, district)
-        if problem is None or problem == "space":
-            yield from self._demolitions_past(problem, board, structure, district)
-
-    def _demolitions_past(self, problem: str | None, board: Board, structure: str, district: str) -> Iterator[tuple[str, ...]]:
-        """`demolition_choices` once placement found no problem, or only a lack of room."""
+        if problem is not None and problem != "space":
+            return []
         game = self.game
         info = game.structures[structure]
         rank = game.sizes[info.size].rank
         smaller = [t for t in board.tiles[district] if game.sizes[game.structures[t].size].rank < rank]
+        choices: list[tuple[str, ...]] = []
         if problem is None:
-            yield ()
+            choices.append(())
             smaller = [t for t in smaller if game.structures[t].service == info.service]
         free = game.free_spaces(board.tiles[district])
         for size in range(1, len(smaller) + 1):
-            for combo in itertools.combinations(smaller, size):
-                if self._demolition_needed(combo, info, free):
-                    yield combo
+            choices.extend(combo for combo in itertools.combinations(smaller, size) if self._demolition_needed(combo, info, free))
+        return choices
 
     def _demolition_needed(self, combo: tuple[str, ...], new: Structure, free: int) -> bool:
         """True when demolishing `combo` could make way for `new`: together the tiles leave room
@@ -1035,10 +1034,7 @@ class CanterburyState(State):
             if rng is not None:
                 rng.shuffle(districts)
             for district in districts:
-                problem = self.placement_rule(board, structure, district)  # most districts end here
-                if problem is not None and problem != "space":
-                    continue
-                choices = list(self._demolitions_past(problem, board, structure, district))
+                choices = self.demolition_choices(board, structure, district)
                 if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
                     rng.shuffle(choices)
                 for demolish in choices:

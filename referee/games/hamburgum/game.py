@@ -42,11 +42,10 @@ class Hamburgum(Game):
         self._place: dict[str, int] = {}
         for i, space in enumerate(self.spaces):
             self._place.setdefault(space, i)
-        self._spaces_of: dict[str, tuple[str, ...]] = {}
-        self._moves_from: dict[str, tuple[tuple[str, int], ...]] = {}
+        self._spaces_of: dict[str, list[str]] = {}
         for space in self.spaces:
-            action = self._space[space]["action"]
-            self._spaces_of[action] = (*self._spaces_of.get(action, ()), space)
+            self._spaces_of.setdefault(self._space[space]["action"], []).append(space)
+        self._moves_from: dict[str, tuple[tuple[str, int], ...]] = {}  # see moves_from
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
         self.house_types = spec["houses"]["types"]
         self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
