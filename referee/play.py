@@ -34,6 +34,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
         state = game.new_state(seats, 0, header, Unrecorded())  # nobody reads which rules a random game used
     except RecordError as exc:  # e.g. a player count that needs a variant the caller left out
         raise UsageError(exc.message) from None
+    state.rolls_back = False  # the game stops at the first refused move: nothing is put back
     lines = header_lines(game_name, ", ".join(colours), colours[0], datetime.date.today().isoformat(), f"referee play --seed {seed}", variants)
     lines.append("")
     # a game still going after this many moves has data that lets it run for ever

@@ -175,6 +175,10 @@ class State:
     trace: Trace
     seats: list[Seat]
     score_figure = "points"  # the figure of `figures` that adds up to a player's final score
+    # A refused move leaves the state as it was, so that a replay can go on past it. A random
+    # game stops at the first refused move, so it turns this off and a rule module may skip
+    # copying what a move could change.
+    rolls_back = True
 
     def apply(self, move: Move) -> None:
         raise NotImplementedError

@@ -255,12 +255,13 @@ class HamburgumState(State):
         expected = self.current()
         require(move.player == expected, rule("turn-order"), f"it is {expected}'s turn, not {move.player}'s")
         player = self.players[move.player]
-        snapshot = self._snapshot(move.player)
+        snapshot = self._snapshot(move.player) if self.rolls_back else None
         try:
             self._move_marker(player, move)
             getattr(self, ACTIONS[type(move)])(player, move)
         except Violation:
-            self._restore(snapshot)
+            if snapshot is not None:
+                self._restore(snapshot)
             raise
         self.turn += 1
 
