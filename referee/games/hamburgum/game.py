@@ -46,6 +46,9 @@ class Hamburgum(Game):
         for space in self.spaces:
             self._spaces_of.setdefault(self._space[space]["action"], []).append(space)
         self._moves_from: dict[str, tuple[tuple[str, int], ...]] = {}  # see moves_from
+        self._nearest: dict[tuple[str, str, str | None], str] = {}  # see nearest
+        self._sides: dict[tuple[str | None, str], str | None] = {}  # see side_to_write
+        self.turn_options: dict[tuple[str | None, int], tuple] = {}  # the random player's, by marker space and prestige to spend (play.py)
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
         self.house_types = spec["houses"]["types"]
         self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
@@ -110,6 +113,31 @@ class Hamburgum(Game):
         if found is None:
             found = self._moves_from[start] = tuple((space, self.step_cost(self.steps(start, space))) for space in self.spaces)
         return found
+
+    def nearest(self, start: str, action: str, side: str | None = None) -> str:
+        """The space of `action` (on `side`, when one is named) that a marker on `start` reaches
+        first going clockwise: where a turn takes it. Worked out once for each start, as every
+        turn asks; the action must have such a space."""
+        key = (start, action, side)
+        found = self._nearest.get(key)
+        if found is None:
+            spaces = [s for s in self._spaces_of[action] if side is None or self.space_side(s) == side]
+            found = self._nearest[key] = min(spaces, key=lambda s: self.steps(start, s))
+        return found
+
+    def side_to_write(self, start: str | None, space: str) -> str | None:
+        """The side a record names for a turn from `start` (None: off the rondel) to `space`:
+        none where the action has one space, or where `space` is the nearest of its spaces,
+        as the marker goes to the nearest when no side is named. A first turn onto an action
+        of two spaces always names one, as no space is nearer."""
+        key = (start, space)
+        if key not in self._sides:
+            action = self.space_action(space)
+            side = None
+            if len(self._spaces_of[action]) > 1 and (start is None or self.nearest(start, action) != space):
+                side = self.space_side(space)
+            self._sides[key] = side
+        return self._sides[key]
 
     def token_spec(self, church: str, kind: str) -> dict:
         spec = dict(self.spec["churches"]["tokens"][kind])

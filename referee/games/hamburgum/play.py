@@ -35,19 +35,18 @@ def reachable(state: HamburgumState, player: Player) -> list[tuple[str, int]]:
 def _turn(state: HamburgumState, player: Player, space: str) -> dict:
     """The fields of a turn to `space`; the side is written only when it is needed."""
     game = state.game
-    action = game.space_action(space)
-    side = None
-    candidates = game.spaces_of(action)
-    if len(candidates) > 1:
-        nearest = None if player.space is None else min(candidates, key=lambda s: game.steps(player.space, s))
-        if nearest != space:
-            side = game.space_side(space)
-    return {"player": player.colour, "action": action, "side": side}
+    return {"player": player.colour, "action": game.space_action(space), "side": game.side_to_write(player.space, space)}
 
 
 def _chance(state: HamburgumState, rng: random.Random, choice: str) -> bool:
+    """Yes, by the weights of doing and skipping: the one draw that `rng.choices((True,
+    False), (do, skip))` makes, compared as it compares it, without the lists it builds (a
+    random game asks this more than once a turn)."""
     weights = state.spec["play"]["choices"][choice]
-    return rng.choices((True, False), (weights["do"], weights["skip"]))[0]
+    do, total = weights["do"], weights["do"] + weights["skip"]
+    if total <= 0:
+        raise ValueError(f"the weights of play.yaml choices.{choice} add up to nothing")
+    return rng.random() * total < do
 
 
 # --- planning one kind of turn -----------------------------------------------------------
@@ -313,21 +312,8 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
         return Reveal(office=rng.choice(sorted(state.office_stack)))
     player = state.players[state.current()]
-    play = state.spec["play"]
-    spaces = reachable(state, player)
-    options: list[tuple[int, str, list[str]]] = []
-    found = {s: state.game.space_action(s) for s, _ in spaces}  # each space's action, looked up once
-    produces = state.game.produces
-    by_action: dict[str, list[tuple[str, int]]] = {}
-    for space in spaces:
-        by_action.setdefault(found[space[0]], []).append(space)
-    for kind, (action, _) in PLANNERS.items():
-        here = [sc for sc in spaces if found[sc[0]] in produces] if action == "production" else by_action.get(action)
-        if not here:
-            continue
-        cheapest = min(c for _, c in here)
-        step = play["free_step_weight"] if cheapest == 0 else play["paid_step_weight"]
-        options.append((play["action_weights"][kind] * step, kind, [s for s, c in here if c == cheapest]))
+    spaces, options = _turn_options(state, player)
+    options = list(options)
     while options:
         weights = [w for w, _, _ in options]
         index = rng.choices(range(len(options)), weights)[0]
@@ -340,6 +326,40 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     idle = [sc for sc in spaces if state.game.space_action(sc[0]) in state.game.produces or state.game.space_action(sc[0]) == "church"] or spaces
     space = min(idle, key=lambda sc: sc[1])[0]
     return _idle(state, player, space)
+
+
+def _turn_options(state: HamburgumState, player: Player) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
+    """The spaces the player can reach, and each kind of turn they allow: its weight, its
+    name, and the cheapest spaces to take it on. They depend only on where the marker stands
+    and how much prestige the player may spend, so they are worked out once for each."""
+    game = state.game
+    floor = state.spec["components"]["prestige"]["minimum"]
+    if player.space is None:
+        key = (None, 0)
+    else:
+        key = (player.space, max(-1, min(player.prestige - floor, max(c for _, c in game.moves_from(player.space)))))
+    found = game.turn_options.get(key)
+    if found is None:
+        found = game.turn_options[key] = _kinds_of_turn(state, reachable(state, player))
+    return found
+
+
+def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
+    play = state.spec["play"]
+    options: list[tuple[int, str, tuple[str, ...]]] = []
+    found = {s: state.game.space_action(s) for s, _ in spaces}  # each space's action, looked up once
+    produces = state.game.produces
+    by_action: dict[str, list[tuple[str, int]]] = {}
+    for space in spaces:
+        by_action.setdefault(found[space[0]], []).append(space)
+    for kind, (action, _) in PLANNERS.items():
+        here = [sc for sc in spaces if found[sc[0]] in produces] if action == "production" else by_action.get(action)
+        if not here:
+            continue
+        cheapest = min(c for _, c in here)
+        step = play["free_step_weight"] if cheapest == 0 else play["paid_step_weight"]
+        options.append((play["action_weights"][kind] * step, kind, tuple(s for s, c in here if c == cheapest)))
+    return tuple(spaces), tuple(options)
 
 
 def _idle(state, player, space: str) -> Move:
@@ -399,7 +419,11 @@ def legal_moves(state: HamburgumState) -> list[Move]:
 
 
 class _NoChance(random.Random):
-    """A chooser that always says no and keeps the first option, for listing moves."""
+    """A chooser that always says no and keeps the first option, for listing moves. Its
+    `random` answers the top of the range, which no weighted chance passes."""
+
+    def random(self):
+        return 1.0
 
     def choices(self, population, weights=None, *, cum_weights=None, k=1):
         return [list(population)[-1]] * k

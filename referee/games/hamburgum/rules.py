@@ -304,7 +304,7 @@ class HamburgumState(State):
             player.space = candidates[0]
             self.trace.use(rule("rondel-first"))
             return
-        target = min(candidates, key=lambda s: game.steps(player.space, s))
+        target = game.nearest(player.space, move.action, move.side)
         steps = game.steps(player.space, target)
         cost = game.step_cost(steps)
         floor = self.spec["components"]["prestige"]["minimum"]
@@ -333,8 +333,10 @@ class HamburgumState(State):
     def _trade(self, player: Player, move: Trade) -> None:
         rule = self.game.rule
         selling = move.sell or move.bank
-        require(not (selling and move.buy), rule("trade-either"), f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
-        require(selling or move.buy, rule("trade-something"), f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
+        if selling and move.buy:  # the messages of a turn are written only for a broken rule: this runs every turn
+            refuse(rule("trade-either"), f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
+        if not (selling or move.buy):
+            refuse(rule("trade-something"), f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
         if selling:
             self._sell(player, move)
         elif move.buy:
@@ -394,7 +396,8 @@ class HamburgumState(State):
         require(move.ships > 0, rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
         cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
-        require(not short, rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        if short:
+            refuse(rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
         self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships")
         for built in range(move.ships):
             require(self.ships_in_supply(colour) > 0, rule("ship-limit"),
@@ -411,7 +414,8 @@ class HamburgumState(State):
     def _church(self, player: Player, move: ChurchTurn) -> None:
         rule = self.game.rule
         named = list(dict.fromkeys(d.church for d in move.donations))
-        require(len(named) <= 1, rule("church-one"), f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
+        if len(named) > 1:  # the messages of a Church action are written only for a broken rule
+            refuse(rule("church-one"), f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
         for donation in move.donations:
             for token in donation.tokens:
                 self._donate(player, donation.church, token, None, rule("donation-cost"))
@@ -419,8 +423,9 @@ class HamburgumState(State):
             self._score(player, church, kind)
         if not self.over:
             doubled = [f"{len(player.unscored(k))} {k}" for k in self.game.token_kinds if len(player.unscored(k)) > 1]
-            require(not doubled, rule("token-limit"),
-                    f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
+            if doubled:
+                refuse(rule("token-limit"),
+                       f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
         self.trace.use(rule("token-limit"))
 
     def _donate(self, player: Player, church: str, kind: str, fixed_cost: Counter | None, cost_rule: str) -> None:
@@ -428,17 +433,21 @@ class HamburgumState(State):
         game, rule, colour = self.game, self.game.rule, player.colour
         state = self.churches[church]
         name = game.church_name(church)
-        require(not state.complete, rule("donation-limit"), f"{name} is finished; it takes no more donations")
+        # the messages of a donation are written only for a broken rule
+        if state.complete:
+            refuse(rule("donation-limit"), f"{name} is finished; it takes no more donations")
         ordinal = self.donations_made(church) + 1
         cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
         short = self.can_pay(player, cost)
-        require(not short, cost_rule, f"donation {ordinal} at {name} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}" + (f" and {player.money} thalers" if MONEY in short else ""))
-        require(self.discs_free(player) > 0, rule("discs"), f"{colour} has no free disc for donation {ordinal} at {name}; all {game.limit('discs')} are on church sites or the church table")
+        if short:
+            refuse(cost_rule, f"donation {ordinal} at {name} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}" + (f" and {player.money} thalers" if MONEY in short else ""))
+        if self.discs_free(player) <= 0:
+            refuse(rule("discs"), f"{colour} has no free disc for donation {ordinal} at {name}; all {game.limit('discs')} are on church sites or the church table")
         if ordinal == 1:
-            require(kind == game.first_token, rule("donation-token"), f"the first donation at {name} takes the {game.first_token} token, not the {kind} token")
-        else:
-            require(kind in state.tokens_left, rule("donation-token"),
-                    f"{name} has no {kind} token left; left: {', '.join(state.tokens_left)}")
+            if kind != game.first_token:
+                refuse(rule("donation-token"), f"the first donation at {name} takes the {game.first_token} token, not the {kind} token")
+        elif kind not in state.tokens_left:
+            refuse(rule("donation-token"), f"{name} has no {kind} token left; left: {', '.join(state.tokens_left)}")
         self.pay(player, cost, cost_rule, f"donation {ordinal} at {name}")
         state.discs.append(colour)
         state.tokens_left.remove(kind)
@@ -485,7 +494,8 @@ class HamburgumState(State):
         require(len(offices) <= 1, rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
         cost = Counter({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
         short = self.can_pay(player, cost)
-        require(not short, rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        if short:
+            refuse(rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
         for house in move.houses:
             self._build(player, house)
         self.trace.use(rule("house-cost"))
