@@ -10,10 +10,11 @@ from ..spec import Spec, SpecError, available_games, blame_variant, load_spec, n
 
 
 def game_class(name: str):
-    if not available_games():
+    known = available_games()  # a look through the data folder: once per call
+    if not known:
         raise no_games()
-    if name not in available_games():
-        raise SpecError(name, "", f"unknown game {name!r}; known games: {', '.join(available_games())}")
+    if name not in known:
+        raise SpecError(name, "", f"unknown game {name!r}; known games: {', '.join(known)}")
     try:
         module = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:
