@@ -255,7 +255,7 @@ class HamburgumState(State):
         expected = self.current()
         require(move.player == expected, rule("turn-order"), f"it is {expected}'s turn, not {move.player}'s")
         player = self.players[move.player]
-        snapshot = self._snapshot(move.player) if self.rolls_back else None
+        snapshot = self._snapshot(move.player, board=not isinstance(move, PLAYER_ONLY)) if self.rolls_back else None
         try:
             self._move_marker(player, move)
             getattr(self, ACTIONS[type(move)])(player, move)
@@ -265,13 +265,17 @@ class HamburgumState(State):
             raise
         self.turn += 1
 
-    def _snapshot(self, actor: str) -> dict:
+    def _snapshot(self, actor: str, board: bool = True) -> dict:
         """Everything a turn may change, copied, so that a rejected turn leaves no trace. A turn
         changes the pieces of the player whose turn it is and the common board, never another
         player's pieces, so only the acting player is copied: a snapshot is taken before every
-        turn, and copying every player made it a tenth of a replay."""
+        turn, and copying every player made it a tenth of a replay. Without `board`, for a turn
+        that changes the acting player's pieces alone (`PLAYER_ONLY`), the board is not copied."""
+        players = {c: _player_copy(p) if c == actor else p for c, p in self.players.items()}
+        if not board:
+            return {"players": players}
         return {
-            "players": {c: _player_copy(p) if c == actor else p for c, p in self.players.items()},
+            "players": players,
             "harbour": {b: list(ships) for b, ships in self.harbour.items()},
             "dutchmen": self.dutchmen,
             "built": _counter_copy(self.built),
@@ -713,6 +717,10 @@ class HamburgumState(State):
             },
         }
 
+
+# Turns that change the acting player's pieces and nothing else (money, prestige, stock and
+# the rondel marker): a refused one has only those to put back.
+PLAYER_ONLY = (Produce, Trade)
 
 # The method that carries out each kind of turn.
 ACTIONS: dict[type, str] = {Produce: "_produce", Trade: "_trade", Dockyard: "_dockyard", ChurchTurn: "_church", Guildhall: "_guildhall"}
