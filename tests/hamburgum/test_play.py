@@ -163,12 +163,32 @@ def test_a_random_game_copies_nothing_to_put_back(monkeypatch):
     copies = []
     take = HamburgumState._snapshot
 
-    def counted(self, actor):
+    def counted(self, actor, **parts):
         copies.append(actor)
-        return take(self, actor)
+        return take(self, actor, **parts)
 
     monkeypatch.setattr(HamburgumState, "_snapshot", counted)
     assert play_game("hamburgum", 3, 7) == expected
     assert copies == []
     _replay(expected)
     assert len(copies) > 50  # a replay copies before every turn
+
+
+def test_a_weighted_yes_draws_as_random_choices_draws_it():
+    """`_chance` makes the one draw `rng.choices((True, False), (do, skip))` makes and answers
+    the same, so random games stay what they were; weights that add up to nothing are an
+    error, as they are to `choices`."""
+    import random
+    from types import SimpleNamespace
+
+    from referee.games.hamburgum.play import _chance
+
+    for do, skip in ((1, 1), (3, 1), (1, 5), (0, 4), (7, 0), (2, 9)):
+        state = SimpleNamespace(spec={"play": {"choices": {"x": {"do": do, "skip": skip}}}})
+        ours, theirs = random.Random(do * 31 + skip), random.Random(do * 31 + skip)
+        for _ in range(2000):
+            assert _chance(state, ours, "x") == theirs.choices((True, False), (do, skip))[0]
+        assert ours.getstate() == theirs.getstate()
+    nothing = SimpleNamespace(spec={"play": {"choices": {"x": {"do": 0, "skip": 0}}}})
+    with pytest.raises(ValueError):
+        _chance(nothing, random.Random(1), "x")

@@ -334,10 +334,11 @@ def _turn_options(state: HamburgumState, player: Player) -> tuple[tuple[tuple[st
     and how much prestige the player may spend, so they are worked out once for each."""
     game = state.game
     floor = state.spec["components"]["prestige"]["minimum"]
-    if player.space is None:
+    if player.space is None:  # a first turn: every space, free
         key = (None, 0)
-    else:
-        key = (player.space, max(-1, min(player.prestige - floor, max(c for _, c in game.moves_from(player.space)))))
+    else:  # the prestige to spend, counted up to the dearest step (it reaches every space) and down to -1 (none)
+        dearest = max(c for _, c in game.moves_from(player.space))
+        key = (player.space, max(-1, min(player.prestige - floor, dearest)))
     found = game.turn_options.get(key)
     if found is None:
         found = game.turn_options[key] = _kinds_of_turn(state, reachable(state, player))
@@ -345,6 +346,7 @@ def _turn_options(state: HamburgumState, player: Player) -> tuple[tuple[tuple[st
 
 
 def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
+    """What `_turn_options` keeps, worked out from the reachable spaces and their costs."""
     play = state.spec["play"]
     options: list[tuple[int, str, tuple[str, ...]]] = []
     found = {s: state.game.space_action(s) for s, _ in spaces}  # each space's action, looked up once
