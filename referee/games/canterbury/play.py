@@ -208,9 +208,8 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], known: _Kn
         money = state.players[colour].money - outcome.cost
         found = seconds.after(outcome.board, first.district, money) if seconds else state.single_builds(outcome.board, money, pair_sizes)
         for second in found:
-            move = Action(colour, FULL, (first, second))
-            if not second.demolish or _second_stands(state, move, outcome, known):
-                out.append(move)
+            if not second.demolish or _second_stands(state, colour, first, second, outcome, known):
+                out.append(Action(colour, FULL, (first, second)))
                 if first_only:
                     return out
     return out
@@ -230,6 +229,15 @@ class _Known:
     first: Build | None = None  # the first structure `backed_after_first` is about
     board_after_first: Board | None = None
     backed_after_first: dict[tuple[str, str], bool] = field(default_factory=dict)
+    services_of: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
+
+    def services(self, tiles: tuple[str, ...]) -> frozenset[str]:
+        """The services of these tiles, asked once per demolition: every pair asks it of both."""
+        found = self.services_of.get(tiles)
+        if found is None:
+            structures = self.state.game.structures
+            found = self.services_of[tiles] = frozenset(structures[t].service for t in tiles)
+        return found
 
     def unbacked(self, build: Build) -> bool:
         """Whether a demolition of the build needs a structure of its service elsewhere that
@@ -276,7 +284,7 @@ class _Known:
         return found
 
 
-def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known: _Known) -> bool:
+def _second_stands(state: CanterburyState, colour: str, first: Build, second: Build, outcome: Outcome, known: _Known) -> bool:
     """Whether a Full Build of two structures whose second demolishes is legal, the first
     being legal alone (with this outcome). The demolitions of both come before either is
     placed, so in general the pair is worked out in full; these short cuts give the same
@@ -299,11 +307,9 @@ def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known
     - in another district than the first, the second's demolitions fail alone: the first's
       demolitions only take tiles away, so they fail with it (`demolitions_hold`)."""
     game = state.game
-    first, second = move.builds
     alone = known.alone
     apart = second.district != first.district
-    taken = {game.structures[t].service for t in first.demolish}  # services the first demolishes
-    untouched = not (taken and taken.intersection(game.structures[t].service for t in second.demolish))
+    untouched = known.services(first.demolish).isdisjoint(known.services(second.demolish))
     if alone is not None and apart:
         legal_alone = alone.get((second.structure, second.district, second.demolish))
         districts = game.districts
@@ -320,7 +326,7 @@ def _second_stands(state: CanterburyState, move: Action, outcome: Outcome, known
         return False
     if apart and not known.holds(second):
         return False
-    return state.try_action(move) is not None
+    return state.try_action(Action(colour, FULL, (first, second))) is not None
 
 
 class Seconds:
@@ -347,6 +353,8 @@ class Seconds:
         # a structure that names districts for its cubes reads the whole board: not kept here
         self.plain = all(game.sizes[game.structures[s].size].cubes != CHOSEN for s in self.structures)
         self.answers: dict[tuple, tuple] = {}
+        # each second structure made once, shared by the pairs that take it, as a first one is
+        self.builds: dict[tuple, Build] = {}
         self.looks = {d: self.look(self.board, d) for d in game.district_ids}
         self.rows = {s: [(d, c) for d in game.district_ids if (c := self.choices(self.board, s, d, self.looks[d]))] for s in self.structures}
 
@@ -380,7 +388,11 @@ class Seconds:
                 row.sort(key=lambda entry: self.order[entry[0]])
             for district, choices in row:
                 for demolish in choices:
-                    yield Build(structure, district, demolish)
+                    key = (structure, district, demolish)
+                    build = self.builds.get(key)
+                    if build is None:
+                        build = self.builds[key] = Build(structure, district, demolish)
+                    yield build
 
 
 def neutral_options(state: CanterburyState, colour: str) -> list[Move]:
