@@ -15,9 +15,10 @@ from .spec import looks_like_path, shipped_data_root, specs_root
 
 def play_game(game_name: str, players: int, seed: int | None = None, variants=()) -> str:
     """A complete game with random (but legal) choices and random chance outcomes."""
-    from .games import game_class
-
-    variants = list(dict.fromkeys([*game_class(game_name).required_variants(players), *variants]))
+    # the variants a player count needs, asked of the game as loaded without any: loaded once
+    # per process, where looking the game up by name would look through the data folder
+    needed = type(load_game(game_name)).required_variants(players)
+    variants = list(dict.fromkeys([*needed, *variants]))
     variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
     game = load_game(game_name, variants)
     meta = game.spec.meta
@@ -40,11 +41,12 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     # a game still going after this many moves has data that lets it run for ever
     # (a track too long, prices beyond any purse, ...): each game's play.yaml says how many
     most = game.spec["play"]["max_moves"]
+    choose = game.random_player()
     for count in range(most):
         if state.is_over():
             break
         try:
-            move = game.random_move(state, rng)
+            move = choose(state, rng)
             lines.extend(state.play_checkpoints(move))
             lines.append(game.format_move(move))
             state.apply(move)

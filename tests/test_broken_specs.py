@@ -239,9 +239,9 @@ def test_play_with_the_shipped_data_keeps_a_refused_move_an_internal_error(monke
     from referee.errors import Violation
     from referee.games.speicherstadt import Speicherstadt
 
-    def wrong(self, state, rng):
+    def wrong(state, rng):
         raise Violation("speicherstadt/turn-order", "made up")
 
-    monkeypatch.setattr(Speicherstadt, "random_move", wrong)
+    monkeypatch.setattr(Speicherstadt, "random_player", lambda self: wrong)  # what play asks for its moves
     with pytest.raises(Violation):
         play_game(GAME, 3, 1)

@@ -16,7 +16,7 @@ import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import field
-from typing import TYPE_CHECKING, Any, ClassVar, Collection
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection
 
 from ..errors import Pos, RecordError, SpecError, Violation
 from ..figures import FigureTable
@@ -320,10 +320,15 @@ class Game:
 
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
+        return self.random_player()(state, rng)
+
+    def random_player(self) -> Callable[[State, random.Random], Move]:
+        """What draws `random_move`: the play module's own, or a pick among the legal moves.
+        A random game asks for it once and calls it for every move."""
         play = self._looks("play", needed=False)
         if play is not None:
-            return play.random_move(state, rng)
-        return rng.choice(self.legal_moves(state))
+            return play.random_move
+        return lambda state, rng: rng.choice(self.legal_moves(state))
 
     # --- what a person sees: `show`, `draw` and `replay` ------------------------------------
     # Each game's modules for people to look at a game: view.py (the position in text),

@@ -119,8 +119,9 @@ def _random_reveal(state: SpeicherstadtState, rng: random.Random) -> Reveal:
 
 def _random_loading(state: SpeicherstadtState, rng: random.Random) -> Move:
     """Move goods about: mostly useful moves, sometimes odd ones, so every kind is reached."""
-    busy = [c for c in loading_order(state) if state.players[c].dock]
-    idle = [c for c in loading_order(state) if not state.players[c].dock and (state.players[c].warehouse or state.players[c].hall)]
+    order = loading_order(state)
+    busy = [c for c in order if state.players[c].dock]
+    idle = [c for c in order if not state.players[c].dock and (state.players[c].warehouse or state.players[c].hall)]
     odds = state.spec["play"]["loading"]
     if busy and rng.random() < odds["busy"]:
         player = state.players[rng.choice(busy)]

@@ -325,15 +325,14 @@ class SpeicherstadtState(State):
         (which the caller takes out once the whole reveal holds)."""
         game, rule = self.game, self.game.rule
         stack = self.deck[season]
-        season_name = game.season_name(season)
         of_type = [c for c in stack if c.type == move.card]
         if not of_type:
             if any(c.type == move.card for c in self.removed) and not any(c.type == move.card for cards in self.deck.values() for c in cards):
                 raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players")
             if all(c.type == game.fire for c in stack):
                 # the season's fire is all that is left of its stack: it is the next card
-                raise Violation(rule("deck-season"), f"the {season_name} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}")
-            raise Violation(rule("deck-season"), f"no {game.card_name(move.card)} is left in the {season_name} stack ({len(stack)} cards left in it)")
+                raise Violation(rule("deck-season"), f"the {game.season_name(season)} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}")
+            raise Violation(rule("deck-season"), f"no {game.card_name(move.card)} is left in the {game.season_name(season)} stack ({len(stack)} cards left in it)")
         face = face_of(game, move)
         check_face_range(game, move, face)
         matches = [c for c in of_type if all(v is None or c.face.get(k) in (None, v) for k, v in face.items())]
@@ -342,9 +341,9 @@ class SpeicherstadtState(State):
             removed = [c for c in self.removed if c.type == move.card and all(v is None or c.face.get(k) == v for k, v in face.items())]
             if removed:
                 raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} {_face_text(face)} was taken out at setup for {len(self.seats)} players")
-            raise Violation(rule("card-face"), f"no {game.card_name(move.card)} {_face_text(face)} is left in the {season_name} stack; left: {', '.join(known)}")
-        # prefer a card whose face the spec knows exactly
-        matches.sort(key=lambda c: -sum(1 for v in c.face.values() if v is not None))
+            raise Violation(rule("card-face"), f"no {game.card_name(move.card)} {_face_text(face)} is left in the {game.season_name(season)} stack; left: {', '.join(known)}")
+        if len(matches) > 1:  # prefer a card whose face the spec knows exactly
+            matches.sort(key=lambda c: -sum(1 for v in c.face.values() if v is not None))
         card = matches[0]
         drawn = Card(card.type, card.season, dict(card.face), card.id, card.source)
         for key in game.face_fields(card.type):
