@@ -104,6 +104,21 @@ def test_the_judge_fails_raw_control_characters_and_unbounded_output(stdout, pro
     assert any(problem in p for p in judged(0, stdout))
 
 
+def test_the_judge_lets_moves_all_list_every_move_and_nothing_more():
+    """`moves --all` lists every legal move, as asked; a Canterbury position can have seven
+    thousand. Its output may grow by one short line per move, and by nothing else."""
+    listing = "game.log: the legal moves of blue\n" + "  blue: full build stage c3 demolish roman-well chapel, fountain d1\n" * 7000
+    assert len(listing) > fuzz.OUTPUT_PER_RECORD
+    moves_all = Case(0, "test", ["moves", "{game.log}", "--all"])
+    assert fuzz.judge(moves_all, fuzz.Outcome(0, listing)) == []
+    for argv in (["moves", "{game.log}"], ["check", "{game.log}"]):  # no listing of every move asked for
+        assert any("characters of output" in p for p in fuzz.judge(Case(0, "test", argv), fuzz.Outcome(0, listing)))
+    padded = listing + "x" * (fuzz.OUTPUT_PER_RECORD + 1)  # beyond the moves listed
+    assert any("characters of output" in p for p in fuzz.judge(moves_all, fuzz.Outcome(0, padded)))
+    overlong = "  " + "x" * (fuzz.OUTPUT_PER_RECORD + 1) + "\n"  # one line is no move
+    assert any("characters of output" in p for p in fuzz.judge(moves_all, fuzz.Outcome(0, overlong)))
+
+
 def test_the_judge_reads_json_output():
     case = Case(0, "test", ["check", "{game.log}", "--format", "json"])
     assert fuzz.judge(case, fuzz.Outcome(0, '{"file": "game.log"}')) == []
