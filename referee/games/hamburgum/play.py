@@ -328,7 +328,13 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     return _idle(state, player, space)
 
 
-def _turn_options(state: HamburgumState, player: Player) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
+# The spaces a player can reach with the prestige each costs, and the kinds of turn they allow:
+# (weight, kind, the cheapest spaces to take it on).
+Reach = tuple[tuple[str, int], ...]
+TurnOptions = tuple[tuple[int, str, tuple[str, ...]], ...]
+
+
+def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOptions]:
     """The spaces the player can reach, and each kind of turn they allow: its weight, its
     name, and the cheapest spaces to take it on. They depend only on where the marker stands
     and how much prestige the player may spend, so they are worked out once for each."""
@@ -345,7 +351,7 @@ def _turn_options(state: HamburgumState, player: Player) -> tuple[tuple[tuple[st
     return found
 
 
-def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
+def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[Reach, TurnOptions]:
     """What `_turn_options` keeps, worked out from the reachable spaces and their costs."""
     play = state.spec["play"]
     options: list[tuple[int, str, tuple[str, ...]]] = []
