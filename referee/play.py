@@ -15,10 +15,9 @@ from .spec import looks_like_path, shipped_data_root, specs_root
 
 def play_game(game_name: str, players: int, seed: int | None = None, variants=()) -> str:
     """A complete game with random (but legal) choices and random chance outcomes."""
-    # the variants a player count needs, asked of the game as loaded without any: loaded once
-    # per process, where looking the game up by name would look through the data folder
-    needed = type(load_game(game_name)).required_variants(players)
-    variants = list(dict.fromkeys([*needed, *variants]))
+    from .games import game_class
+
+    variants = list(dict.fromkeys([*game_class(game_name).required_variants(players), *variants]))
     variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
     game = load_game(game_name, variants)
     meta = game.spec.meta

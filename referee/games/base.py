@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import field
@@ -342,13 +341,10 @@ class Game:
 
     def _looks(self, kind: str, needed: bool = True) -> Any:
         module = getattr(self, f"{kind}_module")
-        if isinstance(module, str):  # asked again for every random move: found once imported
-            name = module
-            module = sys.modules.get(name)
-            if module is None:
-                import importlib
+        if isinstance(module, str):
+            import importlib
 
-                module = importlib.import_module(name)
+            module = importlib.import_module(module)
         if module is None and needed:
             raise NotImplementedError(f"{self.name} has no {kind} module")
         return module

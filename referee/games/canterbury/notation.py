@@ -83,8 +83,6 @@ def _look_up(index: dict[str, str], token: Token, what: str, known: Iterable[str
 
 
 def _build_text(build: Build) -> str:
-    if not (build.demolish or build.serving):  # most of the thousands of moves a position lists
-        return f"{build.structure} {build.district}"
     text = f"{build.structure} {build.district}"
     if build.demolish:
         text += " demolish " + " ".join(build.demolish)
