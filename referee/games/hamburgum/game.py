@@ -89,8 +89,9 @@ class Hamburgum(Game):
     def limit(self, piece: str) -> int:
         return self.spec["components"]["per_player"][piece]["count"]
 
-    def spaces_of(self, action: str) -> list[str]:
-        return list(self._spaces_of.get(action, ()))
+    def spaces_of(self, action: str, side: str | None = None) -> list[str]:
+        """The spaces of an action in rondel order; with `side`, those on that side only."""
+        return [s for s in self._spaces_of.get(action, ()) if side is None or self.space_side(s) == side]
 
     def space_action(self, space: str) -> str:
         return self._space[space]["action"]
@@ -121,8 +122,7 @@ class Hamburgum(Game):
         key = (start, action, side)
         found = self._nearest.get(key)
         if found is None:
-            spaces = [s for s in self._spaces_of[action] if side is None or self.space_side(s) == side]
-            found = self._nearest[key] = min(spaces, key=lambda s: self.steps(start, s))
+            found = self._nearest[key] = min(self.spaces_of(action, side), key=lambda s: self.steps(start, s))
         return found
 
     def side_to_write(self, start: str | None, space: str) -> str | None:

@@ -296,9 +296,8 @@ class HamburgumState(State):
     def _move_marker(self, player: Player, move: Turn) -> None:
         """Move the rondel marker to a space of the move's action, paying for extra steps."""
         game, rule = self.game, self.game.rule
-        candidates = game.spaces_of(move.action)
+        candidates = game.spaces_of(move.action, move.side)
         if move.side is not None:
-            candidates = [s for s in candidates if game.space_side(s) == move.side]
             require(candidates, rule("rondel-steps"), f"the {move.action} action has no {move.side} space")
         if player.space is None:
             if len(candidates) > 1:
