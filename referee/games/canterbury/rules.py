@@ -196,6 +196,8 @@ class CanterburyState(State):
     # While a search asks about this position (`searching`): whether each player can make a
     # Full Build, found once. None at other times.
     _can_build: dict[str, bool] | None = None
+    # and each structure's demolition choices in each district of the board as it stands
+    _choices: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
     # Candidate actions worked out on this state (`try_action`), and how many of them the
     # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
     trials: int = 0
@@ -214,6 +216,7 @@ class CanterburyState(State):
         self.seats = seats
         self.neutral = game.neutral  # the variant's settings, None without it
         self.neutral_colour = neutral_colour
+        self._cube_stocks: dict[str, int] = {}  # by colour (cube_stock)
         count = len(seats)
         self.order = [seats[(start + i) % count].colour for i in range(count)]  # rank order
         self.players: dict[str, Player] = {}
@@ -402,8 +405,9 @@ class CanterburyState(State):
         if alone and count > 1:
             info = game.structures[alone[0].structure]
             raise Violation(rid, f"a {info.size} structure ({info.name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos)
-        taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
-        self.use(move.kind, f"setup:{key}", *taxed)
+        if self.trace.records:  # a search checks thousands of counts and names no value
+            taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
+            self.use(move.kind, f"setup:{key}", *taxed)
 
     def _check_number(self, kind: str, count: int) -> None:
         """How many structures an action of a kind builds."""
@@ -469,7 +473,6 @@ class CanterburyState(State):
         """Place the structures in the order written; return the districts they open."""
         game, rule = self.game, self.game.rule
         noting = self.trace.records
-        before = board.copy() if len(builds) > 1 else board
         opened: list[str] = []
         compared: list[str] = []  # the structures the rule against duplicates looked at
         for build in builds:
@@ -477,7 +480,7 @@ class CanterburyState(State):
                 compared.extend(f"structures:structures.{t}.counts_as" for t in (build.structure, *board.tiles[build.district]))
             problem = self.placement_problem(board, build.structure, build.district)
             if problem is not None:
-                if problem[0] in ORDER_SENSITIVE and self._other_order_works(before, builds, owner):
+                if problem[0] in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner):
                     raise Violation(rule("build-order"), f"{problem[1]}; placed in the other order both structures would be legal, and the record gives the order of placing", build.pos)
                 raise Violation(rule(problem[0]), problem[1], build.pos)
             if not self.board.tiles[build.district] and not board.tiles[build.district]:
@@ -495,6 +498,16 @@ class CanterburyState(State):
             self.trace.use(rule("build-order"))
         return opened
 
+    def _board_before_placing(self, builds: tuple[Build, ...]) -> Board:
+        """The board of an action between its demolitions and its first placing, made again
+        for the order check that a refused placing asks for: copying it before every placing
+        of two structures cost a search more than the rare refusal that reads it."""
+        board = self.board.copy()
+        for build in builds:
+            for tile in build.demolish:
+                board.remove(build.district, tile)
+        return board
+
     def _other_order_works(self, board: Board, builds: tuple[Build, ...], owner: str) -> bool:
         """True when two structures could be placed in the reverse of the order written."""
         if len(builds) <= 1:
@@ -511,7 +524,14 @@ class CanterburyState(State):
         return True
 
     def cube_stock(self, owner: str) -> int:
-        """Service cubes a colour has for the districts (rules.yaml, cube-supply)."""
+        """Service cubes a colour has for the districts (rules.yaml, cube-supply), counted once
+        per colour: every structure placed asks it."""
+        found = self._cube_stocks.get(owner)
+        if found is None:
+            found = self._cube_stocks[owner] = self._count_cube_stock(owner)
+        return found
+
+    def _count_cube_stock(self, owner: str) -> int:
         cubes = self.spec["setup"]["cubes"]
         set_aside = cubes["set_aside"]
         keys = self.neutral["set_aside"] if self.neutral and owner == self.neutral["name"] else set_aside
@@ -525,7 +545,8 @@ class CanterburyState(State):
         targets = [build.district]
         if size.cubes == NEIGHBOURS:
             targets.extend(game.districts[build.district].neighbours)
-            self.use("medium-cubes", f"structures:sizes.{info.size}.cubes", f"board:districts.{build.district}.neighbours")
+            if self.trace.records:
+                self.use("medium-cubes", f"structures:sizes.{info.size}.cubes", f"board:districts.{build.district}.neighbours")
         elif size.cubes == OWN:
             self.trace.use(rule("small-cubes"))
         large = rule("large-cubes")
@@ -994,8 +1015,19 @@ class CanterburyState(State):
 
     def demolition_choices(self, board: Board, structure: str, district: str) -> list[tuple[str, ...]]:
         """Demolitions worth trying with a structure: none, upgrades, or room where it lacks.
-        A list (empty at once where placement fails for another reason than room, as it does
-        in most districts a search asks about)."""
+        A list, not to be changed (empty at once where placement fails for another reason
+        than room, as it does in most districts a search asks about). During a search each
+        structure and district of the board as it stands is asked once (`searching`): the
+        search lists every kind of action, and each lists the same candidates."""
+        known = self._choices
+        if known is None or board is not self.board:
+            return self._demolition_choices(board, structure, district)
+        found = known.get((structure, district))
+        if found is None:
+            found = known[structure, district] = self._demolition_choices(board, structure, district)
+        return found
+
+    def _demolition_choices(self, board: Board, structure: str, district: str) -> list[tuple[str, ...]]:
         problem = self.placement_rule(board, structure, district)
         if problem is not None and problem != "space":
             return []
@@ -1036,6 +1068,7 @@ class CanterburyState(State):
             for district in districts:
                 choices = self.demolition_choices(board, structure, district)
                 if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
+                    choices = list(choices)  # the search's list is kept for the next question
                     rng.shuffle(choices)
                 for demolish in choices:
                     yield Build(structure, district, tuple(demolish), self._serving(board, structure, district, rng))
@@ -1061,15 +1094,18 @@ class CanterburyState(State):
         nothing (try_action, allows): whether a player can make a Full Build is found once.
         Every candidate of another action after a Levy asks it (`_check_choice`), and each
         answer tries every Full Build: asked again for each candidate, a position where no
-        Full Build is possible cost seconds."""
+        Full Build is possible cost seconds. The demolition choices of each structure and
+        district of this board are found once too (`demolition_choices`)."""
         if self._can_build is not None:  # a search within a search: the same position
             yield
             return
         self._can_build = {}
+        self._choices = {}
         try:
             yield
         finally:
             self._can_build = None
+            self._choices = None
 
     def can_full_build(self, colour: str) -> bool:
         """Whether the player can make a Full Build of one structure now (see `searching`)."""
