@@ -115,7 +115,8 @@ def next_words(state: CanterburyState, words: list[str]) -> list[str]:
     they are a whole move), found without listing the moves: a candidate is worked out only
     when it agrees with the words so far and would add a word not found yet, and the Full
     Builds of two structures are looked at only after the first structure the words name
-    (a comma after its last word), or to see whether a comma may follow it."""
+    (a comma after its last word), or to see whether a comma may follow it. Once the words
+    name a structure, only the candidates of that structure are listed."""
     if state.over or state.neutral_due:
         return _next_of([state.game.format_move(m) for m in legal_moves(state)], words)
     game = state.game
@@ -136,7 +137,12 @@ def next_words(state: CanterburyState, words: list[str]) -> list[str]:
         head = game.format_move(Action(colour, kind)).split()  # "blue: full build"
         if words[: len(head)] != head[:n]:
             continue
-        for build in state.single_builds(state.board, money):
+        named = None
+        if n > len(head):
+            named = _structure_words(state, colour, kind, len(head)).get(words[len(head)])
+            if named is None:
+                continue
+        for build in state.single_builds(state.board, money, only=named):
             move = Action(colour, kind, (build,))
             parts = game.format_move(move).split()
             last = len(parts) - 1  # the first structure's last word: a comma after it for a second
@@ -158,6 +164,14 @@ def next_words(state: CanterburyState, words: list[str]) -> list[str]:
             if onward:
                 out.update(_next_of([game.format_move(m) for m in pairs(state, colour, [move])], words))
     return sorted(out)
+
+
+def _structure_words(state: CanterburyState, colour: str, kind: str, at: int) -> dict[str, str]:
+    """The word an action of this kind writes at `at` (the first word of its build) -> the
+    structure that build is of, read from the move text as the notation writes it."""
+    game = state.game
+    district = game.district_ids[0]
+    return {game.format_move(Action(colour, kind, (Build(s, district),))).split()[at]: s for s in game.buildable}
 
 
 def _next_of(texts: list[str], words: list[str]) -> set[str]:

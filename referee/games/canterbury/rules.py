@@ -1054,11 +1054,13 @@ class CanterburyState(State):
             return False
         return all(freed - game.structures[t].spaces < new.spaces for t in combo if game.structures[t].service != new.service)
 
-    def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None) -> Iterator[Build]:
+    def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None,
+                      only: str | None = None) -> Iterator[Build]:
         """Candidate single structures (unchecked): affordable, in the supply, placeable or
-        placeable after demolitions. In a random order when `rng` is given."""
+        placeable after demolitions; of the structure `only` when given. In a random order
+        when `rng` is given."""
         game = self.game
-        ids = [s for s in game.buildable if board.supply[s] > 0 and game.structures[s].cost <= money and (sizes is None or game.structures[s].size in sizes)]
+        ids = [s for s in game.buildable if board.supply[s] > 0 and game.structures[s].cost <= money and (sizes is None or game.structures[s].size in sizes) and (only is None or s == only)]
         districts = list(game.district_ids)
         if rng is not None:
             rng.shuffle(ids)
