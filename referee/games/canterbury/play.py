@@ -15,6 +15,7 @@ import random
 from dataclasses import field
 from typing import Callable, Iterator, TypeVar
 
+from ...draws import weighted_index
 from ...errors import SpecError
 from ...notation import Move
 from ...plain import dataclass
@@ -282,19 +283,25 @@ class _Known:
             found = self.holding[key] = self.state.demolitions_hold(build)
         return found
 
-    def backed_after(self, first: Build, gone: Structure, district: str) -> bool:
+    def backed_after(self, first: Build, gone: Structure, district: str, earlier: tuple[str, ...] = ()) -> bool:
         """Whether the demolition of `gone` in `district` is backed once the first
-        structure's demolitions are done."""
+        structure's demolitions are done, and the `earlier` tiles of the same district that
+        the second structure demolishes before it."""
         if first is not self.first:
             self.first, self.board_after_first, self.backed_after_first = first, None, {}
-        key = (gone.id, district)
+        key = (gone.id, district, earlier)
         found = self.backed_after_first.get(key)
         if found is None:
             if self.board_after_first is None:
                 board = self.board_after_first = self.state.board.copy()
                 for tile in first.demolish:
                     board.remove(first.district, tile)
-            found = self.backed_after_first[key] = self.state.demolition_backed(self.board_after_first, gone, district)
+            board = self.board_after_first
+            if earlier:
+                board = board.copy()
+                for tile in earlier:
+                    board.remove(district, tile)
+            found = self.backed_after_first[key] = self.state.demolition_backed(board, gone, district)
         return found
 
 
@@ -312,9 +319,10 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
       second is legal alone, leaves a tile in its district and chooses no cube districts: its
       demolitions find what they find alone, the first's tile and cubes only add to what it
       is placed beside, and the first keeps the neighbour it may have needed: legal;
-    - the same, but the first demolishes a tile of such a service and the second demolishes
-      one tile: the one thing that may differ is whether that demolition is still backed
-      once the first's demolitions are done, asked of that board (`_Known.backed_after`);
+    - the same, but the first demolishes a tile of such a service: the one thing that may
+      differ is whether each of the second's demolitions is still backed once the first's
+      demolitions are done (and the second's own before it, as alone), asked of that board
+      (`_Known.backed_after`);
     - the second's demolitions made room, but its district lacks the service cubes it needs
       (demolitions make no cubes), or a demolition needs a structure of its service elsewhere
       that the board lacks (`_Known.unbacked`): illegal;
@@ -333,9 +341,12 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
                 and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
             if untouched:
                 return True
-            if len(second.demolish) == 1:
-                new, gone = game.structures[second.structure], game.structures[second.demolish[0]]
-                return not state.demolition_needs_backing(new, gone) or known.backed_after(first, gone, second.district)
+            new = game.structures[second.structure]
+            for index, tile in enumerate(second.demolish):
+                gone = game.structures[tile]
+                if state.demolition_needs_backing(new, gone) and not known.backed_after(first, gone, second.district, second.demolish[:index]):
+                    return False
+            return True
     if not state.services_ready(outcome.board, second.structure, second.district) or known.unbacked(second):
         return False
     if apart and not known.holds(second):
@@ -457,7 +468,7 @@ def _random_move(state: CanterburyState, rng: random.Random) -> Move:
     weights = play["action_weights"]
     kinds = [LEVY, FULL, TAX]
     while kinds:
-        kind = rng.choices(kinds, [weights[k] for k in kinds]).pop()
+        kind = kinds[weighted_index(rng, [weights[k] for k in kinds])]
         kinds.remove(kind)
         move = _random_full(state, colour, rng) if kind == FULL else _random_tax(state, colour, rng) if kind == TAX else _random_levy(state, colour)
         if move is not None:

@@ -19,7 +19,7 @@ from ..base import Game, Seat, Trace
 from .checks import check_spec
 from .moves import Site
 from .notation import MoveBuilder, format_move, keywords
-from .rules import FIGURE_READERS, HamburgumState
+from .rules import FIGURE_READERS, MONEY, HamburgumState
 
 
 class Hamburgum(Game):
@@ -60,6 +60,10 @@ class Hamburgum(Game):
         self.token_kinds = list(churches["tokens"])
         self.first_token = next(k for k, e in churches["tokens"].items() if e.get("first"))
         self.donations = churches["donations"]
+        # each donation's price by its number at a church, as the random player weighs it every
+        # Church turn: money, money per own citizen, and the materials
+        self.donation_prices = [(e.get(MONEY, 0), e.get("money_per_own_citizen", 0), tuple((k, v) for k, v in e.items() if k in self.materials))
+                                for e in self.donations]
         self.completion_bonus = churches["completion_bonus"]
         harbour = spec["harbour"]
         self.berth_order = [b["number"] for b in harbour["berths"]]

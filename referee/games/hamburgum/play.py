@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from typing import Callable
 
+from ...draws import weighted_index
 from ...notation import Move
 from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 from .rules import MONEY, HamburgumState, Player, enter_harbour, ship_loading_fits
@@ -142,13 +143,12 @@ def _affordable_donations(state, player, church: str, discs: int | None = None) 
     if discs is None:
         discs = state.discs_free(player)
     made = state.donations_made(church)
-    materials, citizens = state.game.materials, len(player.citizens)
+    citizens = len(player.citizens)
     count = 0
-    for entry in state.game.donations[made:]:
-        price = entry.get(MONEY, 0) + entry.get("money_per_own_citizen", 0) * citizens
+    for fixed, per_citizen, cost in state.game.donation_prices[made:]:
+        price = fixed + per_citizen * citizens
         if discs <= count or money < price:
             break
-        cost = [(k, v) for k, v in entry.items() if k in materials]
         if any(stock.get(k, 0) < v for k, v in cost):
             break
         for k, v in cost:
@@ -194,7 +194,7 @@ def plan_church(state, player, space, rng) -> Move | None:
     if options:
         churches = list(options)
         weights = [state.donations_made(c) + 1 for c in churches]
-        church = rng.choices(churches, weights)[0]
+        church = churches[weighted_index(rng, weights)]
         count = options[church] if _chance(state, rng, "all_donations") else rng.randint(1, options[church])
         tokens = _take_tokens(state, church, count, rng)
         donations = (Donation(church, tokens),)
@@ -315,9 +315,7 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     spaces, options = _turn_options(state, player)
     options = list(options)
     while options:
-        weights = [w for w, _, _ in options]
-        index = rng.choices(range(len(options)), weights)[0]
-        _, kind, where = options.pop(index)
+        _, kind, where = options.pop(weighted_index(rng, [w for w, _, _ in options]))
         move = PLANNERS[kind][1](state, player, rng.choice(where), rng)
         if move is not None:
             return move

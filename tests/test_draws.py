@@ -1,0 +1,25 @@
+"""A weighted draw takes the numbers `random.Random.choices` takes and picks what it picks,
+so the games `referee play` writes for a seed stay the same."""
+
+import math
+import random
+
+import pytest
+
+from referee.draws import weighted_index
+
+
+@pytest.mark.parametrize("weights", [[1], [1, 1], [3, 0, 2], [0, 0, 5], [5, 0, 0], [0.5, 2.25, 1e-9, 7], list(range(12)), [2, 2, 2, 2, 2]])
+def test_each_draw_is_the_one_choices_makes(weights):
+    ours, theirs = random.Random(len(weights)), random.Random(len(weights))
+    for _ in range(3000):
+        assert weighted_index(ours, weights) == theirs.choices(range(len(weights)), weights)[0]
+    assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("weights, error", [([0, 0], ValueError), ([1, math.inf], ValueError), ([], IndexError)])
+def test_weights_choices_refuses_are_refused_alike(weights, error):
+    with pytest.raises(error):
+        random.Random(1).choices(range(len(weights)), weights)
+    with pytest.raises(error):
+        weighted_index(random.Random(1), weights)
