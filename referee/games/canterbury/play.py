@@ -327,7 +327,10 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
       (demolitions make no cubes), or a demolition needs a structure of its service elsewhere
       that the board lacks (`_Known.unbacked`): illegal;
     - in another district than the first, the second's demolitions fail alone: the first's
-      demolitions only take tiles away, so they fail with it (`demolitions_hold`)."""
+      demolitions only take tiles away, so they fail with it (`demolitions_hold`);
+    - in the first's district, the first demolishing nothing and the second one tile: the
+      few things that may differ from what the list and the tests before found are asked
+      (`_one_demolition_beside`)."""
     game = state.game
     alone = known.alone
     apart = second.district != first.district
@@ -351,7 +354,35 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
         return False
     if apart and not known.holds(second):
         return False
+    if not apart and not first.demolish and len(second.demolish) == 1:
+        return _one_demolition_beside(state, first, second)
     return state.try_action(Action(colour, FULL, (first, second))) is not None
+
+
+def _one_demolition_beside(state: CanterburyState, first: Build, second: Build) -> bool:
+    """A Full Build of two structures in one district, the first demolishing nothing and
+    the second one tile, that has passed the tests before it in `_second_stands`. The one
+    demolition comes before either is placed, on the board as it stands, where its backing
+    was found (`_Known.unbacked`); the first, legal alone, then meets the district less that
+    tile, and the second the board the candidate list saw for it (the first placed), less
+    the tile. What is left to ask is what may differ from those: the tile stood there before
+    the first (the list may offer the first itself), it is smaller than the second, it goes
+    for the second's service or for room the two structures lack without it, the second then
+    has its room, and the first still has a neighbour once the tile is gone (the other
+    placing rules only gain from a tile less)."""
+    game = state.game
+    tiles = state.board.tiles[second.district]
+    if second.demolish[0] not in tiles:
+        return False
+    new, gone, placed = game.structures[second.structure], game.structures[second.demolish[0]], game.structures[first.structure]
+    if game.sizes[gone.size].rank >= game.sizes[new.size].rank:
+        return False
+    free = game.free_spaces(tiles)
+    if gone.service != new.service and free >= placed.spaces + new.spaces:
+        return False
+    if free + gone.spaces - placed.spaces < new.spaces:
+        return False
+    return len(tiles) > 1 or any(state.board.tiles[d] for d in game.districts[second.district].neighbours)
 
 
 class Seconds:
