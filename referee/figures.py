@@ -83,6 +83,7 @@ class FigureTable:
         # per subject, each key's reader and the id it stands for, in the file's order: a
         # replay reads a checkpoint's figures hundreds of times
         self._readers: dict[str, dict[str, tuple[Reader, str | None]]] = {}
+        self._picked: dict[tuple[str, tuple], list] = {}  # by subject and a tuple of keys (`values`)
         for figure, keys in self._keys.items():
             read = readers[reader_name(figure)]
             for key, item in keys:
@@ -95,8 +96,16 @@ class FigureTable:
         """Every figure of a subject (a player, the city...), read from the state; with `only`,
         those of these keys alone (a checkpoint states a few of a dozen figures, some of which
         take a look over the whole board to read)."""
-        return {key: read(state, who) if item is None else read(state, who, item)
-                for key, (read, item) in self._readers.get(subject, {}).items() if only is None or key in only}
+        readers = self._readers.get(subject, {})
+        if only is None:
+            picked = readers.items()
+        elif isinstance(only, tuple):  # the same few keys after every round of a random game
+            picked = self._picked.get((subject, only))
+            if picked is None:
+                picked = self._picked[subject, only] = [(key, entry) for key, entry in readers.items() if key in only]
+        else:
+            picked = [(key, entry) for key, entry in readers.items() if key in only]
+        return {key: read(state, who) if item is None else read(state, who, item) for key, (read, item) in picked}
 
 
 def reader_name(figure: Figure) -> str:
