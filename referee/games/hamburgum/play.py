@@ -67,8 +67,9 @@ def plan_sell(state, player, space, rng) -> Move | None:
         return None
     left = Counter(goods)
     shipped: Counter = Counter()
+    prices = {g: state.price(g) for g in left}
     for capacity in sorted(state.own_capacities(player.colour), reverse=True):
-        best = max(left, key=lambda g: (left[g], state.price(g)), default=None)
+        best = max(left, key=lambda g: (left[g], prices[g]), default=None)
         if best is None or left[best] == 0:
             break
         n = min(capacity, left[best])

@@ -297,9 +297,9 @@ class HamburgumState(State):
     def _move_marker(self, player: Player, move: Turn) -> None:
         """Move the rondel marker to a space of the move's action, paying for extra steps."""
         game, rule = self.game, self.game.rule
-        candidates = game.spaces_of(move.action, move.side)
-        if move.side is not None:
-            if not candidates:
+        if move.side is not None or player.space is None:  # the spaces are listed only where they are asked about
+            candidates = game.spaces_of(move.action, move.side)
+            if move.side is not None and not candidates:
                 refuse(rule("rondel-steps"), f"the {move.action} action has no {move.side} space")
         if player.space is None:
             if len(candidates) > 1:
@@ -369,9 +369,10 @@ class HamburgumState(State):
             self.trace.note(colour, MONEY, shipped_income, rule("sell-goods"), f"sold {_amounts_text(shipped)} on ships")
             self.trace.note(colour, MONEY, bank_income, rule("bank-sale"), f"sold {_amounts_text(dict(move.bank))} to the bank")
         player.stock.subtract(total)  # not `-=`, which would hide a count below zero that a ruling made
-        for r in ("sell-goods", "bank-sale", "supply-unlimited"):
-            self.trace.use(rule(r))
-        self.use("sell-ships", "harbour:berths", *(v for g in shipped for v in self.price_values(g)))
+        if self.trace.records:  # a random game's trace names nothing: this runs every sale
+            for r in ("sell-goods", "bank-sale", "supply-unlimited"):
+                self.trace.use(rule(r))
+            self.use("sell-ships", "harbour:berths", *(v for g in shipped for v in self.price_values(g)))
 
     def _buy(self, player: Player, move: Trade) -> None:
         rule, colour = self.game.rule, player.colour
@@ -390,9 +391,10 @@ class HamburgumState(State):
         if self.trace.keeps_notes:
             self.trace.note(colour, MONEY, -price, rule("buy-price"), f"bought {_amounts_text(dict(move.buy))} at the depot")
         player.stock.update(dict(move.buy))
-        for r in ("bell-limit", "supply-unlimited"):
-            self.trace.use(rule(r))
-        self.use("buy-price", f"market:materials_price.totals.{count}")
+        if self.trace.records:
+            for r in ("bell-limit", "supply-unlimited"):
+                self.trace.use(rule(r))
+            self.use("buy-price", f"market:materials_price.totals.{count}")
 
     # --- dockyard ------------------------------------------------------------------------
 
@@ -488,10 +490,12 @@ class HamburgumState(State):
             refuse(rule("token-score"), f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
         value = self.token_value(player, token)
         player.prestige += value
-        self.trace.note(player.colour, "prestige", value, rule("token-score"), f"scored the {kind} token of {self.game.church_name(church)}")
+        if self.trace.keeps_notes:
+            self.trace.note(player.colour, "prestige", value, rule("token-score"), f"scored the {kind} token of {self.game.church_name(church)}")
         token.scored = True
-        self.trace.use(rule("token-score"))
-        self.use(self.game.token_rule(kind), *self.token_values(token))
+        if self.trace.records:
+            self.trace.use(rule("token-score"))
+            self.use(self.game.token_rule(kind), *self.token_values(token))
 
     # --- guildhall ----------------------------------------------------------------------
 
@@ -535,9 +539,10 @@ class HamburgumState(State):
         player.citizens.append(site)
         player.houses.append(house.kind)
         self.built[house.kind] += 1
-        for r in ("citizens", "site", "guildhall-donor"):
-            self.trace.use(rule(r))
-        self.use("house-supply", f"houses:types.{house.kind}.count")
+        if self.trace.records:
+            for r in ("citizens", "site", "guildhall-donor"):
+                self.trace.use(rule(r))
+            self.use("house-supply", f"houses:types.{house.kind}.count")
         self._house_effect(player, house, office)
 
     def _check_site(self, site: Site, kind: str, pos: Pos | None) -> None:
@@ -556,7 +561,8 @@ class HamburgumState(State):
         shown = game.board_sites[site]
         if shown != kind:
             refuse(rule("site-type"), f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
-        self.use("site-type", f"board:sites.{game.site_index[site]}.type")
+        if self.trace.records:
+            self.use("site-type", f"board:sites.{game.site_index[site]}.type")
 
     def _check_adjacency(self, player: Player, site: Site, pos: Pos | None) -> None:
         rule = self.game.rule("guildhall-adjacency")
@@ -578,7 +584,8 @@ class HamburgumState(State):
         game, rule = self.game, self.game.rule
         spec = game.house_types[house.kind]
         if "produces" in spec:
-            self.use("price-drop", f"houses:types.{house.kind}.count", *self.price_values(spec["produces"]))
+            if self.trace.records:
+                self.use("price-drop", f"houses:types.{house.kind}.count", *self.price_values(spec["produces"]))
         if "income" in spec:
             player.money += spec["income"]
             self.trace.note(player.colour, MONEY, spec["income"], rule("merchant"), f"the {game.house_name(house.kind)}'s income")
