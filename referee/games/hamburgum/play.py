@@ -140,7 +140,8 @@ def _affordable_donations(state, player, church: str, discs: int | None = None) 
     c = state.churches[church]
     if c.complete:
         return 0
-    stock, money = dict(player.stock), player.money  # a legal stock holds no negative count
+    stock, money = player.stock, player.money
+    spent: dict[str, int] = {}  # materials the donations counted so far take
     if discs is None:
         discs = state.discs_free(player)
     made = state.donations_made(church)
@@ -150,10 +151,10 @@ def _affordable_donations(state, player, church: str, discs: int | None = None) 
         price = fixed + per_citizen * citizens
         if discs <= count or money < price:
             break
-        if any(stock.get(k, 0) < v for k, v in cost):
+        if any(stock[k] - spent.get(k, 0) < v for k, v in cost):
             break
         for k, v in cost:
-            stock[k] = stock.get(k, 0) - v
+            spent[k] = spent.get(k, 0) + v
         money -= price
         count += 1
     return count
