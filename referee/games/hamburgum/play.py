@@ -18,7 +18,7 @@ from typing import Callable
 from ...draws import weighted_index
 from ...notation import Move
 from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
-from .rules import MONEY, HamburgumState, Player, enter_harbour, ship_loading_fits
+from .rules import MONEY, HamburgumState, Player, counts_of, enter_harbour, ship_loading_fits
 
 
 # --- the rondel ---------------------------------------------------------------------------
@@ -62,10 +62,10 @@ def plan_produce(state, player, space, rng) -> Move | None:
 
 
 def plan_sell(state, player, space, rng) -> Move | None:
-    goods = Counter({g: player.stock[g] for g in state.game.goods if player.stock[g] > 0})
+    goods = counts_of({g: player.stock[g] for g in state.game.goods if player.stock[g] > 0})
     if not goods:
         return None
-    left = Counter(goods)
+    left = counts_of(goods)
     shipped: Counter = Counter()
     prices = {g: state.price(g) for g in left}
     for capacity in sorted(state.own_capacities(player.colour), reverse=True):
@@ -79,7 +79,7 @@ def plan_sell(state, player, space, rng) -> Move | None:
     bank = Counter()
     if _chance(state, rng, "bank_rest") or not shipped:
         for good, n in left.items():
-            if n > 0 and not ship_loading_fits(capacities, list((shipped + Counter({good: 1})).values())):
+            if n > 0 and not ship_loading_fits(capacities, list((shipped + counts_of({good: 1})).values())):
                 bank[good] = n
     if not shipped and not bank:
         return None

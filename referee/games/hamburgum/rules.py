@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import field
 from itertools import combinations
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Mapping
 
 from ...errors import Pos, RecordError, Violation
 from ...notation import Move
@@ -210,9 +210,9 @@ class HamburgumState(State):
     def donation_cost(self, player: Player, church: str) -> Counter:
         """What the next donation at a church costs this player (materials and money)."""
         entry = self.game.donations[self.donations_made(church)]
-        cost = Counter({k: v for k, v in entry.items() if k in self.game.materials or k == MONEY})
-        cost[MONEY] += entry.get("money_per_own_citizen", 0) * len(player.citizens)
-        return +cost
+        cost = {k: v for k, v in entry.items() if k in self.game.materials or k == MONEY}
+        cost[MONEY] = cost.get(MONEY, 0) + entry.get("money_per_own_citizen", 0) * len(player.citizens)
+        return counts_of({k: v for k, v in cost.items() if v > 0})
 
     def can_pay(self, player: Player, cost: Counter) -> list[str]:
         """The parts of a cost the player cannot pay (empty when they can)."""
@@ -279,7 +279,7 @@ class HamburgumState(State):
             "players": players,
             "harbour": {b: list(ships) for b, ships in self.harbour.items()},
             "dutchmen": self.dutchmen,
-            "built": _counter_copy(self.built),
+            "built": counts_of(self.built),
             "sites": dict(self.sites),
             "churches": {c: Church(list(s.tokens_left), list(s.discs), s.complete) for c, s in self.churches.items()},
             "completed": list(self.completed),
@@ -349,17 +349,17 @@ class HamburgumState(State):
 
     def _sell(self, player: Player, move: Trade) -> None:
         rule, colour = self.game.rule, player.colour
-        total = Counter(dict(move.sell)) + Counter(dict(move.bank))
+        total = counts_of(dict(move.sell)) + counts_of(dict(move.bank))
         short = [f"{n} {g}" for g, n in total.items() if player.stock[g] < n]
         if short:  # the messages of a sale are written only for a broken rule
             refuse(rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
         capacities = self.own_capacities(colour)
-        shipped = Counter(dict(move.sell))
+        shipped = counts_of(dict(move.sell))
         if not ship_loading_fits(capacities, list(shipped.values())):
             refuse(rule("sell-ships"),
                    f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
         for good, _ in move.bank:
-            if ship_loading_fits(capacities, list((shipped + Counter({good: 1})).values())):
+            if ship_loading_fits(capacities, list((shipped + counts_of({good: 1})).values())):
                 refuse(rule("bank-sale"),
                        f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
         bank_price = self.spec["market"]["bank_sale"]["price"]
@@ -402,7 +402,7 @@ class HamburgumState(State):
         rule, colour = self.game.rule, player.colour
         if move.ships <= 0:
             refuse(rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
-        cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
+        cost = counts_of({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
         if short:
             refuse(rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
@@ -506,7 +506,7 @@ class HamburgumState(State):
         offices = [h for h in move.houses if h.kind == game.office_type]
         if len(offices) > 1:
             refuse(rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
-        cost = Counter({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
+        cost = counts_of({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
         short = self.can_pay(player, cost)
         if short:
             refuse(rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
@@ -534,7 +534,7 @@ class HamburgumState(State):
         if not (player.builder or player.tokens):
             refuse(rule("guildhall-donor"), f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
-        self.pay(player, Counter(self.spec["houses"]["cost"]), rule("house-cost"), f"built the {game.house_name(house.kind)} at {site.name}")
+        self.pay(player, counts_of(self.spec["houses"]["cost"]), rule("house-cost"), f"built the {game.house_name(house.kind)} at {site.name}")
         self.sites[site] = colour
         player.citizens.append(site)
         player.houses.append(house.kind)
@@ -610,7 +610,7 @@ class HamburgumState(State):
             self.trace.note(player.colour, MONEY, payout, rule("office-payout"), f"the {game.office_name(office)}'s payout")
             self.trace.use(rule("office-payout"))
         if "donation" in entry and house.donation is not None:
-            self._donate(player, house.donation.church, house.donation.tokens[0], Counter(entry["donation"]), rule("canon"))
+            self._donate(player, house.donation.church, house.donation.tokens[0], counts_of(entry["donation"]), rule("canon"))
 
     # --- offices -------------------------------------------------------------------------
 
@@ -755,16 +755,17 @@ PLAYER_ONLY = (Produce, Trade)
 ACTIONS: dict[type, str] = {Produce: "_produce", Trade: "_trade", Dockyard: "_dockyard", ChurchTurn: "_church", Guildhall: "_guildhall"}
 
 
-def _counter_copy(counts: Counter) -> Counter:
-    """A copy made by dict's own update: a snapshot is taken before every turn, and
-    Counter(counts) counts through Python code, which made snapshots a tenth of a replay."""
-    copy: Counter = Counter()
-    dict.update(copy, counts)
-    return copy
+def counts_of(counts: Mapping[str, int]) -> Counter:
+    """`Counter(counts)` for a mapping, made by dict's own update: Counter's constructor
+    first asks whether its argument is a mapping through Python code, and turns and
+    snapshots make these many times a move (snapshots were a tenth of a replay)."""
+    made: Counter = Counter()
+    dict.update(made, counts)
+    return made
 
 
 def _player_copy(p: Player) -> Player:
-    return Player(p.seat, p.money, p.prestige, _counter_copy(p.stock), p.space, list(p.houses), list(p.offices), list(p.citizens),
+    return Player(p.seat, p.money, p.prestige, counts_of(p.stock), p.space, list(p.houses), list(p.offices), list(p.citizens),
                   [DonationToken(t.church, t.kind, t.scored) for t in p.tokens], p.churches_built)
 
 
