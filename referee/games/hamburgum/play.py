@@ -340,11 +340,8 @@ def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOpt
     and how much prestige the player may spend, so they are worked out once for each."""
     game = state.game
     floor = state.spec["components"]["prestige"]["minimum"]
-    if player.space is None:  # a first turn: every space, free
-        key = (None, 0)
-    else:  # the prestige to spend, counted up to the dearest step (it reaches every space) and down to -1 (none)
-        dearest = max(c for _, c in game.moves_from(player.space))
-        key = (player.space, max(-1, min(player.prestige - floor, dearest)))
+    # a first turn reaches every space, free; later the prestige to spend decides
+    key = (None, 0) if player.space is None else (player.space, player.prestige - floor)
     found = game.turn_options.get(key)
     if found is None:
         found = game.turn_options[key] = _kinds_of_turn(state, reachable(state, player))

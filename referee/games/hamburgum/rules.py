@@ -85,8 +85,26 @@ def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
     `demand` holds the cubes wanted of each kind. Each kind needs a set of ships
     of its own whose capacities add up to its cubes; tried kind by kind, largest
     first, over every set of the remaining ships (a player has at most five).
+    The answer depends on neither order, and a sale asks it once and once more for
+    each good sent to the bank: each question is worked out once (`_FITS`).
     """
     wanted = sorted((d for d in demand if d > 0), reverse=True)
+    if not wanted:
+        return True
+    key = (tuple(sorted(capacities)), tuple(wanted))
+    found = _FITS.get(key)
+    if found is None:
+        found = _FITS[key] = _loading_fits(capacities, wanted)
+    return found
+
+
+# The answers by ship capacities and demand, both sorted. They stay few: a player has a few
+# ships of the berths' few sizes, and a few kinds of goods in counts a stock can hold.
+_FITS: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
+
+
+def _loading_fits(capacities: list[int], wanted: list[int]) -> bool:
+    """`ship_loading_fits` worked out, `wanted` holding the positive demands, largest first."""
     if not wanted:
         return True
     need, rest = wanted[0], wanted[1:]
@@ -95,7 +113,7 @@ def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
         for chosen in combinations(indices, size):
             if sum(capacities[i] for i in chosen) >= need:
                 left = [c for i, c in enumerate(capacities) if i not in chosen]
-                if ship_loading_fits(left, rest):
+                if _loading_fits(left, rest):
                     return True
     return False
 
