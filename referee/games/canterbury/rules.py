@@ -316,9 +316,10 @@ class CanterburyState(State):
         if move.player not in self.players:  # the city and the neutral player make no moves
             State.seat(self, move.player, move.pos, rule("seat"))
         actor = self.to_act()
-        if move.player != actor:
-            refuse(rule("turn-order"), f"it is {actor}'s turn, not {move.player}'s")
-        self.trace.use(rule("turn-order"))
+        turn_order = rule("turn-order")
+        if move.player != actor:  # the message is written only for a broken rule: this runs every move
+            refuse(turn_order, f"it is {actor}'s turn, not {move.player}'s")
+        self.trace.use(turn_order)
         if isinstance(move, NeutralStep):
             self._neutral_step(move)
             self.moves_this_turn += 1
@@ -385,13 +386,11 @@ class CanterburyState(State):
         if self.first_round():
             self.trace.use(rule("first-round"))
             if kind != setup["first_round"]:
-                if self.can_full_build(colour):
-                    refuse(rule("first-round"), f"the first round is {self._action_name(setup['first_round'])} only, and {colour} can build")
+                require(not self.can_full_build(colour), rule("first-round"), f"the first round is {self._action_name(setup['first_round'])} only, and {colour} can build")
         elif player.must_full_build:
             self.trace.use(rule("after-levy"))
             if kind != setup["after_levy"]:
-                if self.can_full_build(colour):
-                    refuse(rule("after-levy"), f"{colour} took a Levy last turn, so this turn is a {self._action_name(setup['after_levy'])}, and {colour} can build")
+                require(not self.can_full_build(colour), rule("after-levy"), f"{colour} took a Levy last turn, so this turn is a {self._action_name(setup['after_levy'])}, and {colour} can build")
 
     def _action_name(self, kind: str) -> str:
         return self.spec["setup"]["actions"][kind]["names"]["en"]
@@ -557,15 +556,12 @@ class CanterburyState(State):
             refuse(large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
         if size.cubes == CHOSEN:
             serving = build.serving
-            if len(serving) > size.chosen:
-                refuse(large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
+            require(len(serving) <= size.chosen, large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
             require(len(set(serving)) == len(serving), large, "a district is named twice for the cubes", build.pos)
-            if build.district in serving:
-                refuse(large, f"{build.district} is the structure's own district; it gets its cube anyway", build.pos)
+            require(build.district not in serving, large, f"{build.district} is the structure's own district; it gets its cube anyway", build.pos)
             for district in serving:
                 holder = board.cubes[district].get(info.service)
-                if holder is not None:
-                    refuse(large, f"{district} already has a {info.service} cube ({holder}); a cube never replaces another", build.pos)
+                require(holder is None, large, f"{district} already has a {info.service} cube ({holder}); a cube never replaces another", build.pos)
             targets.extend(serving)
             self.trace.use(large)
         stock = self.cube_stock(owner)
@@ -823,8 +819,7 @@ class CanterburyState(State):
         game, rule = self.game, self.game.rule
         marker = rule("variant-marker")
         require(self.neutral is not None, marker, "there is no neutral player: the two-player variant is not in play")
-        if self.moves_this_turn != 0:
-            refuse(marker, f"{move.player} has already placed the neutral's tile this turn")
+        require(self.moves_this_turn == 0, marker, f"{move.player} has already placed the neutral's tile this turn")
         player = self.players[move.player]
         require(self.neutral_due, marker, f"{move.player}'s variant marker shows No Build this turn" if any(player.stacks) else f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
         stack = self.neutral_stack(player)
@@ -835,22 +830,17 @@ class CanterburyState(State):
         stack_rule = rule("neutral-stack")
         if move.skipped is not None:
             skip = rule("neutral-skip")
-            if not settings["skip"]:
-                refuse(skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
-            if move.skipped != top:
-                refuse(stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
-            if len(stack) <= 1:
-                refuse(skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
+            require(settings["skip"], skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
+            require(move.skipped == top, stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
+            require(len(stack) > 1, skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
             self.use("neutral-skip", f"setup:neutral.stacks.{index}.skip")
         tile = stack[1] if move.skipped is not None else top
-        if move.structure != tile:
-            refuse(stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
+        require(move.structure == tile, stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
         board = self.board.copy()
         owner = self.neutral["name"]
         if move.district is None:
             spots = [d for d in game.district_ids if self.placement_rule(board, tile, d) is None]
-            if spots:
-                refuse(rule("neutral-discard"), f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+            require(not spots, rule("neutral-discard"), f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
             self.use("neutral-discard", tiles)
         else:
             problem = self.placement_problem(board, tile, move.district)

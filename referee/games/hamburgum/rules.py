@@ -271,8 +271,9 @@ class HamburgumState(State):
         rule = self.game.rule
         self.seat(move.player, move.pos, rule("seat"))
         expected = self.current()
-        if move.player != expected:
-            refuse(rule("turn-order"), f"it is {expected}'s turn, not {move.player}'s")
+        turn_order = rule("turn-order")  # looked up every turn: a rule missing from rules.yaml shows at once
+        if move.player != expected:  # the message is written only for a broken rule: this runs every turn
+            refuse(turn_order, f"it is {expected}'s turn, not {move.player}'s")
         player = self.players[move.player]
         snapshot = self._snapshot(move.player, board=not isinstance(move, PLAYER_ONLY)) if self.rolls_back else None
         try:
@@ -317,8 +318,8 @@ class HamburgumState(State):
         game, rule = self.game, self.game.rule
         if move.side is not None or player.space is None:  # the spaces are listed only where they are asked about
             candidates = game.spaces_of(move.action, move.side)
-            if move.side is not None and not candidates:
-                refuse(rule("rondel-steps"), f"the {move.action} action has no {move.side} space")
+            if move.side is not None:
+                require(candidates, rule("rondel-steps"), f"the {move.action} action has no {move.side} space")
         if player.space is None:
             if len(candidates) > 1:
                 # which space the marker stands on is missing from the record, not a broken rule
@@ -418,8 +419,7 @@ class HamburgumState(State):
 
     def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
-        if move.ships <= 0:
-            refuse(rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
+        require(move.ships > 0, rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
         cost = counts_of({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
         if short:
@@ -499,31 +499,29 @@ class HamburgumState(State):
             self.trace.use(self.game.rule("game-end"))
 
     def _score(self, player: Player, church: str, kind: str) -> None:
-        rule = self.game.rule
+        scoring = self.game.rule("token-score")
         held = [t for t in player.tokens if t.church == church and t.kind == kind]
-        if not held:
-            refuse(rule("token-score"), f"{player.colour} holds no {kind} token of {self.game.church_name(church)}")
+        if not held:  # the messages name the church: written only for a broken rule
+            refuse(scoring, f"{player.colour} holds no {kind} token of {self.game.church_name(church)}")
         token = held[0]
         if token.scored:
-            refuse(rule("token-score"), f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
+            refuse(scoring, f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
         value = self.token_value(player, token)
         player.prestige += value
         if self.trace.keeps_notes:
-            self.trace.note(player.colour, "prestige", value, rule("token-score"), f"scored the {kind} token of {self.game.church_name(church)}")
+            self.trace.note(player.colour, "prestige", value, scoring, f"scored the {kind} token of {self.game.church_name(church)}")
         token.scored = True
         if self.trace.records:
-            self.trace.use(rule("token-score"))
+            self.trace.use(scoring)
             self.use(self.game.token_rule(kind), *self.token_values(token))
 
     # --- guildhall ----------------------------------------------------------------------
 
     def _guildhall(self, player: Player, move: Guildhall) -> None:
         game, rule, colour = self.game, self.game.rule, player.colour
-        if not move.houses:
-            refuse(rule("guildhall-houses"), f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
+        require(move.houses, rule("guildhall-houses"), f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
         offices = [h for h in move.houses if h.kind == game.office_type]
-        if len(offices) > 1:
-            refuse(rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
+        require(len(offices) <= 1, rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
         cost = counts_of({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
         short = self.can_pay(player, cost)
         if short:
@@ -543,14 +541,10 @@ class HamburgumState(State):
             office = self._take_office(house)
         else:
             left = game.house_types[house.kind]["count"] - self.built[house.kind]
-            if left <= 0:
-                refuse(rule("house-supply"), f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
-        if not (house.donation is None or office == game.canon):
-            refuse(rule("canon"), f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
-        if len(player.citizens) >= game.limit("citizens"):
-            refuse(rule("citizens"), f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
-        if not (player.builder or player.tokens):
-            refuse(rule("guildhall-donor"), f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
+            require(left > 0, rule("house-supply"), f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
+        require(house.donation is None or office == game.canon, rule("canon"), f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
+        require(len(player.citizens) < game.limit("citizens"), rule("citizens"), f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
+        require(player.builder or player.tokens, rule("guildhall-donor"), f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
         self.pay(player, counts_of(self.spec["houses"]["cost"]), rule("house-cost"), f"built the {game.house_name(house.kind)} at {site.name}")
         self.sites[site] = colour
@@ -566,19 +560,15 @@ class HamburgumState(State):
     def _check_site(self, site: Site, kind: str, pos: Pos | None) -> None:
         game, rule = self.game, self.game.rule
         if game.board_sites is not None:
-            if site not in game.board_sites:
-                refuse(rule("site"), f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
+            require(site in game.board_sites, rule("site"), f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
         else:
-            if len(self.sites) >= self.spec["board"]["site_count"]:
-                refuse(rule("site"), f"all {self.spec['board']['site_count']} house sites are built on", pos)
-        if site in self.sites:
-            refuse(rule("site"), f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
+            require(len(self.sites) < self.spec["board"]["site_count"], rule("site"), f"all {self.spec['board']['site_count']} house sites are built on", pos)
+        require(site not in self.sites, rule("site"), f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
         if game.board_sites is None:
             self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
             return
         shown = game.board_sites[site]
-        if shown != kind:
-            refuse(rule("site-type"), f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
+        require(shown == kind, rule("site-type"), f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
         if self.trace.records:
             self.use("site-type", f"board:sites.{game.site_index[site]}.type")
 
@@ -593,8 +583,7 @@ class HamburgumState(State):
         churches = {t.church for t in player.tokens}
         neighbours = links.get(site.name, set())
         ok = any(n in churches or self.sites.get(self.game.site_of_name.get(n)) == player.colour for n in neighbours)
-        if not ok:
-            refuse(rule, f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
+        require(ok, rule, f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
         self.trace.use(rule)
 
     def _house_effect(self, player: Player, house: House, office: str | None) -> None:
@@ -640,23 +629,18 @@ class HamburgumState(State):
         require(self.office_stack, rule("house-supply"), "every office is built", house.pos)
         if mode == "numbered":
             top = self.office_stack[0]
-            if named not in (None, top):
-                refuse(rule("office-stack"), f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
+            require(named in (None, top), rule("office-stack"), f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
         elif mode == "choice":
-            if named is None:
-                refuse(rule("office-stack"), f"name the blue office built (left: {', '.join(self.office_stack)})", house.pos)
-            if named not in self.office_stack:
-                refuse(rule("office-stack"), f"the {game.office_name(named)} is not among the blue offices left ({', '.join(self.office_stack)})", house.pos)
+            require(named is not None, rule("office-stack"), f"name the blue office built (left: {', '.join(self.office_stack)})", house.pos)
+            require(named in self.office_stack, rule("office-stack"), f"the {game.office_name(named)} is not among the blue offices left ({', '.join(self.office_stack)})", house.pos)
             top = named
         else:
             if self.face_up is None:
                 require(named is not None, rule("office-stack"), "no office lies face up; name the office turned up", house.pos)
-                if named not in self.office_stack:
-                    refuse(rule("office-reveal"), f"the {game.office_name(named)} is not in the stack (left: {', '.join(self.office_stack)})", house.pos)
+                require(named in self.office_stack, rule("office-reveal"), f"the {game.office_name(named)} is not in the stack (left: {', '.join(self.office_stack)})", house.pos)
                 self.trace.fact("office turned up on the shuffled stack, stated by the record", house.pos)
                 self.face_up = named
-            if named not in (None, self.face_up):
-                refuse(rule("office-stack"), f"only the face-up {game.office_name(self.face_up)} may be built, not the {game.office_name(named)}", house.pos)
+            require(named in (None, self.face_up), rule("office-stack"), f"only the face-up {game.office_name(self.face_up)} may be built, not the {game.office_name(named)}", house.pos)
             top = self.face_up
             self.face_up = None
         self.office_stack.remove(top)
@@ -667,10 +651,8 @@ class HamburgumState(State):
     def _reveal(self, move: Reveal) -> None:
         game, rule = self.game, self.game.rule
         require(self.spec["offices"]["mode"] == "shuffled", rule("office-reveal"), "only advanced game II turns offices up from a shuffled stack")
-        if self.face_up is not None:
-            refuse(rule("office-reveal"), f"the {game.office_name(self.face_up)} already lies face up")
-        if move.office not in self.office_stack:
-            refuse(rule("office-reveal"), f"the {game.office_name(move.office)} is not in the stack (left: {', '.join(self.office_stack) or 'none'})")
+        require(self.face_up is None, rule("office-reveal"), f"the {game.office_name(self.face_up)} already lies face up")
+        require(move.office in self.office_stack, rule("office-reveal"), f"the {game.office_name(move.office)} is not in the stack (left: {', '.join(self.office_stack) or 'none'})")
         self.face_up = move.office
         self.trace.use(rule("office-reveal"))
         self.trace.fact("office turned up on the shuffled stack, stated by the record", move.pos)

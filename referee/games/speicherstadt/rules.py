@@ -242,8 +242,7 @@ class SpeicherstadtState(State):
                 self._close_round()
             if self.phase == DEMAND and not self.placed:
                 raise Violation(rule("supply-size"), f"all {len(self.slots)} cards of this round are out; no further card is revealed")
-            if self.phase not in (SUPPLY, FINAL_FIRES):
-                refuse(rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}")
+            require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}")
             self._reveal(move)
         elif isinstance(move, Place):
             self._check_player(move.player, move)
@@ -283,8 +282,7 @@ class SpeicherstadtState(State):
             self._close_round()
         if self.phase == SUPPLY and not self.slots and self.round == move.round:
             return
-        if self.phase == FINAL_FIRES:
-            refuse(rule("game-end"), f"round {self.round} was the last; only the fires left in the pile are revealed now")
+        require(self.phase != FINAL_FIRES, rule("game-end"), f"round {self.round} was the last; only the fires left in the pile are revealed now")
         require(self.phase == SUPPLY and not self.slots, rule("phase-order"), self._phase_message(f"round {move.round} cannot begin yet"))
         raise Violation(rule("round-number"), f"this is round {self.round}, not round {move.round}")
 
@@ -294,8 +292,7 @@ class SpeicherstadtState(State):
         game, rule = self.game, self.game.rule
         season = self.current_season()
         if self.phase == FINAL_FIRES:
-            if move.card != game.fire:
-                refuse(rule("game-end"), f"the last round is over; only the fires left in the pile are resolved now, not a {move.card}")
+            require(move.card == game.fire, rule("game-end"), f"the last round is over; only the fires left in the pile are resolved now, not a {move.card}")
         require(season is not None, rule("deck-season"), "the draw pile is empty")
         card, in_stack = self._draw(season, move)
         self.trace.use(rule("deck-season"), "cards:seasons", f"cards:types.{card.type}.counts")
@@ -363,12 +360,10 @@ class SpeicherstadtState(State):
     def _ship_cargo(self, move: Reveal) -> list[str]:
         rule = self.game.rule
         count = self.spec["components"]["ship_cubes"]
-        if len(move.cubes) != count:
-            refuse(rule("ship-cargo"), f"a ship is loaded with {count} cubes from the bag; the record names {len(move.cubes)}")
+        require(len(move.cubes) == count, rule("ship-cargo"), f"a ship is loaded with {count} cubes from the bag; the record names {len(move.cubes)}")
         need = Counter(move.cubes)
         short = [g for g, n in need.items() if self.bag[g] < n]
-        if short:
-            refuse(rule("ship-cargo"), f"the bag holds only {', '.join(f'{self.bag[g]} {g}' for g in short)}")
+        require(not short, rule("ship-cargo"), f"the bag holds only {', '.join(f'{self.bag[g]} {g}' for g in short)}")
         self.bag -= need
         self.trace.use(rule("ship-cargo"))
         self.trace.fact("ship cargo drawn from the bag", move.pos)
@@ -400,17 +395,18 @@ class SpeicherstadtState(State):
     def _place(self, move: Place) -> None:
         rule = self.game.rule
         expected = self.to_place()
-        if move.player != expected:
-            refuse(rule("demand-turn"), f"it is {expected}'s turn to place a worker, not {move.player}'s")
+        demand_turn, column_full = rule("demand-turn"), rule("column-full")
+        if move.player != expected:  # the messages are written only for a broken rule: this runs every placing
+            refuse(demand_turn, f"it is {expected}'s turn to place a worker, not {move.player}'s")
         if not 1 <= move.slot <= len(self.slots):  # no ruling puts a worker above a card that is not there
             raise Violation(rule("demand-slot"), f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards")
         slot = self.slots[move.slot - 1]
         spaces = self.spec["components"]["board"]["building_spaces"]
         if len(slot.queue) >= spaces:
-            refuse(rule("column-full"), f"all {spaces} building spaces above slot {move.slot} are taken")
+            refuse(column_full, f"all {spaces} building spaces above slot {move.slot} are taken")
         slot.queue.append(move.player)
         self.placed += 1
-        self.trace.use(rule("demand-turn"))
+        self.trace.use(demand_turn)
         if self.placed == self.demand_total():
             self.phase = PURCHASE
             self.purchase_slot = 0
@@ -438,18 +434,20 @@ class SpeicherstadtState(State):
         rule = self.game.rule
         offer = self.current_offer()
         slot, colour, price = offer.slot, offer.colour, offer.price
-        if move.slot is not None:
-            if move.slot != self.purchase_slot + 1:
-                refuse(rule("purchase-turn"), f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
+        turn = rule("purchase-turn")
+        # the messages are written only for a broken rule: this runs at every offer
+        if move.slot is not None and move.slot != self.purchase_slot + 1:
+            refuse(turn, f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
         if move.player != colour:
-            refuse(rule("purchase-turn"), f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
+            refuse(turn, f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
         player = self.players[colour]
         if move.buy:
+            funds = rule("purchase-funds")
             if player.coins < price:
-                refuse(rule("purchase-funds"), f"{colour} has {player.coins} coins; slot {self.purchase_slot + 1} costs {price}")
+                refuse(funds, f"{colour} has {player.coins} coins; slot {self.purchase_slot + 1} costs {price}")
             player.coins -= price
             if self.trace.keeps_notes:
-                self.trace.note(colour, "coins", -price, rule("purchase-funds"), f"bought the {self.game.card_name(slot.card.type)} in slot {self.purchase_slot + 1}")
+                self.trace.note(colour, "coins", -price, funds, f"bought the {self.game.card_name(slot.card.type)} in slot {self.purchase_slot + 1}")
             player.cards.append(slot.card)
             player.bought = True
             if slot.card.type == self.game.contract:
@@ -457,12 +455,12 @@ class SpeicherstadtState(State):
             player.dock.extend(slot.cubes)
             slot.cubes = []
             slot.buyer, slot.price = colour, price
-            self.trace.use(rule("purchase-funds"))
+            self.trace.use(funds)
             self.purchase_slot += 1
             self.offer_index = 0
         else:
             self.offer_index += 1
-        self.trace.use(rule("purchase-turn"))
+        self.trace.use(turn)
         self._skip_empty_slots()
 
     def _discard(self, slot: Slot) -> None:
@@ -484,21 +482,17 @@ class SpeicherstadtState(State):
         cubes = list(move.goods)
         self.trace.use(rule("loading-cubes"))
         if move.action == "warehouse_out":
-            if not player.owns(self.game.warehouse):
-                refuse(rule("warehouse-owned"), f"{move.player} owns no warehouse")
-            if not _take(player.warehouse, cubes):
-                refuse(rule("loading-cubes"), f"{move.player}'s warehouse holds {_goods_text(player.warehouse)}, not {_goods_text(cubes)}")
+            require(player.owns(self.game.warehouse), rule("warehouse-owned"), f"{move.player} owns no warehouse")
+            require(_take(player.warehouse, cubes), rule("loading-cubes"), f"{move.player}'s warehouse holds {_goods_text(player.warehouse)}, not {_goods_text(cubes)}")
             player.dock.extend(cubes)
             return
         if move.action == "hall_take":
-            if not _take(player.hall, cubes):
-                refuse(rule("loading-cubes"), f"{move.player}'s market hall holds {_goods_text(player.hall)}, not {_goods_text(cubes)}")
+            require(_take(player.hall, cubes), rule("loading-cubes"), f"{move.player}'s market hall holds {_goods_text(player.hall)}, not {_goods_text(cubes)}")
             player.dock.extend(cubes)
             return
         # everything else uses unloaded cubes; check and take them first, keep a copy to restore
         before = list(player.dock)
-        if not _take(player.dock, cubes):
-            refuse(rule("loading-cubes"), f"{move.player} has {_goods_text(before)} unloaded, not {_goods_text(cubes)}")
+        require(_take(player.dock, cubes), rule("loading-cubes"), f"{move.player} has {_goods_text(before)} unloaded, not {_goods_text(cubes)}")
         try:
             self._place_cubes(player, move, cubes)
         except Violation:
@@ -515,16 +509,14 @@ class SpeicherstadtState(State):
             contract = player.contracts[move.contract - 1]
             open_symbols = Counter(contract.open)
             for g in cubes:
-                if open_symbols[g] <= 0:
-                    refuse(rule("contract-symbol"), f"contract {move.contract} ({_goods_text(contract.goods)}) has no uncovered {g} symbol; open: {_goods_text(contract.open)}")
+                require(open_symbols[g] > 0, rule("contract-symbol"), f"contract {move.contract} ({_goods_text(contract.goods)}) has no uncovered {g} symbol; open: {_goods_text(contract.open)}")
                 open_symbols[g] -= 1
             contract.covered.extend(cubes)
             self.trace.use(rule("contract-symbol"))
         elif move.action == "sell":
             for g in cubes:
                 trader = self.game.trader_for(g)
-                if not (trader and player.owns(trader)):
-                    refuse(rule("trader-owned"), f"{colour} owns no trader who buys {g}")
+                require(trader and player.owns(trader), rule("trader-owned"), f"{colour} owns no trader who buys {g}")
                 player.coins += spec["cards"]["types"][trader]["trader"]["price"]
                 self.trace.note(colour, "coins", spec["cards"]["types"][trader]["trader"]["price"], rule("trader-owned"), f"sold {g} to the {self.game.card_name(trader)}")
             self.goods_stock.update(cubes)
@@ -534,23 +526,19 @@ class SpeicherstadtState(State):
             self.goods_stock.update(cubes)
             self.trace.use(rule("spoilage"))
         elif move.action == "warehouse_in":
-            if not player.owns(self.game.warehouse):
-                refuse(rule("warehouse-owned"), f"{colour} owns no warehouse")
+            require(player.owns(self.game.warehouse), rule("warehouse-owned"), f"{colour} owns no warehouse")
             cap = self.game.warehouse_capacity()
-            if len(player.warehouse) + len(cubes) > cap:
-                refuse(rule("warehouse-capacity"), f"the warehouse holds {len(player.warehouse)} cubes; {len(cubes)} more would pass its limit of {cap}")
+            require(len(player.warehouse) + len(cubes) <= cap, rule("warehouse-capacity"), f"the warehouse holds {len(player.warehouse)} cubes; {len(cubes)} more would pass its limit of {cap}")
             player.warehouse.extend(cubes)
             self.trace.use(rule("warehouse-capacity"))
         elif move.action == "hall_keep":
             cap = hall["store"]
-            if len(player.hall) + len(cubes) > cap:
-                refuse(rule("hall-store"), f"the market hall keeps at most {cap} cube{'s' if cap != 1 else ''}; it holds {len(player.hall)}")
+            require(len(player.hall) + len(cubes) <= cap, rule("hall-store"), f"the market hall keeps at most {cap} cube{'s' if cap != 1 else ''}; it holds {len(player.hall)}")
             player.hall.extend(cubes)
             self.trace.use(rule("hall-store"))
         elif move.action == "hall_sell":
             give, coins = hall["sell"]["give"], hall["sell"]["coins"]
-            if len(cubes) % give != 0:
-                refuse(rule("hall-sell"), f"the market hall buys cubes {give} at a time; {len(cubes)} is not a multiple of {give}")
+            require(len(cubes) % give == 0, rule("hall-sell"), f"the market hall buys cubes {give} at a time; {len(cubes)} is not a multiple of {give}")
             player.coins += len(cubes) // give * coins
             self.trace.note(colour, "coins", len(cubes) // give * coins, rule("hall-sell"), f"sold {len(cubes)} cubes at the market hall")
             self.goods_stock.update(cubes)
@@ -561,8 +549,7 @@ class SpeicherstadtState(State):
                     f"the market hall gives {take} cube for every {give}; {len(cubes)} returned cannot buy {len(move.take)}")
             stock = self.goods_stock + Counter(cubes)
             short = [g for g, k in Counter(move.take).items() if stock[g] < k]
-            if short:
-                refuse(rule("hall-exchange"), f"the goods stock holds no {', '.join(short)} to take (cubes never come from the bag)")
+            require(not short, rule("hall-exchange"), f"the goods stock holds no {', '.join(short)} to take (cubes never come from the bag)")
             self.goods_stock = stock - Counter(move.take)
             player.dock.extend(move.take)
             self.trace.use(rule("hall-exchange"))
@@ -776,14 +763,11 @@ def check_face_range(game: Game, move: Reveal, face: dict) -> None:
         if value is None:
             continue
         if key == "goods":
-            if len(value) not in spec.get("sizes", [len(value)]):
-                refuse(rule, f"a contract shows {', '.join(map(str, spec['sizes']))} goods, not {len(value)}")
+            require(len(value) in spec.get("sizes", [len(value)]), rule, f"a contract shows {', '.join(map(str, spec['sizes']))} goods, not {len(value)}")
         else:
             low, high = spec.get("min"), spec.get("max")
-            if not (low is None or value >= low):
-                refuse(rule, f"a {game.card_name(move.card).lower()} shows at least {low}, not {value}")
-            if not (high is None or value <= high):
-                refuse(rule, f"a {game.card_name(move.card).lower()} shows at most {high}, not {value}")
+            require(low is None or value >= low, rule, f"a {game.card_name(move.card).lower()} shows at least {low}, not {value}")
+            require(high is None or value <= high, rule, f"a {game.card_name(move.card).lower()} shows at most {high}, not {value}")
 
 
 # --- text for messages ------------------------------------------------------------------
