@@ -154,3 +154,34 @@ def test_a_random_game_that_searches_without_end_is_given_up_at_max_trials():
             state.apply(game.random_move(state, rng))
         most = max(most, state.random_trials)
     assert 0 < most and most * 10 < game.play["max_trials"]
+
+
+def test_a_search_finds_each_demolition_choice_once_and_random_orders_leave_it_as_found(monkeypatch):
+    """During a search the demolition choices of the board as it stands are worked out once
+    per structure and district, and the lists are shared: the random player shuffles its own
+    copy, so every later question of the same search gets what the rules give."""
+    from referee.games.canterbury.rules import CanterburyState
+
+    record = play_game("canterbury", 3, 1).encode()
+    total = check_bytes(record, "game.log").moves
+    state = check_bytes(record, "game.log", stop_after=int(total * 0.6)).state
+    game = state.game
+    expected = {(s, d): state.demolition_choices(state.board, s, d) for s in game.buildable for d in game.district_ids}
+    assert any(len(c) > 1 for c in expected.values())  # some lists a random order would shuffle
+    worked = Counter()
+    work = CanterburyState._demolition_choices
+
+    def counted(self, board, structure, district):
+        worked[structure, district] += 1
+        return work(self, board, structure, district)
+
+    monkeypatch.setattr(CanterburyState, "_demolition_choices", counted)
+    money = state.players[state.to_act()].money + state.tax()
+    with state.searching():
+        for seed in range(40):  # random orders, each shuffling lists of several choices
+            list(state.single_builds(state.board, money, rng=random.Random(seed)))
+        found = {key: state.demolition_choices(state.board, *key) for key in expected}
+    assert found == expected
+    assert set(worked.values()) == {1}
+    outside = state.demolition_choices(state.board, *next(iter(expected)))  # after the search: worked out again
+    assert worked[next(iter(expected))] == 2 and outside == expected[next(iter(expected))]
