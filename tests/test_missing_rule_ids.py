@@ -56,3 +56,16 @@ def test_check_with_a_rule_dropped_from_rules_yaml_exits_4_naming_the_rule(edite
     assert code == 4, text
     assert f"{rules}:" in text and "no rule hamburgum/turn-order" in text
     assert "internal error" not in text and "Traceback" not in text
+
+
+@pytest.mark.parametrize("rid", ["hamburgum/trade-either", "hamburgum/church-one"])
+def test_a_rule_checked_at_every_turn_of_its_kind_is_missed_even_when_unbroken(edited_shipped_data, capsys, rid):
+    """The checks whose message is written only for a broken rule still look their rule up
+    whenever they run: a legal record whose turns those rules judge exits 4 without them."""
+    rules = edited_shipped_data / "specs" / "hamburgum" / "rules.yaml"
+    drop_rule(rules, rid)
+    code = main(["check", str(QUICK_START)])
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert code == 4, text
+    assert f"no rule {rid}" in text and "Traceback" not in text

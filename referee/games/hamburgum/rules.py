@@ -356,11 +356,12 @@ class HamburgumState(State):
 
     def _trade(self, player: Player, move: Trade) -> None:
         rule = self.game.rule
+        either, something = rule("trade-either"), rule("trade-something")  # looked up every turn, as require would
         selling = move.sell or move.bank
         if selling and move.buy:  # the messages of a turn are written only for a broken rule: this runs every turn
-            refuse(rule("trade-either"), f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
+            refuse(either, f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
         if not (selling or move.buy):
-            refuse(rule("trade-something"), f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
+            refuse(something, f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
         if selling:
             self._sell(player, move)
         elif move.buy:
@@ -439,9 +440,10 @@ class HamburgumState(State):
 
     def _church(self, player: Player, move: ChurchTurn) -> None:
         rule = self.game.rule
+        one_church = rule("church-one")  # looked up every turn, as require would
         named = list(dict.fromkeys(d.church for d in move.donations))
         if len(named) > 1:  # the messages of a Church action are written only for a broken rule
-            refuse(rule("church-one"), f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
+            refuse(one_church, f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
         for donation in move.donations:
             for token in donation.tokens:
                 self._donate(player, donation.church, token, None, rule("donation-cost"))
