@@ -362,23 +362,21 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
 def _one_demolition_beside(state: CanterburyState, first: Build, second: Build) -> bool:
     """A Full Build of two structures in one district, the first demolishing nothing and
     the second one tile, that has passed the tests before it in `_second_stands`. The one
-    demolition comes before either is placed, on the board as it stands, where its backing
-    was found (`_Known.unbacked`); the first, legal alone, then meets the district less that
-    tile, and the second the board the candidate list saw for it (the first placed), less
-    the tile. What is left to ask is what may differ from those: the tile stood there before
-    the first (the list may offer the first itself), it is smaller than the second, it goes
-    for the second's service or for room the two structures lack without it, the second then
-    has its room, and the first still has a neighbour once the tile is gone (the other
-    placing rules only gain from a tile less)."""
+    demolition comes before either is placed, on the board as it stands, and is asked of the
+    demolition rules there, with the room both structures need (`demolition_allowed`); the
+    first, legal alone, then meets the district less that tile, and the second the board the
+    candidate list saw for it (the first placed), less the tile. What is left to ask is what
+    may differ from those: the tile stood there before the first (the list may offer the
+    first itself), the second then has its room, and the first still has a neighbour once the
+    tile is gone (the other placing rules only gain from a tile less)."""
     game = state.game
     tiles = state.board.tiles[second.district]
-    if second.demolish[0] not in tiles:
+    tile = second.demolish[0]
+    if tile not in tiles:
         return False
-    new, gone, placed = game.structures[second.structure], game.structures[second.demolish[0]], game.structures[first.structure]
-    if game.sizes[gone.size].rank >= game.sizes[new.size].rank:
-        return False
+    new, gone, placed = game.structures[second.structure], game.structures[tile], game.structures[first.structure]
     free = game.free_spaces(tiles)
-    if gone.service != new.service and free >= placed.spaces + new.spaces:
+    if not state.demolition_allowed(second, tile, free < placed.spaces + new.spaces):  # the room as `_demolish` counts it
         return False
     if free + gone.spaces - placed.spaces < new.spaces:
         return False

@@ -1004,6 +1004,13 @@ class CanterburyState(State):
         which taking tiles away never makes true."""
         return self._trial(lambda: self._demolish(self.board.copy(), (build,))) is not None
 
+    def demolition_allowed(self, build: Build, tile: str, room_needed: bool) -> bool:
+        """Whether the demolition rules (`_check_demolition`) let `tile` go for the build on
+        the board as it stands, `room_needed` saying whether its action lacks room without
+        the tile: for a search that judges the rest of an action itself."""
+        structures = self.game.structures
+        return self._trial(lambda: self._check_demolition(self.board, build, structures[build.structure], structures[tile], room_needed)) is not None
+
     def _trial(self, work: Callable[[], Any]) -> Any:
         """What `work()` gives, asked for a search and not for the record: it uses no rule on
         the record's behalf, and a rule that refuses makes it None."""

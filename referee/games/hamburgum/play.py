@@ -40,14 +40,12 @@ def _turn(state: HamburgumState, player: Player, space: str) -> dict:
 
 
 def _chance(state: HamburgumState, rng: random.Random, choice: str) -> bool:
-    """Yes, by the weights of doing and skipping: the one draw that `rng.choices((True,
-    False), (do, skip))` makes, compared as it compares it, without the lists it builds (a
-    random game asks this more than once a turn)."""
+    """Yes, by the weights of doing and skipping, drawn as `rng.choices((True, False), (do,
+    skip))` draws it (`weighted_index`)."""
     weights = state.spec["play"]["choices"][choice]
-    do, total = weights["do"], weights["do"] + weights["skip"]
-    if total <= 0:
+    if weights["do"] + weights["skip"] <= 0:
         raise ValueError(f"the weights of play.yaml choices.{choice} add up to nothing")
-    return rng.random() * total < do
+    return weighted_index(rng, (weights["do"], weights["skip"])) == 0
 
 
 # --- planning one kind of turn -----------------------------------------------------------
