@@ -1,9 +1,10 @@
-"""Random draws as `random.Random` makes them, without the lists it builds for them.
+"""Random draws as `random.Random` makes them, without the work it does around them.
 
-A random game (`referee play`) draws a weighted choice several times a move. The games it
-writes for a seed must stay the games it wrote before, so each draw here takes the very
-numbers the standard library's method takes and answers as it answers; only the lists it
-builds around the one number are left out.
+A random game (`referee play`) draws a weighted choice several times a move, and Canterbury's
+random player shuffles the districts for every structure it thinks of. The games it writes
+for a seed must stay the games it wrote before, so each draw here takes the very numbers the
+standard library's method takes and answers as it answers; only the lists and the calls it
+makes around them are left out.
 """
 
 from __future__ import annotations
@@ -24,3 +25,18 @@ def weighted_index(rng: random.Random, weights: Sequence[float]) -> int:
     if not isfinite(total):
         raise ValueError("Total of weights must be finite")
     return bisect(cumulative, rng.random() * total, 0, len(cumulative) - 1)
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """Shuffle `items` in place as `rng.shuffle(items)` does, number for number: from the last
+    place down, each swaps with a place drawn below it by rejection from just enough random
+    bits. The standard method makes a call for each of those draws; a search shuffles the
+    districts for every structure it tries, and the calls were a sixth of its time."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        size = i + 1
+        bits = size.bit_length()
+        j = getrandbits(bits)
+        while j >= size:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]

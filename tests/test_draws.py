@@ -1,12 +1,13 @@
 """A weighted draw takes the numbers `random.Random.choices` takes and picks what it picks,
-so the games `referee play` writes for a seed stay the same."""
+and a shuffle takes those `random.Random.shuffle` takes and orders as it orders, so the
+games `referee play` writes for a seed stay the same."""
 
 import math
 import random
 
 import pytest
 
-from referee.draws import weighted_index
+from referee.draws import shuffle, weighted_index
 
 
 @pytest.mark.parametrize("weights", [[1], [1, 1], [3, 0, 2], [0, 0, 5], [5, 0, 0], [0.5, 2.25, 1e-9, 7], list(range(12)), [2, 2, 2, 2, 2]])
@@ -23,3 +24,14 @@ def test_weights_choices_refuses_are_refused_alike(weights, error):
         random.Random(1).choices(range(len(weights)), weights)
     with pytest.raises(error):
         weighted_index(random.Random(1), weights)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 5, 8, 9, 16, 17, 33])
+def test_each_shuffle_is_the_one_random_makes(size):
+    ours, theirs = random.Random(size), random.Random(size)
+    for _ in range(500):
+        mine, standard = list(range(size)), list(range(size))
+        shuffle(ours, mine)
+        theirs.shuffle(standard)
+        assert mine == standard
+    assert ours.getstate() == theirs.getstate()

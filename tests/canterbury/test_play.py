@@ -185,3 +185,34 @@ def test_a_search_finds_each_demolition_choice_once_and_random_orders_leave_it_a
     assert set(worked.values()) == {1}
     outside = state.demolition_choices(state.board, *next(iter(expected)))  # after the search: worked out again
     assert worked[next(iter(expected))] == 2 and outside == expected[next(iter(expected))]
+
+
+@pytest.mark.parametrize("recording", [False, True])
+def test_an_action_just_tried_is_committed_as_worked_out_only_when_nobody_reads_the_trace(recording):
+    """The random player mostly plays the action it has just tried, and a random game's trace
+    records nothing, so `apply` commits the outcome of the trial instead of working the action
+    out again. A replay reads which rules each move used: there every move is worked out."""
+    from referee.games import load_game
+    from referee.games.base import Seat, Trace, Unrecorded
+    from referee.games.canterbury.moves import LEVY, Action
+    from referee.notation import Header
+
+    game = load_game("canterbury")
+    rng = random.Random(3)
+    state = game.new_state([Seat(c) for c in game.spec.meta["colours"][:3]], 0, Header(), Trace() if recording else Unrecorded())
+    seen = Counter()
+    for turn in range(60):
+        move = game.random_move(state, rng)
+        builds = isinstance(move, Action) and move.kind != LEVY
+        tried = state.try_action(move) if builds else None
+        other_since = builds and turn % 2 == 1
+        if other_since:
+            state.try_action(Action(move.player, LEVY))  # legal or not, it is the last action tried
+        state.apply(move)
+        if builds:
+            reused = state.board is tried.board  # a build's outcome has a board of its own
+            assert reused == (not recording and not other_since), (turn, move)
+            seen[reused] += 1
+    assert seen[True if not recording else False] > 3
+    if recording:
+        assert {"payment", "supply", "turn-order"} <= {r.split("/")[-1] for r in state.trace.rules_used | state.trace.rules_applied}

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import field
 from typing import Any, Callable, Collection, Iterable, Iterator
 
+from ...draws import shuffle
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
 from ...notation import Move
@@ -202,6 +203,10 @@ class CanterburyState(State):
     # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
     trials: int = 0
     random_trials: int = 0
+    # The last candidate `try_action` tried, when legal, and its outcome, while the trace
+    # records nothing (a random game): the random player mostly plays the action it has just
+    # tried, and `apply` commits that outcome instead of working the action out again.
+    _tried: tuple[Action, Outcome] | None = None
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -312,6 +317,7 @@ class CanterburyState(State):
     # --- applying moves ----------------------------------------------------------------------
 
     def apply(self, move: Move) -> None:
+        tried, self._tried = self._tried, None
         rule = self.game.rule
         if move.player not in self.players:  # the city and the neutral player make no moves
             State.seat(self, move.player, move.pos, rule("seat"))
@@ -327,7 +333,7 @@ class CanterburyState(State):
         if self.neutral_due:
             stack = self.neutral_stack(self.players[actor])
             raise Violation(rule("variant-marker"), f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(stack[0])})")
-        outcome = self.execute(move)
+        outcome = tried[1] if tried is not None and tried[0] is move else self.execute(move)
         self._commit(move, outcome)
         self.moves_this_turn += 1
         self._end_turn()
@@ -993,7 +999,9 @@ class CanterburyState(State):
     def try_action(self, move: Action) -> Outcome | None:
         """The outcome of a candidate action, or None when a rule forbids it."""
         self.trials += 1
-        return self._trial(lambda: self.execute(move))
+        outcome = self._trial(lambda: self.execute(move))
+        self._tried = (move, outcome) if outcome is not None and not self.trace.records else None
+        return outcome
 
     def demolitions_hold(self, build: Build) -> bool:
         """Whether a structure's demolitions are allowed on the board as it stands, before
@@ -1072,15 +1080,15 @@ class CanterburyState(State):
         ids = [s for s in game.buildable if board.supply[s] > 0 and game.structures[s].cost <= money and (sizes is None or game.structures[s].size in sizes) and (only is None or s == only)]
         districts = list(game.district_ids)
         if rng is not None:
-            rng.shuffle(ids)
+            shuffle(rng, ids)
         for structure in ids:
             if rng is not None:
-                rng.shuffle(districts)
+                shuffle(rng, districts)
             for district in districts:
                 choices = self.demolition_choices(board, structure, district)
                 if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
                     choices = list(choices)  # the search's list is kept for the next question
-                    rng.shuffle(choices)
+                    shuffle(rng, choices)
                 for demolish in choices:
                     yield Build(structure, district, tuple(demolish), self._serving(board, structure, district, rng))
 
