@@ -18,7 +18,8 @@ One run measures, on the machine at hand (benchmarks/README.md explains the meth
 
 Every figure is a median over rounds; every ratio is the median of the ratios taken
 within each round (paired), so that load from other work on the machine, which slows a
-round as a whole, moves it less. The load average is printed with the figures.
+round as a whole, moves it less. The load average is printed with the figures, and the
+machine's pace (a fixed loop of plain Python, timed) before each part and at the end.
 """
 
 from __future__ import annotations
@@ -58,6 +59,29 @@ JOBS_TARGET = 1.0  # `check -j 2` wall time / `check -j 1` wall time
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+def pace() -> float:
+    """Milliseconds a fixed piece of plain Python (a loop of dictionary updates, nothing of the
+    referee's) takes now, best of five: the machine's own speed at the moment. A shared machine
+    was seen to run the same code half as fast again a few minutes later, which moves every
+    figure in time (games a second, milliseconds for legal moves) while the ratios, taken
+    moments apart, move less. Printed before each part and at the end, so that figures of two
+    runs, or of two parts of one run, are read against the speed they were taken at."""
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        counts: dict[int, int] = {}
+        for i in range(60_000):
+            key = i % 997
+            counts[key] = counts.get(key, 0) + i
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000
+
+
+def show_pace(figures: dict, moment: str) -> None:
+    ms = figures.setdefault("pace_ms", {})[moment] = pace()
+    print(f"\nthe machine's pace {moment}: a fixed loop of plain Python takes {ms:.2f} ms")
 
 
 def load_text() -> str:
@@ -510,12 +534,16 @@ def main(argv: list[str] | None = None) -> int:
     records = {g: random_records(g, per_count) for g in games}
     figures: dict = {"cores": cores, "python": sys.version.split()[0], "load_at_start": load_text()}
     if "throughput" in parts:
+        show_pace(figures, "before the throughput")
         figures["throughput"] = throughput(games, records, rounds)
     if "legal" in parts:
+        show_pace(figures, "before the legal moves")
         figures["legal_moves"] = legal_move_times(games, 1 if args.quick else 3, 3)
     if "play" in parts:
+        show_pace(figures, "before the random games")
         figures["play"] = play_rate(games, rounds, 10 if args.quick else 40)
     if "startup" in parts or "jobs" in parts:
+        show_pace(figures, "before the start-up and -j runs")
         print(f"\nbytecode of {compile_bytecode()} compiled, as an installed package has it")
         workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
         try:
@@ -525,8 +553,9 @@ def main(argv: list[str] | None = None) -> int:
                 figures["jobs"] = jobs(games, records, workdir, max(3, runs // 3))
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+    show_pace(figures, "at the end")
     figures["load_at_end"] = load_text()
-    print(f"\nload average {load_text()} at the end")
+    print(f"load average {load_text()} at the end")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2), encoding="utf-8")
     return 0
