@@ -43,6 +43,10 @@ class Canterbury(Game):
         self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
         self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
         self.district_ids = list(self.districts)
+        # each district with those adjacent to it either way: the districts in which a structure
+        # placed there can change what may stand and what a demolition finds beside it
+        self.around = {d: frozenset({d, *info.neighbours, *(o for o, other in self.districts.items() if d in other.neighbours)})
+                       for d, info in self.districts.items()}
         self.neutral = spec["setup"]["neutral"]
         # the sizes that may share a Full Build: those not built alone
         alone = spec["setup"]["full_build"].get("alone", [])

@@ -215,6 +215,7 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], known: _Kn
     elif known.alone is not None and not state.allows(colour, FULL, 1):
         known = _Known(state, backed=known.backed)
     seconds = Seconds(state, pair_sizes) if len(singles) > 1 else None
+    alone = known.alone
     for single in singles:
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
@@ -222,8 +223,15 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], known: _Kn
         outcome = (worked_out or {}).get(id(single)) or state.try_action(single)
         money = state.players[colour].money - outcome.cost
         found = seconds.after(outcome.board, first.district, money) if seconds else state.single_builds(outcome.board, money, pair_sizes)
+        near, touched = game.around[first.district], known.services(first.demolish)
         for second in found:
-            if not second.demolish or _second_stands(state, colour, first, second, outcome, known):
+            if not second.demolish:
+                ok = True
+            elif alone is not None and second.district not in near and touched.isdisjoint(known.services(second.demolish)):
+                ok = bool(alone.get((second.structure, second.district, second.demolish)))  # out of the first's reach
+            else:
+                ok = _second_stands(state, colour, first, second, outcome, known)
+            if ok:
                 out.append(Action(colour, FULL, (first, second)))
                 if first_only:
                     return out
@@ -314,7 +322,8 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
     - the first stands out of the second's reach (another district, not adjacent either way)
       and demolishes no tile of a service the second's demolitions are about (a condition may
       look for one anywhere in the city): the pair stands or falls with the second built
-      alone (`alone`, when Full Builds of one structure are allowed);
+      alone (`alone`, when Full Builds of one structure are allowed). Most second structures
+      are of this kind, so `pairs` asks this itself before it calls here;
     - the first, in another district, demolishes no tile of those services either, and the
       second is legal alone, leaves a tile in its district and chooses no cube districts: its
       demolitions find what they find alone, the first's tile and cubes only add to what it
@@ -337,9 +346,6 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
     untouched = known.services(first.demolish).isdisjoint(known.services(second.demolish))
     if alone is not None and apart:
         legal_alone = alone.get((second.structure, second.district, second.demolish))
-        districts = game.districts
-        if untouched and second.district not in districts[first.district].neighbours and first.district not in districts[second.district].neighbours:
-            return bool(legal_alone)
         if (legal_alone and len(second.demolish) < len(state.board.tiles[second.district])
                 and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
             if untouched:
@@ -401,8 +407,6 @@ class Seconds:
         self.sizes = sizes
         self.board = state.board
         self.order = {d: i for i, d in enumerate(game.district_ids)}
-        # the districts whose look a tile in a district can change: itself and those adjacent
-        self.around = {d: {d, *info.neighbours, *(o for o, other in game.districts.items() if d in other.neighbours)} for d, info in game.districts.items()}
         self.structures = [s for s in game.buildable if game.structures[s].size in sizes]
         # a structure that names districts for its cubes reads the whole board: not kept here
         self.plain = all(game.sizes[game.structures[s].size].cubes != CHOSEN for s in self.structures)
@@ -437,7 +441,7 @@ class Seconds:
             yield from self.state.single_builds(board, money, self.sizes)
             return
         game = self.game
-        changed = {d: look for d in self.around[first] if (look := self.look(board, d)) != self.looks[d]}
+        changed = {d: look for d in game.around[first] if (look := self.look(board, d)) != self.looks[d]}
         for structure in self.structures:
             if board.supply[structure] <= 0 or game.structures[structure].cost > money:
                 continue
