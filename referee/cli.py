@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import sys
 from pathlib import Path
 
@@ -113,16 +114,30 @@ def cmd_check(args) -> int:
     many_json = args.format == "json" and len(jobs) > 1
     worst = EXIT_OK
     prepare = functools.partial(load_games_of, args.files, args.variant)  # before the workers fork
-    with contextlib.closing(in_order(_check_one, jobs, workers, _not_checked, prepare=prepare)) as results:
-        for i, (code, shown) in enumerate(results):
-            worst = max(worst, code)
-            output.verdict(worst, final=i == len(jobs) - 1)
-            if many_json:
-                say(("[\n" if i == 0 else ",\n") + "  " + shown.replace("\n", "\n  "), end="")
-            else:
-                if i:
-                    say()
-                say(shown)
+    # Starting, a check makes tens of thousands of objects (the modules, the spec, the game's
+    # tables) and replaying a record thousands more, and hardly any is garbage: the cyclic
+    # collector ran some thirty times in a check of one long record, for nothing, a twentieth
+    # of it. In this process it waits until the first record is done; workers collect as usual.
+    held = workers == 1 and gc.isenabled()
+    if held:
+        gc.disable()
+    try:
+        with contextlib.closing(in_order(_check_one, jobs, workers, _not_checked, prepare=prepare)) as results:
+            for i, (code, shown) in enumerate(results):
+                if held:
+                    gc.enable()
+                    held = False
+                worst = max(worst, code)
+                output.verdict(worst, final=i == len(jobs) - 1)
+                if many_json:
+                    say(("[\n" if i == 0 else ",\n") + "  " + shown.replace("\n", "\n  "), end="")
+                else:
+                    if i:
+                        say()
+                    say(shown)
+    finally:
+        if held:  # the first record never came (an error, an interrupt): collect again all the same
+            gc.enable()
     if many_json:
         say("\n]")
     return worst

@@ -127,3 +127,33 @@ def test_many_moves_are_grouped_by_player_and_action():
         "blue: tax build (5): well b1; well c1; well e1; ...",
         "blue: full build (1): well b1, garden b1",
     ]
+
+
+def test_check_holds_the_cyclic_collector_off_until_its_first_record_is_done(monkeypatch, capsys):
+    """Starting and replaying a first record makes tens of thousands of objects and hardly any
+    garbage, so `check` lets the cyclic collector wait until that record is done; the records
+    after it, and everything after the command, are collected as usual, also when the command
+    ends in an error before any record is done."""
+    import gc
+
+    from referee import cli, engine
+
+    seen = []
+    check_bytes = engine.check_bytes
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return check_bytes(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "check_bytes", watched)
+    assert gc.isenabled()
+    assert cli.main(["check", "-q", str(SAMPLE), str(SAMPLE), str(SAMPLE)]) == 0
+    assert seen == [False, True, True] and gc.isenabled()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(engine, "check_bytes", broken)
+    assert cli.main(["check", "-q", str(SAMPLE)]) == 5  # an internal error, said without a traceback
+    assert gc.isenabled()
+    capsys.readouterr()
