@@ -41,6 +41,10 @@ START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS = "start", "st
 SOURCES = (START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS)
 # Placement problems that a different order of two structures may cure.
 ORDER_SENSITIVE = ("connectivity", "services-first")
+# Placement problems that are facts of the pieces, which no ruling of the table sets aside: a
+# district with too few empty building spaces cannot hold the tile, and a tile that prints no
+# points for a ring has nothing to score there.
+FACTS_OF_THE_PIECES = ("space", "centre-forbidden")
 
 
 # --- static data ------------------------------------------------------------------------------
@@ -426,33 +430,45 @@ class CanterburyState(State):
 
     # --- placement ---------------------------------------------------------------------------
 
-    def placement_problem(self, board: Board, structure: str, district: str) -> tuple[str, str] | None:
-        """Why a structure cannot stand in a district now, as (rule, reason); None when it can."""
-        rule = self.placement_rule(board, structure, district)
-        return None if rule is None else (rule, self._placement_reason(rule, board, structure, district))
-
-    def placement_rule(self, board: Board, structure: str, district: str) -> str | None:
+    def placement_rule(self, board: Board, structure: str, district: str, passed: Collection[str] = ()) -> str | None:
         """The rule that keeps a structure out of a district now, or None when it may stand
-        there. A search asks it of thousands of candidates, most of them refused; the reason
-        is worded only for a verdict (`placement_problem`)."""
+        there; rules `passed` (set aside by a ruling of the table) are not asked. A search asks
+        it of thousands of candidates, most of them refused; the reason is worded only for a
+        verdict (`_check_placing`)."""
         game = self.game
         structures = game.structures
         info = structures[structure]
         where = game.districts[district]
         tiles = board.tiles[district]
-        if not tiles and not any(map(board.tiles.__getitem__, where.neighbours)):
+        if not tiles and not any(map(board.tiles.__getitem__, where.neighbours)) and "connectivity" not in passed:
             return "connectivity"
         if info.points_in(where.ring) is None:
             return "centre-forbidden"
         kind = info.kind
         for twin in tiles:
-            if structures[twin].kind == kind:
+            if structures[twin].kind == kind and "no-duplicate" not in passed:
                 return "no-duplicate"
         if game.free_spaces(tiles) < info.spaces:
             return "space"
-        if not self.services_ready(board, structure, district):
+        if not self.services_ready(board, structure, district) and "services-first" not in passed:
             return "services-first"
         return None
+
+    def _check_placing(self, board: Board, build: Build, owner: str, builds: tuple[Build, ...] = (), whose: str = "") -> None:
+        """Refuse a structure's placing for the first rule it breaks, and when the table's
+        ruling sets that rule aside, for the next, until none is left: then it may be placed.
+        A rule that is a fact of the pieces is never set aside. `builds` is the action the
+        structure is placed in (its order may be the problem), `whose` words whose tile it is."""
+        rule = self.game.rule
+        passed: list[str] = []
+        while (broken := self.placement_rule(board, build.structure, build.district, passed)) is not None:
+            reason = whose + self._placement_reason(broken, board, build.structure, build.district)
+            if broken in FACTS_OF_THE_PIECES:
+                raise Violation(rule(broken), reason, build.pos)
+            if broken in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner):
+                refuse(rule("build-order"), f"{reason}; placed in the other order both structures would be legal, and the record gives the order of placing", build.pos)
+            refuse(rule(broken), reason, build.pos)
+            passed.append(broken)
 
     def _placement_reason(self, rule: str, board: Board, structure: str, district: str) -> str:
         """The reason `placement_rule` keeps a structure out of a district, in words."""
@@ -474,7 +490,7 @@ class CanterburyState(State):
 
     def services_ready(self, board: Board, structure: str, district: str) -> bool:
         """Whether the district has the cubes of every service the structure's service comes
-        after (rule services-first; the search's quick test, see `placement_problem`)."""
+        after (rule services-first; the search's quick test, see `placement_rule`)."""
         return board.cubes[district].keys() >= self.game.services_needed(structure)
 
     def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
@@ -486,11 +502,8 @@ class CanterburyState(State):
         for build in builds:
             if noting:
                 compared.extend(f"structures:structures.{t}.counts_as" for t in (build.structure, *board.tiles[build.district]))
-            problem = self.placement_problem(board, build.structure, build.district)
-            if problem is not None:
-                if problem[0] in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner):
-                    raise Violation(rule("build-order"), f"{problem[1]}; placed in the other order both structures would be legal, and the record gives the order of placing", build.pos)
-                raise Violation(rule(problem[0]), problem[1], build.pos)
+            if self.placement_rule(board, build.structure, build.district) is not None:
+                self._check_placing(board, build, owner, builds)
             if not self.board.tiles[build.district] and not board.tiles[build.district]:
                 opened.append(build.district)
             board.place(build.district, build.structure)
@@ -824,10 +837,15 @@ class CanterburyState(State):
     def _neutral_step(self, move: NeutralStep) -> None:
         game, rule = self.game, self.game.rule
         marker = rule("variant-marker")
-        require(self.neutral is not None, marker, "there is no neutral player: the two-player variant is not in play")
+        # without a neutral player, or with the player's stacks empty, there is no tile to place:
+        # facts of the pieces, which no ruling of the table sets aside (raised, not required)
+        if self.neutral is None:
+            raise Violation(marker, "there is no neutral player: the two-player variant is not in play")
         require(self.moves_this_turn == 0, marker, f"{move.player} has already placed the neutral's tile this turn")
         player = self.players[move.player]
-        require(self.neutral_due, marker, f"{move.player}'s variant marker shows No Build this turn" if any(player.stacks) else f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
+        if not any(player.stacks):
+            raise Violation(marker, f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
+        require(self.neutral_due, marker, f"{move.player}'s variant marker shows No Build this turn")
         stack = self.neutral_stack(player)
         index = self.stack_index(player)
         settings = self.neutral["stacks"][index]
@@ -849,9 +867,7 @@ class CanterburyState(State):
             require(not spots, rule("neutral-discard"), f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
             self.use("neutral-discard", tiles)
         else:
-            problem = self.placement_problem(board, tile, move.district)
-            if problem is not None:
-                raise Violation(rule(problem[0]), f"the neutral's {game.structure_name(tile)}: {problem[1]}")
+            self._check_placing(board, Build(tile, move.district), owner, whose=f"the neutral's {game.structure_name(tile)}: ")
             board.place(move.district, tile)
             self._place_cubes(board, Build(tile, move.district), owner)
         if move.skipped is not None:
