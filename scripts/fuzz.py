@@ -9,7 +9,7 @@ hundred thousand cases do not pay a hundred thousand start-ups; every
 which measures its wall time and peak memory exactly. A case fails when:
 
 - the run raises, hangs, prints a traceback or exits 5 (internal error);
-- its exit code is not one the case allows (a replaced move: 0, 1 or 3);
+- its exit code is not one the case allows (a replaced move, or a ruling on a move put in: 0, 1 or 3);
 - a rule violation (1) names no rule id, or a malformed record (3) or invalid
   spec (4) names no file:line:column;
 - it takes more than 2 s of processor time, or more than 200 MB. (Processor time,

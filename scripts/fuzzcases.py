@@ -363,6 +363,25 @@ def replaced_move_record(rng: random.Random, record: str, pool: list[str]) -> tu
     return "\n".join(lines), i + 1
 
 
+def ruling_case(rng, game, corpus):
+    """A legal game with a move from another game put in, often as the move of the player to
+    act, and the table's ruling after it (mostly `accept`), checked with or without
+    --keep-going: a move carried out with rules set aside meets code written for moves that
+    keep them, and must end in a verdict (the ruling honoured, or refused with the reason)."""
+    lines = rng.choice(game.records).split("\n")
+    own = set(game.moves)
+    at = rng.choice([i for i, line in enumerate(lines) if line in own] or [len(lines) - 1])
+    new = rng.choice(game.moves)
+    if rng.random() < 0.6 and ":" in lines[at]:
+        new = lines[at].split(":", 1)[0] + ":" + new.split(":", 1)[1]
+    verdict = "void" if rng.random() < 0.2 else "accept"
+    lines[at:at] = [new, f"ruling {verdict}: the table agreed"]
+    case = record_case(encode(lines), expect=frozenset({0, 1, 3}))  # 3: a move the record cannot say enough about there
+    if rng.random() < 0.5:
+        case.argv.append("--keep-going")
+    return case
+
+
 # specs and variants
 
 
@@ -725,6 +744,7 @@ FAMILIES: dict[str, tuple[int, Callable[..., Case]]] = {
     "record/characters": (5, characters_edit),
     "record/checkpoints": (4, checkpoint_edit),
     "record/replace-move": (16, replace_move),
+    "record/ruling": (6, ruling_case),
     "record/stdin": (2, stdin_case),
     "variant": (10, variant_case),
     "spec-file": (8, spec_file_case),
