@@ -372,7 +372,7 @@ def ruling_case(rng, game, corpus):
     own = set(game.moves)
     at = rng.choice([i for i, line in enumerate(lines) if line in own] or [len(lines) - 1])
     new = rng.choice(game.moves)
-    if rng.random() < 0.6 and ":" in lines[at]:
+    if rng.random() < 0.6 and ":" in lines[at] and ":" in new:  # a chance outcome names no player
         new = lines[at].split(":", 1)[0] + ":" + new.split(":", 1)[1]
     verdict = "void" if rng.random() < 0.2 else "accept"
     lines[at:at] = [new, f"ruling {verdict}: the table agreed"]
