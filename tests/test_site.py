@@ -162,10 +162,14 @@ def search(driver, query: str) -> list[str]:
         driver.find_element(By.CSS_SELECTOR, "label.md-search__icon").click()
     box.clear()
     box.send_keys(query)
-    meta = driver.find_element(By.CSS_SELECTOR, ".md-search-result__meta")
-    WebDriverWait(driver, 20).until(lambda d: "matching" in meta.text and "Type to start" not in meta.text)
-    WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-search-result__item a") or "No matching" in meta.text)
-    return [urlparse(a.get_attribute("href")).path.lstrip("/") for a in driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item a")]
+    # Everything on the page is read in one script each time: the search redraws its results
+    # as it ranks them, and an element found in one call may be gone by the next (a busy
+    # machine once met a stale result link between finding it and reading its address).
+    meta = "const m = document.querySelector('.md-search-result__meta'); return m ? m.textContent : ''"
+    hrefs = "return [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
+    WebDriverWait(driver, 20).until(lambda d: "matching" in (text := d.execute_script(meta)) and "Type to start" not in text)
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(hrefs) or "No matching" in d.execute_script(meta))
+    return [urlparse(href).path.lstrip("/") for href in driver.execute_script(hrefs)]
 
 
 @pytest.mark.parametrize("game, lang, query, page", QUERIES, ids=[f"{g}-{lang}" for g, lang, *_ in QUERIES])
