@@ -502,8 +502,7 @@ class CanterburyState(State):
         for build in builds:
             if noting:
                 compared.extend(f"structures:structures.{t}.counts_as" for t in (build.structure, *board.tiles[build.district]))
-            if self.placement_rule(board, build.structure, build.district) is not None:
-                self._check_placing(board, build, owner, builds)
+            self._check_placing(board, build, owner, builds)
             if not self.board.tiles[build.district] and not board.tiles[build.district]:
                 opened.append(build.district)
             board.place(build.district, build.structure)
