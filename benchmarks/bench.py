@@ -13,7 +13,8 @@ One run measures, on the machine at hand (benchmarks/README.md explains the meth
 - legal moves: `legal_moves` and `move_hints` of positions a quarter, half and three
   quarters into random games; `next_words`, and `referee record`'s completion as a move is
   typed word by word, in the same positions;
-- `referee play`: random games written per second, in this process;
+- `referee play`: random games written per second, in this process, and what each move
+  costs: the random player's choice, the rules, the text written;
 - `referee check -j 2` against `-j 1`, in processes, on few and on many records.
 
 Every figure is a median over rounds; every ratio is the median of the ratios taken
@@ -512,6 +513,51 @@ def play_rate(games: list[str], rounds: int, per_round: int) -> dict:
     return figures
 
 
+def move_costs(games: list[str], count: int) -> dict:
+    """Where a random game's time goes, move by move: the random player's choice, the rules
+    applying the move, and the checkpoints and text `play` writes, against what 200 games a
+    second leave a move. `count` games of each game, every player count in turn, set up as
+    `play.play_game` sets one up (the same seeds give the same games), each step timed alone."""
+    from referee.games import game_class
+    from referee.games.base import Seat, Unrecorded
+    from referee.notation import Header
+
+    clock = time.perf_counter
+    print(f"\nwhere a random game's time goes, move by move ({count} games of each game, every player count in turn):")
+    figures: dict = {}
+    for g in games:
+        players = load_game(g).spec.meta["players"]
+        counts = list(range(players["min"], players["max"] + 1))
+        spent = {"choice": 0.0, "rules": 0.0, "written": 0.0}
+        moves = 0
+        for i in range(count):
+            n = counts[i % len(counts)]
+            game = load_game(g, game_class(g).required_variants(n))
+            rng = random.Random(i + 1)
+            state = game.new_state([Seat(c) for c in game.spec.meta["colours"][:n]], 0, Header(), Unrecorded())
+            state.rolls_back = False
+            choose = game.random_player()
+            while not state.is_over():
+                start = clock()
+                move = choose(state, rng)
+                chosen = clock()
+                state.play_checkpoints(move)
+                game.format_move(move)
+                written = clock()
+                state.apply(move)
+                spent["choice"] += chosen - start
+                spent["written"] += written - chosen
+                spent["rules"] += clock() - written
+                moves += 1
+        per_move = {k: v / moves * 1e6 for k, v in spent.items()}
+        per_game = moves / count
+        budget = 1e6 / PLAY_TARGET / per_game
+        figures[g] = {"moves_per_game": per_game, "us_per_move": per_move, "us_per_move_at_target": budget}
+        print(f"  {g:<16} {per_game:4.0f} moves a game; a move: the choice {per_move['choice']:6.1f} us, the rules {per_move['rules']:5.1f} us,"
+              f" checkpoints and text {per_move['written']:4.1f} us; {PLAY_TARGET:.0f} games a second leave {budget:5.1f} us")
+    return figures
+
+
 # --- the run ------------------------------------------------------------------------------------------
 
 
@@ -542,6 +588,7 @@ def main(argv: list[str] | None = None) -> int:
     if "play" in parts:
         show_pace(figures, "before the random games")
         figures["play"] = play_rate(games, rounds, 10 if args.quick else 40)
+        figures["play"]["per_move"] = move_costs(games, 4 if args.quick else 24)
     if "startup" in parts or "jobs" in parts:
         show_pace(figures, "before the start-up and -j runs")
         print(f"\nbytecode of {compile_bytecode()} compiled, as an installed package has it")
