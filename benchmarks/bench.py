@@ -45,7 +45,7 @@ from referee.engine import check_bytes, record_variants
 from referee.games import load_game
 from referee.notation import Move, parse
 from referee.parallel import worth_processes
-from referee.play import play_game
+from referee.play import play_game, random_game_start
 from referee.record import Recording
 from referee.spec import available_games, grammar_root
 
@@ -516,12 +516,8 @@ def play_rate(games: list[str], rounds: int, per_round: int) -> dict:
 def move_costs(games: list[str], count: int) -> dict:
     """Where a random game's time goes, move by move: the random player's choice, the rules
     applying the move, and the checkpoints and text `play` writes, against what 200 games a
-    second leave a move. `count` games of each game, every player count in turn, set up as
-    `play.play_game` sets one up (the same seeds give the same games), each step timed alone."""
-    from referee.games import game_class
-    from referee.games.base import Seat, Unrecorded
-    from referee.notation import Header
-
+    second leave a move. `count` games of each game, every player count in turn, started as
+    `play.play_game` starts them (the same seeds give the same games), each step timed alone."""
     clock = time.perf_counter
     print(f"\nwhere a random game's time goes, move by move ({count} games of each game, every player count in turn):")
     figures: dict = {}
@@ -531,11 +527,8 @@ def move_costs(games: list[str], count: int) -> dict:
         spent = {"choice": 0.0, "rules": 0.0, "written": 0.0}
         moves = 0
         for i in range(count):
-            n = counts[i % len(counts)]
-            game = load_game(g, game_class(g).required_variants(n))
+            _, game, state = random_game_start(g, counts[i % len(counts)])
             rng = random.Random(i + 1)
-            state = game.new_state([Seat(c) for c in game.spec.meta["colours"][:n]], 0, Header(), Unrecorded())
-            state.rolls_back = False
             choose = game.random_player()
             while not state.is_over():
                 start = clock()

@@ -8,33 +8,18 @@ import random
 from .report import rank
 from .games import load_game
 from .errors import RecordError, SpecError, UsageError, Violation
-from .games.base import Seat, Unrecorded
+from .games.base import Game, Seat, State, Unrecorded
 from .notation import Header, header_lines
 from .spec import looks_like_path, shipped_data_root, specs_root
 
 
 def play_game(game_name: str, players: int, seed: int | None = None, variants=()) -> str:
     """A complete game with random (but legal) choices and random chance outcomes."""
-    from .games import game_class
-
-    variants = list(dict.fromkeys([*game_class(game_name).required_variants(players), *variants]))
-    variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
-    game = load_game(game_name, variants)
-    meta = game.spec.meta
-    low, high = meta["players"]["min"], meta["players"]["max"]
-    if not low <= players <= high:
-        raise UsageError(f"{meta['names']['en']} is for {low} to {high} players, not {players}")
+    variants, game, state = random_game_start(game_name, players, variants)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
-    colours = meta["colours"][:players]
-    seats = [Seat(c) for c in colours]
-    header = Header()
-    try:
-        state = game.new_state(seats, 0, header, Unrecorded())  # nobody reads which rules a random game used
-    except RecordError as exc:  # e.g. a player count that needs a variant the caller left out
-        raise UsageError(exc.message) from None
-    state.rolls_back = False  # the game stops at the first refused move: nothing is put back
+    colours = [seat.colour for seat in state.seats]
     lines = header_lines(game_name, ", ".join(colours), colours[0], datetime.date.today().isoformat(), f"referee play --seed {seed}", variants)
     lines.append("")
     # a game still going after this many moves has data that lets it run for ever
@@ -57,6 +42,28 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     lines.append("")
     lines.append("result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings))
     return "\n".join(lines) + "\n"
+
+
+def random_game_start(game_name: str, players: int, variants=()) -> tuple[list[str], Game, State]:
+    """A random game at its start: the variants it is played with (those its player count
+    needs first, in the order `check` applies them: the record's, then files), the game
+    loaded with them, and its state, whose trace keeps nothing (nobody reads which rules a
+    random game used) and which puts nothing back (the game stops at the first refused move)."""
+    from .games import game_class
+
+    variants = list(dict.fromkeys([*game_class(game_name).required_variants(players), *variants]))
+    variants.sort(key=looks_like_path)
+    game = load_game(game_name, variants)
+    meta = game.spec.meta
+    low, high = meta["players"]["min"], meta["players"]["max"]
+    if not low <= players <= high:
+        raise UsageError(f"{meta['names']['en']} is for {low} to {high} players, not {players}")
+    try:
+        state = game.new_state([Seat(c) for c in meta["colours"][:players]], 0, Header(), Unrecorded())
+    except RecordError as exc:  # e.g. a player count that needs a variant the caller left out
+        raise UsageError(exc.message) from None
+    state.rolls_back = False
+    return variants, game, state
 
 
 def _stuck(game_name: str, variants: list[str], number: int, exc: Exception) -> Exception:

@@ -411,7 +411,6 @@ class Seconds:
         # a structure that names districts for its cubes reads the whole board: not kept here
         self.plain = all(game.sizes[game.structures[s].size].cubes != CHOSEN for s in self.structures)
         self.answers: dict[tuple, tuple] = {}
-        self.needs = {s: game.services_needed(s) for s in self.structures}
         # each second structure made once, shared by the pairs that take it, as a first one is
         self.builds: dict[tuple, Build] = {}
         self.looks = {d: self.look(self.board, d) for d in game.district_ids}
@@ -428,7 +427,7 @@ class Seconds:
         structure needs first. A first structure's medium cubes in a neighbour change the
         district's look for every structure but the answer only for those that need them."""
         tiles, services, connected = look
-        key = (structure, district, tiles, connected, services >= self.needs[structure])
+        key = (structure, district, tiles, connected, services >= self.game.services_needed(structure))
         found = self.answers.get(key)
         if found is None:
             found = self.answers[key] = tuple(self.state.demolition_choices(board, structure, district))
