@@ -55,6 +55,8 @@ class Choice:
 
 @dataclass
 class Node:
+    """A node of the tree of words that the listed moves are written with."""
+
     children: dict[str, "Node"] = field(default_factory=dict)
     end: bool = False  # a move ends here
     count: int = 0  # moves that pass through here

@@ -20,6 +20,9 @@ from .terminal import odd_letters, visible
 
 @dataclass
 class Explanation:
+    """One figure's ledger: where it started, what it is at the line asked about, and each
+    change between."""
+
     owner: str
     figure: str
     line: int | None  # None: the end of the record

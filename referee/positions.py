@@ -19,6 +19,8 @@ from .report import Report
 
 @dataclass
 class Position:
+    """A record replayed up to a point, for a view or a picture of that point."""
+
     report: Report  # the check of the record up to the point asked for: verdict and diagnostics
     state: State | None  # the position, None when none can be shown (broken data, an unreadable header)
     moves: int  # moves replayed to reach it

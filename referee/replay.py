@@ -46,6 +46,8 @@ class Entry:
 
 @dataclass
 class Chart:
+    """The figures a replay charts, at the start, after each round and at the end."""
+
     labels: list[str] = field(default_factory=list)  # "start", "1", "2", ..., "end"
     figures: list[dict[str, dict[str, int]]] = field(default_factory=list)  # per label: figure -> colour -> value
     round_of_position: list[int] = field(default_factory=list)  # per position: its label's index

@@ -95,6 +95,8 @@ def fade(node: ET.Element) -> ET.Element:
 
 @dataclass(frozen=True)
 class Paint:
+    """How a colour is painted: its fill, and the ink that reads on it."""
+
     fill: str
     ink: str  # text that reads on the fill
     known: bool = True  # False: the name is not in colours.yaml, drawn in the `unknown` paint
@@ -333,6 +335,8 @@ def provisional_legend(parent: ET.Element, x: float, y: float, size: float = 10)
 
 @dataclass
 class Series:
+    """One line of a chart: a player's figure at every point of the x axis."""
+
     label: str  # a player, as the legend names them
     colour: str  # a colour name of the spec
     values: list[int | None]  # one per point of the x axis; None where not known

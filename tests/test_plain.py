@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import inspect
+import pickle
 
 import pytest
 
 from referee import plain
+from referee.errors import Pos
 
 
 def _pair(frozen: bool = False, eq: bool = True):
@@ -114,3 +118,116 @@ def test_an_instance_that_holds_itself_is_shown_as_the_standard_library_shows_it
     a.kind, b.kind = a, b
     assert repr(b) == repr(a)
     assert "..." in repr(b)
+
+
+def test_init_takes_the_arguments_the_standard_library_gives_it():
+    def body():
+        class Move:
+            """A move with every kind of field."""
+
+            player: str
+            count: int = 2
+            items: list = dataclasses.field(default_factory=list)
+            seen: set = dataclasses.field(default_factory=set, init=False)
+            shown: str = dataclasses.field(default="", init=False)
+            pos: object = dataclasses.field(default=None, kw_only=True)
+            tags: dict = dataclasses.field(default_factory=dict, kw_only=True)
+
+        return Move
+
+    for frozen in (False, True):
+        std, ours = dataclasses.dataclass(body(), frozen=frozen), plain.dataclass(body(), frozen=frozen)
+        assert str(inspect.signature(ours)) == str(inspect.signature(std))  # names, kinds, defaults, annotations
+        assert [(p.name, p.kind) for p in inspect.signature(ours).parameters.values()] == [(p.name, p.kind) for p in inspect.signature(std).parameters.values()]
+        for args, kwargs in [(("red",), {}), (("red", 3, [1]), {"pos": 7, "tags": {"a": 1}})]:
+            a, b = std(*args, **kwargs), ours(*args, **kwargs)
+            assert {f.name: getattr(b, f.name) for f in dataclasses.fields(b)} == {f.name: getattr(a, f.name) for f in dataclasses.fields(a)}
+        assert ours("red").items is not ours("red").items  # a fresh list from the factory each time
+        with pytest.raises(TypeError):
+            ours("red", 3, [], set())  # a field left out of __init__ takes no argument
+        with pytest.raises(TypeError):
+            ours()
+
+
+def test_post_init_runs_after_every_field_is_set():
+    @plain.dataclass
+    class Board:
+        """Rows counted from the tiles when not given."""
+
+        tiles: list
+        rows: int | None = None
+
+        def __post_init__(self):
+            if self.rows is None:
+                self.rows = len(self.tiles)
+
+    assert Board([1, 2]).rows == 2 and Board([1], 5).rows == 5
+
+
+def test_a_frozen_class_refuses_to_set_or_delete_any_attribute_as_the_standard_librarys_does():
+    std, ours = _pair(frozen=True)
+    for made in (std, ours):
+        piece = made("a")
+        for action in (lambda: setattr(piece, "count", 3), lambda: setattr(piece, "other", 1), lambda: delattr(piece, "kind")):
+            with pytest.raises(dataclasses.FrozenInstanceError) as refused:
+                action()
+            assert str(refused.value).startswith(("cannot assign to field", "cannot delete field"))
+    assert copy.deepcopy(ours("a", 2)) == ours("a", 2)
+    assert pickle.loads(pickle.dumps(Pos(3, 4, 9))) == Pos(3, 4, 9)  # as the spec cache stores its frozen records
+
+
+def test_a_frozen_class_and_its_subclasses_are_frozen_together():
+    @plain.dataclass(frozen=True)
+    class Fixed:
+        """Frozen."""
+
+        name: str
+
+    @plain.dataclass(frozen=True)
+    class FixedToo(Fixed):
+        """Frozen, as its base."""
+
+        size: int = 1
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        FixedToo("a").size = 2
+    with pytest.raises(TypeError):
+        @plain.dataclass
+        class Loose(Fixed):
+            """Not frozen, on a frozen base."""
+
+    with pytest.raises(TypeError):
+        @plain.dataclass(frozen=True)
+        class Stiff(_pair()[1]):  # a frozen class on a base that is not
+            """Frozen, on a base that is not."""
+
+
+def test_an_init_the_class_writes_is_kept_and_an_initvar_is_refused():
+    @plain.dataclass
+    class Own:
+        """Writes its own __init__."""
+
+        name: str = ""
+
+        def __init__(self, text):
+            self.name = text.upper()
+
+    assert Own("a").name == "A"
+    with pytest.raises(TypeError):
+        @plain.dataclass
+        class Passed:
+            """An InitVar would be passed to __post_init__."""
+
+            seed: dataclasses.InitVar[int]
+
+
+def test_a_class_without_a_docstring_gets_the_one_dataclasses_writes():
+    def body():
+        class Bare:
+            name: str
+            size: int = 1
+            items: list = dataclasses.field(default_factory=list)
+
+        return Bare
+
+    assert plain.dataclass(body()).__doc__ == dataclasses.dataclass(body()).__doc__ == "Bare(name: 'str', size: 'int' = 1, items: 'list' = <factory>)"

@@ -32,6 +32,8 @@ __all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_
 
 @dataclass
 class Page:
+    """One page of the rulebook site, written from the specs."""
+
     path: str  # relative to the site's docs directory, e.g. "speicherstadt/rules.md"
     title: str  # its title in the navigation
     group: str | None  # the navigation section it belongs to (a game's name)

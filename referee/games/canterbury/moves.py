@@ -31,6 +31,8 @@ class Build:
 
 @dataclass
 class Action(Move):
+    """A turn's action: a Levy, or a Full or Tax Build with the structures it builds."""
+
     player: str
     kind: str  # LEVY, FULL or TAX
     builds: tuple[Build, ...] = ()

@@ -52,6 +52,9 @@ FACTS_OF_THE_PIECES = ("space", "centre-forbidden")
 
 @dataclass(frozen=True)
 class Size:
+    """A structure size (small, medium, large) as structures.yaml describes it: the spaces it
+    fills, where its cubes go, what it may demolish."""
+
     name: str
     rank: int  # 0 for the smallest
     spaces: int
@@ -62,6 +65,8 @@ class Size:
 
 @dataclass(frozen=True)
 class Structure:
+    """One structure tile as printed, read from structures.yaml once per game."""
+
     id: str
     name: str
     service: str
@@ -86,6 +91,8 @@ class Structure:
 
 @dataclass(frozen=True)
 class District:
+    """A district of the board: its ring and the districts it borders."""
+
     id: str
     ring: str
     neighbours: tuple[str, ...]
@@ -159,6 +166,8 @@ class Board:
 
 @dataclass
 class Player:
+    """One player's seat, money, points by source and what their next turn owes the rules."""
+
     seat: Seat
     rank: int
     money: int
@@ -175,6 +184,8 @@ class Player:
 
 @dataclass
 class City:
+    """The city marker on the prosperity track, and the discs it has passed space 0 with."""
+
     prosperity: int
     discs: int = 0
 

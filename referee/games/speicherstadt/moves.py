@@ -15,11 +15,16 @@ from ...plain import dataclass
 
 @dataclass
 class RoundStart(Move):
+    """A round's heading: it closes the round before and says which round the table is in."""
+
     round: int
 
 
 @dataclass
 class Reveal(Move):
+    """A card turned up in Supply, with the face it shows (a fireman's value, a fire's
+    points, a contract's goods) and the cubes drawn onto a ship."""
+
     card: str
     value: int | None = None  # fireman
     points: int | None = None  # fire
@@ -29,6 +34,8 @@ class Reveal(Move):
 
 @dataclass
 class Place(Move):
+    """A worker placed in the queue of a display slot."""
+
     player: str
     slot: int
 

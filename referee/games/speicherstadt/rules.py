@@ -43,6 +43,8 @@ class Card:
 
 @dataclass
 class Slot:
+    """A display slot: its card, the cubes on it, and the workers queued for it."""
+
     card: Card
     cubes: list[str] = field(default_factory=list)
     queue: list[str] = field(default_factory=list)  # colours, lowest worker first
@@ -66,6 +68,8 @@ class Offered:
 
 @dataclass
 class Contract:
+    """A contract a player holds, and the goods delivered against it so far."""
+
     goods: list[str]
     covered: list[str] = field(default_factory=list)
 
@@ -87,6 +91,8 @@ class Contract:
 
 @dataclass
 class Player:
+    """One player's coins, points, cards, contracts and warehouse goods."""
+
     seat: Seat
     coins: int
     points: int = 0
