@@ -134,6 +134,7 @@ class Spec:
     _under: dict[str, list[Provenance]] = field(default_factory=dict, repr=False, compare=False)
     _holding: dict[str, Provenance | None] = field(default_factory=dict, repr=False, compare=False)
     _by_file: dict[str, list[tuple[list[str], Provenance]]] | None = field(default=None, repr=False, compare=False)
+    _relied_at: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def __getitem__(self, stem: str) -> Any:
         return self.files[stem]
@@ -207,17 +208,23 @@ class Spec:
 
     def relied_on(self, rule_ids, values=()) -> list[Provenance]:
         """Uncertain values that the given rules read (all their `reads`), plus those at, below
-        or holding the given addresses (values a rule used one by one), in a stable order."""
-        addresses = [a for rid in sorted(rule_ids) if rid in self.rules for a in self.rules[rid].reads]
-        seen: dict[str, Provenance] = {}
-        for address in addresses:
-            for p in self.uncertain_under(address):
-                seen.setdefault(p.address, p)
-        for address in sorted(values):
-            found = self.uncertain_under(address) or [self.uncertain_holding(address)]
-            for p in filter(None, found):
-                seen.setdefault(p.address, p)
-        return sorted(seen.values(), key=lambda p: p.address)
+        or holding the given addresses (values a rule used one by one), in a stable order: by
+        address, so the order the rules and values come in does not matter."""
+        wanted: set[str] = set()
+        for rid in rule_ids:
+            rule = self.rules.get(rid)
+            if rule is not None:
+                for address in rule.reads:
+                    wanted.update(p.address for p in self.uncertain_under(address))
+        # a replay names a hundred or more values, most of them asked about before: the
+        # addresses found for each are kept, and put together in one union
+        relied_at = self._relied_at
+        for address in values:
+            if address not in relied_at:
+                found = self.uncertain_under(address) or [self.uncertain_holding(address)]
+                relied_at[address] = tuple(p.address for p in found if p is not None)
+        wanted = wanted.union(*map(relied_at.__getitem__, values))
+        return [self.provenance[address] for address in sorted(wanted)]
 
     def path_of(self, stem: str) -> str:
         path = self.paths.get(stem)

@@ -76,3 +76,19 @@ def test_keys_that_differ_in_one_part_are_written_once():
     assert brace_keys(["t.p.counts", "t.p.end", "t.q.counts", "t.q.end", "t.r.counts"]) == ["t.{p,q}.{counts,end}", "t.r.counts"]
     assert brace_keys(["levy"]) == ["levy"]
     assert brace_keys(["k.a", "k.b", "rank"]) == ["k.{a,b}", "rank"]
+
+
+def test_the_values_relied_on_are_found_alike_in_any_order_and_when_asked_again():
+    """A value below an uncertain one, the value itself, and a value inside an uncertain table
+    all count; the answer is by address, whatever order the rules and values are named in."""
+    report = check_bytes(CANTERBURY.read_bytes(), "game.log")
+    spec, trace = report.state.game.spec, report.state.trace
+    first = spec.relied_on(trace.rules_used, trace.values_used)
+    assert first == report.relied_on and [p.address for p in first] == sorted(p.address for p in first)
+    values = sorted(trace.values_used)
+    assert spec.relied_on(sorted(trace.rules_used, reverse=True), values[::-1]) == first == spec.relied_on(trace.rules_used, values)
+    some = next(p for p in first if "." in p.key)
+    assert spec.relied_on((), [some.address]) == [some]
+    assert spec.relied_on((), [some.address + ".0.deeper"]) == [some]  # held by the uncertain value
+    assert some in spec.relied_on((), [some.address.split(".")[0]])  # below the value asked about
+    assert spec.relied_on((), ["no-such-file:key"]) == [] == spec.relied_on(["no-such-rule"])
