@@ -80,7 +80,9 @@ def _init(cls: type, fields: tuple[dataclasses.Field, ...], frozen: bool) -> Cal
     its fields through `object.__setattr__`, past its own guard. The annotations are given
     to the function made, not written in the text, which then serves every class whose
     fields take the same arguments."""
-    params, keywords, lines, names = ["self"], [], [], {"__plain_factory": _FACTORY, "__plain_setattr": object.__setattr__}
+    me = "__plain_self" if any(f.name == "self" for f in fields) else "self"  # as dataclasses names it then
+    params, keywords, lines, names = [me], [], [], {"__plain_factory": _FACTORY, "__plain_setattr": object.__setattr__}
+    defaulted = False
     for f in fields:
         has_default, has_factory = f.default is not dataclasses.MISSING, f.default_factory is not dataclasses.MISSING
         if has_factory:
@@ -94,10 +96,14 @@ def _init(cls: type, fields: tuple[dataclasses.Field, ...], frozen: bool) -> Cal
             if has_default:
                 names[f"__plain_d_{f.name}"] = f.default
             default = f"=__plain_d_{f.name}" if has_default else "=__plain_factory" if has_factory else ""
+            if not f.kw_only:
+                if defaulted and not default:
+                    raise TypeError(f"non-default argument {f.name!r} follows default argument")
+                defaulted = defaulted or bool(default)
             (keywords if f.kw_only else params).append(f"{f.name}{default}")
-        lines.append(f"__plain_setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
+        lines.append(f"__plain_setattr({me}, {f.name!r}, {value})" if frozen else f"{me}.{f.name} = {value}")
     if hasattr(cls, "__post_init__"):
-        lines.append("self.__post_init__()")
+        lines.append(f"{me}.__post_init__()")
     signature = ", ".join(params + (["*", *keywords] if keywords else []))
     source = f"def __init__({signature}):\n" + "".join(f"    {line}\n" for line in lines or ["pass"])
     names["__name__"] = cls.__module__

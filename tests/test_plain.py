@@ -231,3 +231,31 @@ def test_a_class_without_a_docstring_gets_the_one_dataclasses_writes():
         return Bare
 
     assert plain.dataclass(body()).__doc__ == dataclasses.dataclass(body()).__doc__ == "Bare(name: 'str', size: 'int' = 1, items: 'list' = <factory>)"
+
+
+def test_a_field_named_self_and_a_field_without_default_after_one_with_are_met_as_dataclasses_meets_them():
+    def body():
+        class Odd:
+            """A field named self."""
+
+            self: str
+            other: int = 0
+
+        return Odd
+
+    std, ours = dataclasses.dataclass(body()), plain.dataclass(body())
+    assert str(inspect.signature(ours)) == str(inspect.signature(std))
+    assert ours("me", 2).self == "me" and ours(self="me").other == 0
+
+    def misordered():
+        class Misordered:
+            """A field without a default after one with."""
+
+            first: int = 0
+            second: int
+
+        return Misordered
+
+    for make in (dataclasses.dataclass, plain.dataclass):
+        with pytest.raises(TypeError, match="non-default argument 'second' follows default argument"):
+            make(misordered())
