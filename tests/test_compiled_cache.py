@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from referee import cache
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Defines every data class of a check, checks a record, and says how many `__init__` texts it compiled.
@@ -71,3 +73,13 @@ def test_without_a_cache_folder_nothing_is_written(tmp_path):
     assert probe("", HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"))[1] > 20  # compiled again: nothing was kept
     assert not list(tmp_path.rglob("*.marshal"))
     assert probe(str(tmp_path / "kept"), HOME=str(tmp_path))[1] > 20 and len(kept(tmp_path / "kept")) == 1
+
+
+def test_a_file_grown_past_its_bound_keeps_only_what_the_process_used(tmp_path):
+    stale = {f"def __init__(self):\n    pass  # {i}\n": compile("def __init__(self):\n    pass\n", "<stale>", "exec") for i in range(cache.MAX_COMPILED + 20)}
+    status, count = probe(str(tmp_path))
+    [file] = kept(tmp_path)
+    file.write_bytes(marshal.dumps((sys.version, stale)))
+    assert probe(str(tmp_path)) == (status, count)  # none of the stale texts is of use
+    texts = marshal.loads(file.read_bytes())[1]
+    assert len(texts) == count and not set(texts) & set(stale)
