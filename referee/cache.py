@@ -110,7 +110,7 @@ _compiled_file: Path | None = None  # where they were read from, and are written
 _compiled_used: set[str] = set()
 _to_write = False  # True once this process compiled a text, and the file is to be written at its end
 # A file holding more texts than this (from code since changed) keeps only those used now.
-MAX_COMPILED = 150  # the package has some sixty distinct texts; reading 150 takes under a millisecond
+MAX_COMPILED = 150  # the package has about seventy distinct texts; reading 150 takes under a millisecond
 
 
 def compiled(source: str, filename: str) -> CodeType:
