@@ -66,14 +66,14 @@ def plan_sell(state, player, space, rng) -> Move | None:
     left = counts_of(goods)
     shipped: Counter = Counter()
     prices = {g: state.price(g) for g in left}
-    for capacity in sorted(state.own_capacities(player.colour), reverse=True):
+    capacities = state.own_capacities(player.colour)
+    for capacity in sorted(capacities, reverse=True):
         best = max(left, key=lambda g: (left[g], prices[g]), default=None)
         if best is None or left[best] == 0:
             break
         n = min(capacity, left[best])
         shipped[best] += n
         left[best] -= n
-    capacities = state.own_capacities(player.colour)
     bank = Counter()
     if _chance(state, rng, "bank_rest") or not shipped:
         for good, n in left.items():
@@ -186,8 +186,19 @@ def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -
 
 def plan_church(state, player, space, rng) -> Move | None:
     discs = state.discs_free(player)
-    options = {c: _affordable_donations(state, player, c, discs) for c in state.game.church_ids}
-    options = {c: k for c, k in options.items() if k > 0}
+    # what a church lets the player pay for depends only on how many donations it has had
+    # (and on the player), so churches with as many donations share one answer
+    by_made: dict[int, int] = {}
+    options = {}
+    for c in state.game.church_ids:
+        if state.churches[c].complete:
+            continue
+        made = state.donations_made(c)
+        count = by_made.get(made)
+        if count is None:
+            count = by_made[made] = _affordable_donations(state, player, c, discs)
+        if count > 0:
+            options[c] = count
     donations: tuple[Donation, ...] = ()
     taken: list[tuple[str, str]] = []
     ends_game = False
