@@ -218,12 +218,14 @@ class Spec:
                     wanted.update(p.address for p in self.uncertain_under(address))
         # a replay names a hundred or more values, most of them asked about before: the
         # addresses found for each are kept, and put together in one union
-        relied_at = self._relied_at
-        for address in values:
-            if address not in relied_at:
-                found = self.uncertain_under(address) or [self.uncertain_holding(address)]
-                relied_at[address] = tuple(p.address for p in found if p is not None)
-        wanted = wanted.union(*map(relied_at.__getitem__, values))
+        relied_at, each = self._relied_at, []
+        for address in values:  # read once: `values` may be any iterable
+            found = relied_at.get(address)
+            if found is None:
+                held = self.uncertain_under(address) or [self.uncertain_holding(address)]
+                found = relied_at[address] = tuple(p.address for p in held if p is not None)
+            each.append(found)
+        wanted = wanted.union(*each)
         return [self.provenance[address] for address in sorted(wanted)]
 
     def path_of(self, stem: str) -> str:

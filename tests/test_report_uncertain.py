@@ -92,3 +92,4 @@ def test_the_values_relied_on_are_found_alike_in_any_order_and_when_asked_again(
     assert spec.relied_on((), [some.address + ".0.deeper"]) == [some]  # held by the uncertain value
     assert some in spec.relied_on((), [some.address.split(".")[0]])  # below the value asked about
     assert spec.relied_on((), ["no-such-file:key"]) == [] == spec.relied_on(["no-such-rule"])
+    assert spec.relied_on(iter(trace.rules_used), iter(values)) == first  # iterables read once
