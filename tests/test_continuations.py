@@ -38,7 +38,7 @@ def typed_with(text: str, choice) -> str:
 
 @pytest.fixture(scope="module")
 def canterbury():
-    recording = recording_at("canterbury", 3, 5, 12)
+    recording = recording_at("canterbury", 3, 1, 18)
     assert len(recording.hints()) > 300  # a position with hundreds of moves
     return recording
 
@@ -161,7 +161,7 @@ def moves_from(hints: list[str], words: list[str]) -> int:
 def large_canterbury():
     """A Canterbury position of thousands of moves (Full Builds of two structures), and its
     full list of moves, worked out once apart from the session."""
-    recording = recording_at("canterbury", 4, 3, 32)
+    recording = recording_at("canterbury", 4, 3, 20)
     hints = recording.game.move_hints(copy_state(recording.state))
     assert len(hints) > 3000
     return recording, hints

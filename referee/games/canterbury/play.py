@@ -96,8 +96,8 @@ class Singles:
                         pass
                     elif kind != FULL and key in alone:
                         ok = alone[key]  # the same structure, demolitions and board; more money only
-                    elif not state.services_ready(state.board, build.structure, build.district) or self.known.unbacked(build):
-                        ok = False  # listed for the room its demolitions make; they make no cubes
+                    elif not state.may_demolish(state.board, build, self.known.is_backed):
+                        ok = False
                     else:
                         outcome = state.try_action(move)
                         ok = outcome is not None
@@ -262,26 +262,15 @@ class _Known:
             found = self.services_of[tiles] = frozenset(structures[t].service for t in tiles)
         return found
 
-    def unbacked(self, build: Build) -> bool:
-        """Whether a demolition of the build needs a structure of its service elsewhere that
-        the board as it stands lacks (or is of a size never demolished): then the build fails
-        in any action, alone or after a first structure, whose demolitions only take tiles
-        away."""
-        state = self.state
-        game = state.game
-        new = game.structures[build.structure]
-        for tile in build.demolish:
-            gone = game.structures[tile]
-            if game.sizes[gone.size].demolition is None:
-                return True
-            if state.demolition_needs_backing(new, gone):
-                key = (tile, build.district)
-                found = self.backed.get(key)
-                if found is None:
-                    found = self.backed[key] = state.demolition_backed(state.board, gone, build.district)
-                if not found:
-                    return True
-        return False
+    def is_backed(self, gone: Structure, district: str) -> bool:
+        """`demolition_backed` on the board as it stands, asked once per tile and district:
+        for `may_demolish` of a build alone or after a first structure, whose demolitions only
+        take tiles away."""
+        key = (gone.id, district)
+        found = self.backed.get(key)
+        if found is None:
+            found = self.backed[key] = self.state.demolition_backed(self.state.board, gone, district)
+        return found
 
     def holds(self, build: Build) -> bool:
         """`demolitions_hold`, asked once per structure, district and demolitions."""
@@ -334,7 +323,7 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
       (`_Known.backed_after`);
     - the second's demolitions made room, but its district lacks the service cubes it needs
       (demolitions make no cubes), or a demolition needs a structure of its service elsewhere
-      that the board lacks (`_Known.unbacked`): illegal;
+      that the board lacks (`may_demolish`): illegal;
     - in another district than the first, the second's demolitions fail alone: the first's
       demolitions only take tiles away, so they fail with it (`demolitions_hold`);
     - in the first's district, the first demolishing nothing and the second one tile: the
@@ -356,7 +345,7 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
                 if state.demolition_needs_backing(new, gone) and not known.backed_after(first, gone, second.district, second.demolish[:index]):
                     return False
             return True
-    if not state.services_ready(outcome.board, second.structure, second.district) or known.unbacked(second):
+    if not state.may_demolish(outcome.board, second, known.is_backed):
         return False
     if apart and not known.holds(second):
         return False
@@ -494,9 +483,11 @@ def _random_move(state: CanterburyState, rng: random.Random) -> Move:
     player = state.players[colour]
     play = state.game.play
     if state.first_round() or player.must_full_build:
-        found = state.find_full_build(colour, rng)
-        if found is not None:
-            return _random_full(state, colour, rng) or found
+        # a Full Build is called for: drawn as any other, and when the draw finds none (it
+        # left the large structures out, or gave up), the first one the rules allow, if any
+        move = _random_full(state, colour, rng) or state.a_full_build(colour)
+        if move is not None:
+            return move
     weights = play["action_weights"]
     kinds = [LEVY, FULL, TAX]
     while kinds:
@@ -527,7 +518,7 @@ def _random_single(state: CanterburyState, colour: str, kind: str, money: int, r
         tried.add(build.structure)
         move = Action(colour, kind, (first, build) if first else (build,))
         if build.demolish:  # only demolitions are in question (see `pairs`): worked out in full
-            if state.try_action(move) is not None:
+            if state.may_demolish(board, build) and state.try_action(move) is not None:
                 return move
             continue
         if allowed is None:

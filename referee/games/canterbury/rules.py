@@ -211,9 +211,11 @@ class CanterburyState(State):
     score_figure = "prosperity"
     # While a search asks about this position (`searching`): whether each player can make a
     # Full Build, found once. None at other times.
-    _can_build: dict[str, bool] | None = None
+    _can_build: dict[str, Action | None] | None = None
     # and each structure's demolition choices in each district of the board as it stands
     _choices: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
+    # and the districts open to a structure needing each set of services (`_open_districts`)
+    _open: dict[frozenset[str], list[str]] | None = None
     # Candidate actions worked out on this state (`try_action`), and how many of them the
     # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
     trials: int = 0
@@ -664,6 +666,27 @@ class CanterburyState(State):
         conditions = self.game.sizes[gone.size].demolition
         return not (gone.service == new.service and new.size in conditions["replaced_by"])
 
+    def may_demolish(self, board: Board, build: Build, backed: Callable[[Structure, str], bool] | None = None) -> bool:
+        """A search's quick test of a build that demolishes, before it is worked out in full:
+        False when it fails on this board whatever the rest of its action is. Its district
+        lacks the cubes of a service it needs first (demolitions make no cubes), or a tile it
+        takes down is of a size never demolished, or needs a structure of its service
+        elsewhere that the board lacks (`demolition_backed`, or `backed`: a search's answers
+        for the board as it stands). The other demolitions of the action only take tiles
+        away, so a board with a first structure placed on it, or the board before the first,
+        still tells: what it lacks, the board the demolition meets lacks too."""
+        if not self.services_ready(board, build.structure, build.district):
+            return False
+        game = self.game
+        new = game.structures[build.structure]
+        for tile in build.demolish:
+            gone = game.structures[tile]
+            if game.sizes[gone.size].demolition is None:
+                return False
+            if self.demolition_needs_backing(new, gone) and not (backed(gone, build.district) if backed else self.demolition_backed(board, gone, build.district)):
+                return False
+        return True
+
     def demolition_backed(self, board: Board, gone: Structure, district: str) -> bool:
         """Whether a structure of `gone`'s service stands where its size's condition looks. A
         search may ask it once of the board as it stands: a demolition of the same action
@@ -1104,11 +1127,12 @@ class CanterburyState(State):
         when `rng` is given."""
         game = self.game
         ids = [s for s in game.buildable if board.supply[s] > 0 and game.structures[s].cost <= money and (sizes is None or game.structures[s].size in sizes) and (only is None or s == only)]
-        districts = list(game.district_ids)
         if rng is not None:
             shuffle(rng, ids)
         for structure in ids:
+            districts = self._open_districts(board, game.services_needed(structure))
             if rng is not None:
+                districts = list(districts)  # the search's list is kept for the next question
                 shuffle(rng, districts)
             for district in districts:
                 choices = self.demolition_choices(board, structure, district)
@@ -1117,6 +1141,20 @@ class CanterburyState(State):
                     shuffle(rng, choices)
                 for demolish in choices:
                     yield Build(structure, district, tuple(demolish), self._serving(board, structure, district, rng))
+
+    def _open_districts(self, board: Board, needed: frozenset[str]) -> list[str]:
+        """The districts, in the board's order, where a structure needing these services'
+        cubes first may stand as far as the two rules that refuse most candidates tell:
+        the district holds a tile or borders one that does (connectivity), and has those
+        cubes (services-first; demolitions make none, so no demolition changes it). During a
+        search each set of services is asked once of the board as it stands."""
+        known = self._open
+        if known is None or board is not self.board:
+            return _open_districts(self.game, board, needed)
+        found = known.get(needed)
+        if found is None:
+            found = known[needed] = _open_districts(self.game, board, needed)
+        return found
 
     def _serving(self, board: Board, structure: str, district: str, rng: random.Random | None) -> tuple[str, ...]:
         """Districts a large structure names for its cubes: the first free ones, or a random pick."""
@@ -1146,34 +1184,38 @@ class CanterburyState(State):
             return
         self._can_build = {}
         self._choices = {}
+        self._open = {}
         try:
             yield
         finally:
             self._can_build = None
             self._choices = None
+            self._open = None
 
     def can_full_build(self, colour: str) -> bool:
         """Whether the player can make a Full Build of one structure now (see `searching`)."""
+        return self.a_full_build(colour) is not None
+
+    def a_full_build(self, colour: str) -> Action | None:
+        """`find_full_build`, found once in a search (see `searching`)."""
         known = self._can_build
         if known is None:
-            return self.find_full_build(colour) is not None
-        found = known.get(colour)
-        if found is None:
-            found = known[colour] = self.find_full_build(colour) is not None
-        return found
+            return self.find_full_build(colour)
+        if colour not in known:
+            known[colour] = self.find_full_build(colour)
+        return known[colour]
 
-    def find_full_build(self, colour: str, rng: random.Random | None = None) -> Action | None:
-        """A legal Full Build of one structure for the player, or None when there is none.
-        A candidate that demolishes nothing is legal when a Full Build of one structure may be
-        taken at all (`allows`); only those that demolish are worked out in full."""
+    def find_full_build(self, colour: str) -> Action | None:
+        """A legal Full Build of one structure for the player (the first the candidate list
+        gives), or None when there is none. A candidate that demolishes nothing is legal when
+        a Full Build of one structure may be taken at all (`allows`); only those that
+        demolish and pass `may_demolish` are worked out in full."""
         player = self.players[colour]
         allowed = None
-        for build in self.single_builds(self.board, player.money, rng=rng):
+        for build in self.single_builds(self.board, player.money):
             move = Action(colour, FULL, (build,))
             if build.demolish:
-                # a demolition leaves the cubes where they are: a structure whose services
-                # before it are missing in its district is refused whatever makes way for it
-                if self.services_ready(self.board, build.structure, build.district) and self.try_action(move) is not None:
+                if self.may_demolish(self.board, build) and self.try_action(move) is not None:
                     return move
                 continue
             if allowed is None:
@@ -1181,6 +1223,12 @@ class CanterburyState(State):
             if allowed:
                 return move
         return None
+
+
+def _open_districts(game: Game, board: Board, needed: frozenset[str]) -> list[str]:
+    tiles, cubes, districts = board.tiles, board.cubes, game.districts
+    return [d for d in game.district_ids
+            if cubes[d].keys() >= needed and (tiles[d] or any(map(tiles.__getitem__, districts[d].neighbours)))]
 
 
 def _favour_position(state: CanterburyState, who: Player | str, service: str) -> int:
