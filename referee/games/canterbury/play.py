@@ -455,7 +455,7 @@ def neutral_options(state: CanterburyState, colour: str) -> list[Move]:
         tiles.append((stack[1], stack[0]))
     moves: list[Move] = []
     for tile, skipped in tiles:
-        spots = [d for d in state.game.district_ids if state.placement_rule(state.board, tile, d) is None]
+        spots = [d for d in state.open_districts(state.board, tile) if state.placement_rule(state.board, tile, d) is None]
         moves.extend(NeutralStep(colour, tile, d, skipped) for d in spots)
         if not spots:
             moves.append(NeutralStep(colour, tile, None, skipped))

@@ -214,7 +214,7 @@ class CanterburyState(State):
     _can_build: dict[str, Action | None] | None = None
     # and each structure's demolition choices in each district of the board as it stands
     _choices: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
-    # and the districts open to a structure needing each set of services (`_open_districts`)
+    # and the districts open to a structure needing each set of services (`open_districts`)
     _open: dict[frozenset[str], list[str]] | None = None
     # Candidate actions worked out on this state (`try_action`), and how many of them the
     # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
@@ -1130,7 +1130,7 @@ class CanterburyState(State):
         if rng is not None:
             shuffle(rng, ids)
         for structure in ids:
-            districts = self._open_districts(board, game.services_needed(structure))
+            districts = self.open_districts(board, structure)
             if rng is not None:
                 districts = list(districts)  # the search's list is kept for the next question
                 shuffle(rng, districts)
@@ -1142,12 +1142,13 @@ class CanterburyState(State):
                 for demolish in choices:
                     yield Build(structure, district, tuple(demolish), self._serving(board, structure, district, rng))
 
-    def _open_districts(self, board: Board, needed: frozenset[str]) -> list[str]:
-        """The districts, in the board's order, where a structure needing these services'
-        cubes first may stand as far as the two rules that refuse most candidates tell:
-        the district holds a tile or borders one that does (connectivity), and has those
-        cubes (services-first; demolitions make none, so no demolition changes it). During a
-        search each set of services is asked once of the board as it stands."""
+    def open_districts(self, board: Board, structure: str) -> list[str]:
+        """The districts, in the board's order, where the structure may stand as far as the
+        two rules that refuse most candidates tell: the district holds a tile or borders one
+        that does (connectivity), and has the cubes of the services before the structure's
+        own (services-first; demolitions make none, so no demolition changes it). During a
+        search it is asked once for each set of such services, of the board as it stands."""
+        needed = self.game.services_needed(structure)
         known = self._open
         if known is None or board is not self.board:
             return _open_districts(self.game, board, needed)
