@@ -10,7 +10,15 @@ from ..spec import Spec, SpecError, available_games, blame_variant, load_spec, n
 
 
 def game_class(name: str):
-    known = available_games()  # a look through the data folder: once per call
+    """The rules of a game the data folder holds, looked up once per name and data folder:
+    every random game of `referee play` asks, and the look through the folder cost a
+    twentieth of a short one."""
+    return _game_class(name, str(specs_root()))
+
+
+@functools.lru_cache(maxsize=None)
+def _game_class(name: str, root: str):
+    known = available_games(Path(root))
     if not known:
         raise no_games()
     if name not in known:
@@ -73,6 +81,7 @@ def forget_loaded_data() -> None:
     from ..spec import forget_loaded_specs
 
     _load.cache_clear()
+    _game_class.cache_clear()
     forget_loaded_specs()
     forget_grammars()
 
