@@ -209,12 +209,12 @@ class CanterburyState(State):
     """One game in progress: the board, the players, the city's prosperity and whose turn it is."""
 
     score_figure = "prosperity"
-    # While a search asks about this position (`searching`): whether each player can make a
-    # Full Build, found once. None at other times.
+    # While a search asks about this position (`searching`): a Full Build of one structure
+    # each player can make (None where there is none), found once. None at other times.
     _can_build: dict[str, Action | None] | None = None
     # and each structure's demolition choices in each district of the board as it stands
     _choices: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
-    # and the districts open to a structure needing each set of services (`open_districts`)
+    # and the districts open to structures needing each set of services first (`open_districts`)
     _open: dict[frozenset[str], list[str]] | None = None
     # Candidate actions worked out on this state (`try_action`), and how many of them the
     # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
@@ -1179,7 +1179,8 @@ class CanterburyState(State):
         Every candidate of another action after a Levy asks it (`_check_choice`), and each
         answer tries every Full Build: asked again for each candidate, a position where no
         Full Build is possible cost seconds. The demolition choices of each structure and
-        district of this board are found once too (`demolition_choices`)."""
+        district of this board, and the districts open to each set of services, are found
+        once too (`demolition_choices`, `open_districts`)."""
         if self._can_build is not None:  # a search within a search: the same position
             yield
             return
