@@ -184,11 +184,11 @@ def test_a_weighted_yes_draws_as_random_choices_draws_it():
     from referee.games.hamburgum.play import _chance
 
     for do, skip in ((1, 1), (3, 1), (1, 5), (0, 4), (7, 0), (2, 9)):
-        state = SimpleNamespace(spec={"play": {"choices": {"x": {"do": do, "skip": skip}}}})
+        state = SimpleNamespace(spec={"play": {"choices": {"x": {"do": do, "skip": skip}}}}, game=SimpleNamespace(chance_odds={}))
         ours, theirs = random.Random(do * 31 + skip), random.Random(do * 31 + skip)
         for _ in range(2000):
             assert _chance(state, ours, "x") == theirs.choices((True, False), (do, skip))[0]
         assert ours.getstate() == theirs.getstate()
-    nothing = SimpleNamespace(spec={"play": {"choices": {"x": {"do": 0, "skip": 0}}}})
+    nothing = SimpleNamespace(spec={"play": {"choices": {"x": {"do": 0, "skip": 0}}}}, game=SimpleNamespace(chance_odds={}))
     with pytest.raises(ValueError):
         _chance(nothing, random.Random(1), "x")

@@ -47,8 +47,12 @@ class Hamburgum(Game):
             self._spaces_of.setdefault(self._space[space]["action"], []).append(space)
         self._moves_from: dict[str, tuple[tuple[str, int], ...]] = {}  # see moves_from
         self._nearest: dict[tuple[str, str, str | None], str] = {}  # see nearest
+        self._routes: dict[tuple[str, str, str | None], tuple[str, int, int]] = {}  # see route
         self._sides: dict[tuple[str | None, str], str | None] = {}  # see side_to_write
         self.turn_options: dict[tuple[str | None, int], tuple] = {}  # the random player's, by marker space and prestige to spend (play.py)
+        self.chance_odds: dict[str, tuple[int, float]] = {}  # the random player's, by choice of play.yaml (play.py)
+        self.prestige_floor = spec["components"]["prestige"]["minimum"]
+        self.limits = {piece: entry["count"] for piece, entry in spec["components"]["per_player"].items()}
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
         self.house_types = spec["houses"]["types"]
         self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
@@ -69,6 +73,7 @@ class Hamburgum(Game):
         self.berth_order = [b["number"] for b in harbour["berths"]]
         self.goods_per_ship = {b["number"]: b["goods_per_ship"] for b in harbour["berths"]}
         self.ships_per_berth = harbour["ships_per_berth"]
+        self.goods_price = spec["market"]["goods_price"]  # a good's price is read a few times a sale
         self.materials_totals = {int(k): v for k, v in spec["market"]["materials_price"]["totals"].items()}
         board = spec["board"]
         self.board_list = board["sites"]
@@ -91,7 +96,7 @@ class Hamburgum(Game):
         check_spec(spec)
 
     def limit(self, piece: str) -> int:
-        return self.spec["components"]["per_player"][piece]["count"]
+        return self.limits[piece]
 
     def spaces_of(self, action: str, side: str | None = None) -> list[str]:
         """The spaces of an action in rondel order; with `side`, those on that side only."""
@@ -127,6 +132,18 @@ class Hamburgum(Game):
         found = self._nearest.get(key)
         if found is None:
             found = self._nearest[key] = min(self.spaces_of(action, side), key=lambda s: self.steps(start, s))
+        return found
+
+    def route(self, start: str, action: str, side: str | None = None) -> tuple[str, int, int]:
+        """Where a turn from `start` to `action` (on `side`, when one is named) takes the
+        marker, in how many steps, and the prestige they cost: `nearest`, `steps` and
+        `step_cost` together, worked out once for each start, as every turn asks."""
+        key = (start, action, side)
+        found = self._routes.get(key)
+        if found is None:
+            target = self.nearest(start, action, side)
+            steps = self.steps(start, target)
+            found = self._routes[key] = (target, steps, self.step_cost(steps))
         return found
 
     def side_to_write(self, start: str | None, space: str) -> str | None:

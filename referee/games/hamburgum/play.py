@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from typing import Callable
 
-from ...draws import weighted_index
+from ...draws import shuffle, weighted_index
 from ...notation import Move
 from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 from .rules import MONEY, HamburgumState, Player, counts_of, enter_harbour, ship_loading_fits
@@ -29,7 +29,7 @@ def reachable(state: HamburgumState, player: Player) -> list[tuple[str, int]]:
     game = state.game
     if player.space is None:
         return [(s, 0) for s in game.spaces]
-    floor = state.spec["components"]["prestige"]["minimum"]
+    floor = state.game.prestige_floor
     return [(space, cost) for space, cost in game.moves_from(player.space) if player.prestige - cost >= floor]
 
 
@@ -41,11 +41,15 @@ def _turn(state: HamburgumState, player: Player, space: str) -> dict:
 
 def _chance(state: HamburgumState, rng: random.Random, choice: str) -> bool:
     """Yes, by the weights of doing and skipping, drawn as `rng.choices((True, False), (do,
-    skip))` draws it (`weighted_index`)."""
-    weights = state.spec["play"]["choices"][choice]
-    if weights["do"] + weights["skip"] <= 0:
-        raise ValueError(f"the weights of play.yaml choices.{choice} add up to nothing")
-    return weighted_index(rng, (weights["do"], weights["skip"])) == 0
+    skip))` draws it: yes when the draw falls below the weight of doing. The weights are
+    read once per game, as a random game asks a few times a turn."""
+    odds = state.game.chance_odds.get(choice)
+    if odds is None:
+        weights = state.spec["play"]["choices"][choice]
+        if weights["do"] + weights["skip"] <= 0:
+            raise ValueError(f"the weights of play.yaml choices.{choice} add up to nothing")
+        odds = state.game.chance_odds[choice] = (weights["do"], weights["do"] + weights["skip"] + 0.0)
+    return rng.random() * odds[1] < odds[0]
 
 
 # --- planning one kind of turn -----------------------------------------------------------
@@ -106,7 +110,7 @@ def plan_buy(state, player, space, rng) -> Move | None:
         want.extend([material] * max(0, n - player.stock[material]))
     if not want:
         want = [rng.choice([m for m in game.materials if m != game.bell])]
-    rng.shuffle(want)
+    shuffle(rng, want)
     count = min(len(want), max(affordable))
     bought = Counter(want[:count])
     return Trade(**_turn(state, player, space), buy=_sorted(bought))
@@ -176,7 +180,7 @@ def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -
         by_kind.setdefault(token[1], []).append(token)
     scores = []
     for kind, tokens in by_kind.items():
-        rng.shuffle(tokens)
+        shuffle(rng, tokens)
         keep = 0 if ends_game else 1
         for i, token in enumerate(tokens):
             if i >= keep or _chance(state, rng, "score_extra_token"):
@@ -268,7 +272,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
     chosen: list[House] = []
     for _ in range(count):
         sites = _free_sites(state, player, chosen, rng)
-        rng.shuffle(sites)
+        shuffle(rng, sites)
         pick = None
         for site in sites:
             kinds = [game.board_sites[site]] if game.board_sites is not None else list(game.house_types)
@@ -348,7 +352,7 @@ def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOpt
     name, and the cheapest spaces to take it on. They depend only on where the marker stands
     and how much prestige the player may spend, so they are worked out once for each."""
     game = state.game
-    floor = state.spec["components"]["prestige"]["minimum"]
+    floor = state.game.prestige_floor
     # a first turn reaches every space, free; later the prestige to spend decides
     key = (None, 0) if player.space is None else (player.space, player.prestige - floor)
     found = game.turn_options.get(key)

@@ -189,11 +189,11 @@ class HamburgumState(State):
         return self.order[self.turn % len(self.order)]
 
     def price(self, good: str) -> int:
-        return max(self.spec["market"]["goods_price"]["floor"], self._price_above_floor(good))
+        return max(self.game.goods_price["floor"], self._price_above_floor(good))
 
     def _price_above_floor(self, good: str) -> int:
         """The start price less the drop for each production house of the good built so far."""
-        table = self.spec["market"]["goods_price"]
+        table = self.game.goods_price
         return table["start"] - table["drop_per_house"] * self.built[self.game.producer_of[good]]
 
     def price_values(self, good: str) -> list[str]:
@@ -269,7 +269,9 @@ class HamburgumState(State):
             self._reveal(move)
             return
         rule = self.game.rule
-        self.seat(move.player, move.pos, rule("seat"))
+        seat_rule = rule("seat")  # looked up every turn: a rule missing from rules.yaml shows at once
+        if move.player not in self.players:
+            self.seat(move.player, move.pos, seat_rule)
         expected = self.current()
         turn_order = rule("turn-order")  # looked up every turn: a rule missing from rules.yaml shows at once
         if move.player != expected:  # the message is written only for a broken rule: this runs every turn
@@ -328,10 +330,8 @@ class HamburgumState(State):
             player.space = candidates[0]
             self.trace.use(rule("rondel-first"))
             return
-        target = game.nearest(player.space, move.action, move.side)
-        steps = game.steps(player.space, target)
-        cost = game.step_cost(steps)
-        floor = self.spec["components"]["prestige"]["minimum"]
+        target, steps, cost = game.route(player.space, move.action, move.side)
+        floor = game.prestige_floor
         if player.prestige - cost < floor:  # the message is written only for a broken rule: this runs every turn
             refuse(rule("rondel-steps"),
                    f"{player.colour} moves {steps} rondel spaces from {player.space} to {target}; {game.rondel['free_steps']} are free and the other {steps - game.rondel['free_steps']} cost {cost} prestige, but {player.colour} holds {player.prestige}")
@@ -450,7 +450,11 @@ class HamburgumState(State):
         for church, kind in move.scores:
             self._score(player, church, kind)
         if not self.over:
-            doubled = [f"{len(player.unscored(k))} {k}" for k in self.game.token_kinds if len(player.unscored(k)) > 1]
+            unscored: dict[str, int] = {}
+            for token in player.tokens:
+                if not token.scored:
+                    unscored[token.kind] = unscored.get(token.kind, 0) + 1
+            doubled = [f"{unscored[k]} {k}" for k in self.game.token_kinds if unscored.get(k, 0) > 1]
             if doubled:
                 refuse(rule("token-limit"),
                        f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
