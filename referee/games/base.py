@@ -84,12 +84,19 @@ class Trace:
 
 class Unrecorded(Trace):
     """The trace of work whose rules nobody reads: a candidate move tried for a search, or
-    a random game being written. It keeps no rule, so a rule whose spec addresses cost
-    time to put together may ask `records` first and skip them."""
+    a random game being written. It keeps nothing (no rule, warning or fact), so one
+    serves any number of trials, and a rule whose spec addresses cost time to put
+    together may ask `records` first and skip them."""
 
     records = False
 
     def use(self, rule: str, *values: str) -> None:
+        pass
+
+    def not_checked(self, rule: str, needs: str, pos: Pos | None = None) -> None:
+        pass
+
+    def fact(self, text: str, pos: Pos | None = None) -> None:
         pass
 
 

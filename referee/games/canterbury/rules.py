@@ -717,7 +717,8 @@ class CanterburyState(State):
             player.points[source] += points
         self._note_action(move, outcome)
         self.opened.extend(outcome.opened)
-        self._advance_city(outcome.city_points, [self.game.structures[b.structure].printed("city") for b in move.builds])
+        printed = [self.game.structures[b.structure].printed("city") for b in move.builds] if self.trace.records else []
+        self._advance_city(outcome.city_points, printed)
         player.must_full_build = move.kind == LEVY
 
     def _note_action(self, move: Action, outcome: Outcome) -> None:
@@ -1070,7 +1071,7 @@ class CanterburyState(State):
     def _trial(self, work: Callable[[], Any]) -> Any:
         """What `work()` gives, asked for a search and not for the record: it uses no rule on
         the record's behalf, and a rule that refuses makes it None."""
-        trace, self.trace = self.trace, Unrecorded()
+        trace, self.trace = self.trace, _TRIAL
         try:
             return work()
         except Violation:
@@ -1224,6 +1225,10 @@ class CanterburyState(State):
             if allowed:
                 return move
         return None
+
+
+# The trace of every trial (`_trial`): it keeps nothing, so all of them share one.
+_TRIAL = Unrecorded()
 
 
 def _open_districts(game: Game, board: Board, needed: frozenset[str]) -> list[str]:
