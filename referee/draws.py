@@ -1,7 +1,7 @@
 """Random draws as `random.Random` makes them, without the work it does around them.
 
-A random game (`referee play`) draws a weighted choice several times a move, and Canterbury's
-random player shuffles the districts for every structure it thinks of. The games it writes
+A random game (`referee play`) draws a weighted choice and a plain one several times a move,
+and Canterbury's random player shuffles the districts for every structure it thinks of. The games it writes
 for a seed must stay the games it wrote before, so each draw here takes the very numbers the
 standard library's method takes and answers as it answers; only the lists and the calls it
 makes around them are left out.
@@ -13,7 +13,9 @@ import random
 from bisect import bisect
 from itertools import accumulate
 from math import isfinite
-from typing import Sequence
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
 
 
 def weighted_index(rng: random.Random, weights: Sequence[float]) -> int:
@@ -25,6 +27,19 @@ def weighted_index(rng: random.Random, weights: Sequence[float]) -> int:
     if not isfinite(total):
         raise ValueError("Total of weights must be finite")
     return bisect(cumulative, rng.random() * total, 0, len(cumulative) - 1)
+
+
+def choice(rng: random.Random, items: Sequence[T]) -> T:
+    """The item `rng.choice(items)` picks, drawn the same: a place drawn by rejection from just
+    enough random bits (one draw even from a single item), without the two calls around it."""
+    size = len(items)
+    if not size:
+        raise IndexError("Cannot choose from an empty sequence")
+    bits = size.bit_length()
+    j = rng.getrandbits(bits)
+    while j >= size:
+        j = rng.getrandbits(bits)
+    return items[j]
 
 
 def shuffle(rng: random.Random, items: list) -> None:

@@ -1,5 +1,5 @@
-"""A weighted draw takes the numbers `random.Random.choices` takes and picks what it picks,
-and a shuffle takes those `random.Random.shuffle` takes and orders as it orders, so the
+"""A weighted draw takes the numbers `random.Random.choices` takes and picks what it picks, a
+plain one those `random.Random.choice` takes, and a shuffle takes those `random.Random.shuffle` takes and orders as it orders, so the
 games `referee play` writes for a seed stay the same."""
 
 import math
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from referee.draws import shuffle, weighted_index
+from referee.draws import choice, shuffle, weighted_index
 
 
 @pytest.mark.parametrize("weights", [[1], [1, 1], [3, 0, 2], [0, 0, 5], [5, 0, 0], [0.5, 2.25, 1e-9, 7], list(range(12)), [2, 2, 2, 2, 2]])
@@ -35,3 +35,19 @@ def test_each_shuffle_is_the_one_random_makes(size):
         theirs.shuffle(standard)
         assert mine == standard
     assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33])
+def test_each_plain_draw_is_the_one_choice_makes(size):
+    items = [f"item {i}" for i in range(size)]
+    ours, theirs = random.Random(size), random.Random(size)
+    for _ in range(2000):
+        assert choice(ours, items) == theirs.choice(items)
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_a_plain_draw_from_nothing_is_refused_as_choice_refuses_it():
+    with pytest.raises(IndexError):
+        random.Random(1).choice([])
+    with pytest.raises(IndexError):
+        choice(random.Random(1), [])

@@ -192,3 +192,29 @@ def test_a_weighted_yes_draws_as_random_choices_draws_it():
     nothing = SimpleNamespace(spec={"play": {"choices": {"x": {"do": 0, "skip": 0}}}}, game=SimpleNamespace(chance_odds={}))
     with pytest.raises(ValueError):
         _chance(nothing, random.Random(1), "x")
+
+
+def test_a_listed_donation_beside_an_unscored_token_of_its_kind_scores_the_new_token_every_time():
+    """Listing moves draws nothing: where a donation would leave two unscored tokens of a kind,
+    the listed move scores the one just taken and keeps the older one, at every listing."""
+    game = load_game("hamburgum")
+    found = 0
+    for seed in range(4):
+        text = play_game("hamburgum", 3, seed)
+        state = game.new_state([Seat("red"), Seat("blue"), Seat("green")], 0, None, Trace())
+        record = parse(text, "x", "hamburgum", game.build_move)
+        for move in (e for e in record.entries if isinstance(e, (Turn, Reveal))):
+            player = state.players[state.current()]
+            held = {t.kind for t in player.unscored()}
+            listings = [game.legal_moves(state) for _ in range(8)]
+            assert all(listing == listings[0] for listing in listings)
+            for candidate in listings[0]:
+                for donation in getattr(candidate, "donations", ()):
+                    kind = donation.tokens[0]
+                    if kind in held:
+                        found += 1
+                        older = {(t.church, t.kind) for t in player.unscored() if t.kind == kind}
+                        assert (donation.church, kind) in candidate.scores
+                        assert not older & set(candidate.scores)
+            state.apply(move)
+    assert found > 20

@@ -15,10 +15,10 @@ import random
 from collections import Counter
 from typing import Callable
 
-from ...draws import shuffle, weighted_index
+from ...draws import choice, shuffle, weighted_index
 from ...notation import Move
 from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
-from .rules import MONEY, HamburgumState, Player, counts_of, enter_harbour, ship_loading_fits
+from .rules import MONEY, HamburgumState, Player, counts_of, enter_harbour, one_more, ship_loading_fits
 
 
 # --- the rondel ---------------------------------------------------------------------------
@@ -68,7 +68,7 @@ def plan_sell(state, player, space, rng) -> Move | None:
     if not goods:
         return None
     left = counts_of(goods)
-    shipped: Counter = Counter()
+    shipped = counts_of({})
     prices = {g: state.price(g) for g in left}
     capacities = state.own_capacities(player.colour)
     for capacity in sorted(capacities, reverse=True):
@@ -78,10 +78,10 @@ def plan_sell(state, player, space, rng) -> Move | None:
         n = min(capacity, left[best])
         shipped[best] += n
         left[best] -= n
-    bank = Counter()
+    bank = counts_of({})
     if _chance(state, rng, "bank_rest") or not shipped:
         for good, n in left.items():
-            if n > 0 and not ship_loading_fits(capacities, list((shipped + counts_of({good: 1})).values())):
+            if n > 0 and not ship_loading_fits(capacities, one_more(shipped, good)):
                 bank[good] = n
     if not shipped and not bank:
         return None
@@ -109,7 +109,7 @@ def plan_buy(state, player, space, rng) -> Move | None:
             continue
         want.extend([material] * max(0, n - player.stock[material]))
     if not want:
-        want = [rng.choice([m for m in game.materials if m != game.bell])]
+        want = [choice(rng, [m for m in game.materials if m != game.bell])]
     shuffle(rng, want)
     count = min(len(want), max(affordable))
     bought = Counter(want[:count])
@@ -166,7 +166,7 @@ def _take_tokens(state, church: str, count: int, rng) -> tuple[str, ...]:
     left = list(state.churches[church].tokens_left)
     taken = []
     for _ in range(count):
-        kind = state.game.first_token if state.donations_made(church) + len(taken) == 0 else rng.choice(left)
+        kind = state.game.first_token if state.donations_made(church) + len(taken) == 0 else choice(rng, left)
         left.remove(kind)
         taken.append(kind)
     return tuple(taken)
@@ -180,7 +180,7 @@ def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -
         by_kind.setdefault(token[1], []).append(token)
     scores = []
     for kind, tokens in by_kind.items():
-        shuffle(rng, tokens)
+        rng.shuffle(tokens)  # the standard method: `_NoChance`, which lists moves, keeps the order
         keep = 0 if ends_game else 1
         for i, token in enumerate(tokens):
             if i >= keep or _chance(state, rng, "score_extra_token"):
@@ -236,7 +236,7 @@ def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
     if game.board_sites is None:
         if len(taken) >= state.spec["board"]["site_count"]:
             return []
-        parish = rng.choice(game.church_ids)
+        parish = choice(rng, game.church_ids)
         number = 1 + max((s.number for s in taken if s.parish == parish), default=0)
         return [Site(parish, number)]
     own = {s.name for s in player.citizens} | {h.site.name for h in chosen}
@@ -255,7 +255,7 @@ def _office_word(state, rng) -> str | None:
     if mode == "numbered":
         return None
     if mode == "choice":
-        return rng.choice(state.office_stack)
+        return choice(rng, state.office_stack)
     return state.face_up
 
 
@@ -278,7 +278,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
             kinds = [game.board_sites[site]] if game.board_sites is not None else list(game.house_types)
             kinds = [k for k in kinds if _tiles_left(state, k, chosen) and (want_office or k != game.office_type)]
             if kinds:
-                pick = (site, rng.choice(kinds))
+                pick = (site, choice(rng, kinds))
                 break
         if pick is None:
             break
@@ -304,7 +304,7 @@ def _add_canon_donation(state, player, chosen: list[House], rng) -> None:
     churches = [c for c, s in state.churches.items() if not s.complete]
     if not churches or state.discs_free(player) <= 0 or any(after[m] < n for m, n in bricks.items() if m != MONEY):
         return
-    church = rng.choice(churches)
+    church = choice(rng, churches)
     office.donation = Donation(church, _take_tokens(state, church, 1, rng))
     chosen.remove(office)
     chosen.append(office)
@@ -325,13 +325,13 @@ PLANNERS: dict[str, tuple[str, Callable]] = {
 
 def random_move(state: HamburgumState, rng: random.Random) -> Move:
     if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
-        return Reveal(office=rng.choice(sorted(state.office_stack)))
+        return Reveal(office=choice(rng, sorted(state.office_stack)))
     player = state.players[state.current()]
     spaces, options = _turn_options(state, player)
     options = list(options)
     while options:
         _, kind, where = options.pop(weighted_index(rng, [w for w, _, _ in options]))
-        move = PLANNERS[kind][1](state, player, rng.choice(where), rng)
+        move = PLANNERS[kind][1](state, player, choice(rng, where), rng)
         if move is not None:
             return move
     # nothing useful: the cheapest action that may do nothing (production, or a Church action

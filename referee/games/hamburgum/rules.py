@@ -98,6 +98,14 @@ def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
     return found
 
 
+def one_more(shipped: Mapping[str, int], good: str) -> list[int]:
+    """The cubes of each good wanted on the ships were one more `good` sold with `shipped`:
+    whether the ships could carry it is what decides that a good may go to the bank."""
+    demand = dict(shipped)
+    demand[good] = demand.get(good, 0) + 1
+    return list(demand.values())
+
+
 # The answers by ship capacities and demand, both sorted. They stay few: a player has a few
 # ships of the berths' few sizes, and a few kinds of goods in counts a stock can hold.
 _FITS: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
@@ -379,7 +387,7 @@ class HamburgumState(State):
             refuse(rule("sell-ships"),
                    f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
         for good, _ in move.bank:
-            if ship_loading_fits(capacities, list((shipped + counts_of({good: 1})).values())):
+            if ship_loading_fits(capacities, one_more(shipped, good)):
                 refuse(rule("bank-sale"),
                        f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
         bank_price = self.spec["market"]["bank_sale"]["price"]
@@ -762,10 +770,11 @@ ACTIONS: dict[type, str] = {Produce: "_produce", Trade: "_trade", Dockyard: "_do
 
 
 def counts_of(counts: Mapping[str, int]) -> Counter:
-    """`Counter(counts)` for a mapping, made by dict's own update: Counter's constructor
-    first asks whether its argument is a mapping through Python code, and turns and
-    snapshots make these many times a move (snapshots were a tenth of a replay)."""
-    made: Counter = Counter()
+    """`Counter(counts)` for a mapping, made by dict's own update: Counter's constructor is
+    Python code that asks whether its argument is a mapping, and turns and snapshots make
+    these many times a move (snapshots were a tenth of a replay). A Counter keeps nothing
+    but its dict, so one made without its constructor is the same."""
+    made: Counter = Counter.__new__(Counter)
     dict.update(made, counts)
     return made
 
