@@ -539,6 +539,8 @@ def _random_full(state: CanterburyState, colour: str, rng: random.Random) -> Act
         return move
     outcome = state.execute(move)
     second = _random_single(state, colour, FULL, player.money - outcome.cost, rng, game.pair, outcome.board, first)
+    if second is None:
+        state.remember(move, outcome)  # what the rules would work out again to apply it
     return second or move
 
 

@@ -1052,6 +1052,12 @@ class CanterburyState(State):
         self._tried = (move, outcome) if outcome is not None and not self.trace.records else None
         return outcome
 
+    def remember(self, move: Action, outcome: Outcome) -> None:
+        """Keep what `execute` worked out for a legal action of this position, for `apply` to
+        commit if that action comes next, as it keeps a trial's (`try_action`): for a random
+        player that worked an action out for a purpose of its own and then plays it."""
+        self._tried = (move, outcome) if not self.trace.records else None
+
     def demolitions_hold(self, build: Build) -> bool:
         """Whether a structure's demolitions are allowed on the board as it stands, before
         anything else of its action is asked. A search may drop with it a Full Build of two
