@@ -15,7 +15,7 @@ import random
 from dataclasses import field
 from typing import Callable, Iterator, TypeVar
 
-from ...draws import weighted_index
+from ...draws import choice, weighted_index
 from ...errors import SpecError
 from ...notation import Move
 from ...plain import dataclass
@@ -553,5 +553,5 @@ def _random_neutral(state: CanterburyState, colour: str, rng: random.Random) -> 
     skips = [m for m in options if m.skipped is not None]
     plain = [m for m in options if m.skipped is None]
     if skips and rng.random() < state.game.play["neutral_skip"]:
-        return rng.choice(skips)
-    return rng.choice(plain)
+        return choice(rng, skips)
+    return choice(rng, plain)
