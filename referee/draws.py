@@ -1,10 +1,10 @@
 """Random draws as `random.Random` makes them, without the work it does around them.
 
 A random game (`referee play`) draws a weighted choice and a plain one several times a move,
-and Canterbury's random player shuffles the districts for every structure it thinks of. The games it writes
-for a seed must stay the games it wrote before, so each draw here takes the very numbers the
-standard library's method takes and answers as it answers; only the lists and the calls it
-makes around them are left out.
+and Canterbury's random player shuffles the districts for every structure it thinks of. The
+games it writes for a seed must stay the games it wrote before, so each draw here takes the
+very numbers the standard library's method takes and answers as it answers; only the lists
+and the calls it makes around them are left out.
 """
 
 from __future__ import annotations

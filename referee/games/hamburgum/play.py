@@ -39,16 +39,16 @@ def _turn(state: HamburgumState, player: Player, space: str) -> dict:
     return {"player": player.colour, "action": game.space_action(space), "side": game.side_to_write(player.space, space)}
 
 
-def _chance(state: HamburgumState, rng: random.Random, choice: str) -> bool:
+def _chance(state: HamburgumState, rng: random.Random, decision: str) -> bool:
     """Yes, by the weights of doing and skipping, drawn as `rng.choices((True, False), (do,
     skip))` draws it: yes when the draw falls below the weight of doing. The weights are
     read once per game, as a random game asks a few times a turn."""
-    odds = state.game.chance_odds.get(choice)
+    odds = state.game.chance_odds.get(decision)
     if odds is None:
-        weights = state.spec["play"]["choices"][choice]
+        weights = state.spec["play"]["choices"][decision]
         if weights["do"] + weights["skip"] <= 0:
-            raise ValueError(f"the weights of play.yaml choices.{choice} add up to nothing")
-        odds = state.game.chance_odds[choice] = (weights["do"], weights["do"] + weights["skip"] + 0.0)
+            raise ValueError(f"the weights of play.yaml choices.{decision} add up to nothing")
+        odds = state.game.chance_odds[decision] = (weights["do"], weights["do"] + weights["skip"] + 0.0)
     return rng.random() * odds[1] < odds[0]
 
 
