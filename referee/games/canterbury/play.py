@@ -242,8 +242,9 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], known: _Kn
 class _Known:
     """What a search of one position learns once and asks again: whether each structure is
     legal built alone (when Full Builds of one structure are allowed; None otherwise),
-    whether its demolitions hold alone, and whether a tile's demolition in a district is
-    backed, on the board as it stands and after a first structure's demolitions."""
+    whether its demolitions hold alone (in full, and as far as the tiles they take down
+    go), and whether a tile's demolition in a district is backed, on the board as it stands
+    and after a first structure's demolitions."""
 
     state: CanterburyState
     alone: dict[tuple, bool] | None = None
@@ -253,6 +254,7 @@ class _Known:
     board_after_first: Board | None = None
     backed_after_first: dict[tuple[str, str], bool] = field(default_factory=dict)
     services_of: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
+    going: dict[tuple, bool] = field(default_factory=dict)
 
     def services(self, tiles: tuple[str, ...]) -> frozenset[str]:
         """The services of these tiles, asked once per demolition: every pair asks it of both."""
@@ -270,6 +272,16 @@ class _Known:
         found = self.backed.get(key)
         if found is None:
             found = self.backed[key] = self.state.demolition_backed(self.state.board, gone, district)
+        return found
+
+    def tiles_may_go(self, build: Build) -> bool:
+        """`tiles_may_go` of the board as it stands, asked once per structure, district and
+        demolitions: it reads the board only through `is_backed`, so a second structure asks
+        it once for every first structure it may follow."""
+        key = (build.structure, build.district, build.demolish)
+        found = self.going.get(key)
+        if found is None:
+            found = self.going[key] = self.state.tiles_may_go(self.state.board, build, self.is_backed)
         return found
 
     def holds(self, build: Build) -> bool:
@@ -332,12 +344,11 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
     game = state.game
     alone = known.alone
     apart = second.district != first.district
-    untouched = known.services(first.demolish).isdisjoint(known.services(second.demolish))
     if alone is not None and apart:
         legal_alone = alone.get((second.structure, second.district, second.demolish))
         if (legal_alone and len(second.demolish) < len(state.board.tiles[second.district])
                 and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
-            if untouched:
+            if known.services(first.demolish).isdisjoint(known.services(second.demolish)):
                 return True
             new = game.structures[second.structure]
             for index, tile in enumerate(second.demolish):
@@ -345,7 +356,9 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
                 if state.demolition_needs_backing(new, gone) and not known.backed_after(first, gone, second.district, second.demolish[:index]):
                     return False
             return True
-    if not state.may_demolish(outcome.board, second, known.is_backed):
+    # `may_demolish` of the board the first leaves: its cubes may have made the second's
+    # district ready, and the tiles' part reads the board only through `is_backed`
+    if not (state.services_ready(outcome.board, second.structure, second.district) and known.tiles_may_go(second)):
         return False
     if apart and not known.holds(second):
         return False

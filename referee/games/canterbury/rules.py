@@ -675,8 +675,12 @@ class CanterburyState(State):
         for the board as it stands). The other demolitions of the action only take tiles
         away, so a board with a first structure placed on it, or the board before the first,
         still tells: what it lacks, the board the demolition meets lacks too."""
-        if not self.services_ready(board, build.structure, build.district):
-            return False
+        return self.services_ready(board, build.structure, build.district) and self.tiles_may_go(board, build, backed)
+
+    def tiles_may_go(self, board: Board, build: Build, backed: Callable[[Structure, str], bool] | None = None) -> bool:
+        """The half of `may_demolish` about the tiles taken down: none is of a size never
+        demolished, and each that needs a structure of its service elsewhere finds one on the
+        board (or by `backed`, when given, which then answers for the board)."""
         game = self.game
         new = game.structures[build.structure]
         for tile in build.demolish:
