@@ -160,16 +160,31 @@ def search(driver, query: str) -> list[str]:
     box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
     if not box.is_displayed():
         driver.find_element(By.CSS_SELECTOR, "label.md-search__icon").click()
-    box.clear()
-    box.send_keys(query)
     # Everything on the page is read in one script each time: the search redraws its results
     # as it ranks them, and an element found in one call may be gone by the next (a busy
     # machine once met a stale result link between finding it and reading its address).
     meta = "const m = document.querySelector('.md-search-result__meta'); return m ? m.textContent : ''"
     hrefs = "return [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
-    WebDriverWait(driver, 20).until(lambda d: "matching" in (text := d.execute_script(meta)) and "Type to start" not in text)
-    WebDriverWait(driver, 5).until(lambda d: d.execute_script(hrefs) or "No matching" in d.execute_script(meta))
-    return [urlparse(href).path.lstrip("/") for href in driver.execute_script(hrefs)]
+    # the index is built in the background when the page opens: typed sooner, the words
+    # wait for it
+    WebDriverWait(driver, 20).until(lambda d: "Initializing" not in d.execute_script(meta))
+    box.clear()
+    box.send_keys(query)
+    # The search runs at each key typed, so the results of a shorter query ("f" for
+    # "fireman") may be on the page for a moment: read them once the page shows the same
+    # results twice, half a second apart.
+    seen: list = [None]
+
+    def settled(d) -> bool:
+        now = (d.execute_script(meta), d.execute_script(hrefs))
+        if "matching" not in now[0] or "Type to start" in now[0] or not (now[1] or "No matching" in now[0]):
+            seen[0] = None
+            return False
+        same, seen[0] = now == seen[0], now
+        return same
+
+    WebDriverWait(driver, 25, poll_frequency=0.5).until(settled)
+    return [urlparse(href).path.lstrip("/") for href in seen[0][1]]
 
 
 @pytest.mark.parametrize("game, lang, query, page", QUERIES, ids=[f"{g}-{lang}" for g, lang, *_ in QUERIES])
