@@ -1053,14 +1053,15 @@ class CanterburyState(State):
         """The outcome of a candidate action, or None when a rule forbids it."""
         self.trials += 1
         outcome = self._trial(lambda: self.execute(move))
-        self._tried = (move, outcome) if outcome is not None and not self.trace.records else None
+        self.remember(move, outcome)
         return outcome
 
-    def remember(self, move: Action, outcome: Outcome) -> None:
-        """Keep what `execute` worked out for a legal action of this position, for `apply` to
-        commit if that action comes next, as it keeps a trial's (`try_action`): for a random
-        player that worked an action out for a purpose of its own and then plays it."""
-        self._tried = (move, outcome) if not self.trace.records else None
+    def remember(self, move: Action, outcome: Outcome | None) -> None:
+        """Keep what `execute` worked out for a legal action of this position (None: the
+        action is refused, and nothing is kept), for `apply` to commit if that action comes
+        next, while the trace records nothing: a trial's (`try_action`), or one a random
+        player worked out for a purpose of its own and then plays."""
+        self._tried = (move, outcome) if outcome is not None and not self.trace.records else None
 
     def demolitions_hold(self, build: Build) -> bool:
         """Whether a structure's demolitions are allowed on the board as it stands, before
