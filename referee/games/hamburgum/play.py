@@ -112,7 +112,9 @@ def plan_buy(state, player, space, rng) -> Move | None:
         want = [choice(rng, [m for m in game.materials if m != game.bell])]
     shuffle(rng, want)
     count = min(len(want), max(affordable))
-    bought = Counter(want[:count])
+    bought: dict[str, int] = {}
+    for material in want[:count]:
+        bought[material] = bought.get(material, 0) + 1
     return Trade(**_turn(state, player, space), buy=_sorted(bought))
 
 
@@ -450,5 +452,5 @@ class _NoChance(random.Random):
         return None
 
 
-def _sorted(amounts: Counter) -> tuple[tuple[str, int], ...]:
+def _sorted(amounts: dict[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((k, v) for k, v in amounts.items() if v > 0))

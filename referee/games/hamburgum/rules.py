@@ -377,12 +377,15 @@ class HamburgumState(State):
 
     def _sell(self, player: Player, move: Trade) -> None:
         rule, colour = self.game.rule, player.colour
-        total = counts_of(dict(move.sell)) + counts_of(dict(move.bank))
+        shipped = dict(move.sell)
+        total = dict(shipped)  # as `Counter(sell) + Counter(bank)` adds them: counts above zero only
+        for good, n in dict(move.bank).items():
+            total[good] = total.get(good, 0) + n
+        total = {g: n for g, n in total.items() if n > 0}
         short = [f"{n} {g}" for g, n in total.items() if player.stock[g] < n]
         if short:  # the messages of a sale are written only for a broken rule
             refuse(rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
         capacities = self.own_capacities(colour)
-        shipped = counts_of(dict(move.sell))
         if not ship_loading_fits(capacities, list(shipped.values())):
             refuse(rule("sell-ships"),
                    f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
@@ -396,7 +399,9 @@ class HamburgumState(State):
         if self.trace.keeps_notes:
             self.trace.note(colour, MONEY, shipped_income, rule("sell-goods"), f"sold {_amounts_text(shipped)} on ships")
             self.trace.note(colour, MONEY, bank_income, rule("bank-sale"), f"sold {_amounts_text(dict(move.bank))} to the bank")
-        player.stock.subtract(total)  # not `-=`, which would hide a count below zero that a ruling made
+        stock = player.stock  # counted down as `subtract` counts, not `-=`, which would hide a count below zero that a ruling made
+        for good, n in total.items():
+            stock[good] = stock.get(good, 0) - n
         if self.trace.records:  # a random game's trace names nothing: this runs every sale
             for r in ("sell-goods", "bank-sale", "supply-unlimited"):
                 self.trace.use(rule(r))
@@ -418,7 +423,9 @@ class HamburgumState(State):
         player.money -= price
         if self.trace.keeps_notes:
             self.trace.note(colour, MONEY, -price, rule("buy-price"), f"bought {_amounts_text(dict(move.buy))} at the depot")
-        player.stock.update(dict(move.buy))
+        stock = player.stock  # counted up as `update` counts, without its question whether the argument is a mapping
+        for material, n in dict(move.buy).items():
+            stock[material] = stock.get(material, 0) + n
         if self.trace.records:
             for r in ("bell-limit", "supply-unlimited"):
                 self.trace.use(rule(r))
@@ -428,15 +435,17 @@ class HamburgumState(State):
 
     def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
-        require(move.ships > 0, rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
+        if move.ships <= 0:  # the messages of a Dockyard action are written only for a broken rule
+            refuse(rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
         cost = counts_of({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
         if short:
             refuse(rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
-        self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships")
+        self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships" if self.trace.keeps_notes else "")
         for built in range(move.ships):
-            require(self.ships_in_supply(colour) > 0, rule("ship-limit"),
-                    f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
+            limit = rule("ship-limit")  # looked up for every ship, as require would
+            if self.ships_in_supply(colour) <= 0:
+                refuse(limit, f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
             self._enter_harbour(colour)
         for r in ("dockyard-cost", "ship-limit", "harbour-shift"):
             self.trace.use(rule(r))
@@ -472,23 +481,22 @@ class HamburgumState(State):
         """One donation: pay, place a disc, take a token; the last one finishes the church."""
         game, rule, colour = self.game, self.game.rule, player.colour
         state = self.churches[church]
-        name = game.church_name(church)
-        # the messages of a donation are written only for a broken rule
+        # the messages of a donation (and the church's name in them) are written only for a broken rule
         if state.complete:
-            refuse(rule("donation-limit"), f"{name} is finished; it takes no more donations")
+            refuse(rule("donation-limit"), f"{game.church_name(church)} is finished; it takes no more donations")
         ordinal = self.donations_made(church) + 1
         cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
         short = self.can_pay(player, cost)
         if short:
-            refuse(cost_rule, f"donation {ordinal} at {name} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}" + (f" and {player.money} thalers" if MONEY in short else ""))
+            refuse(cost_rule, f"donation {ordinal} at {game.church_name(church)} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}" + (f" and {player.money} thalers" if MONEY in short else ""))
         if self.discs_free(player) <= 0:
-            refuse(rule("discs"), f"{colour} has no free disc for donation {ordinal} at {name}; all {game.limit('discs')} are on church sites or the church table")
+            refuse(rule("discs"), f"{colour} has no free disc for donation {ordinal} at {game.church_name(church)}; all {game.limit('discs')} are on church sites or the church table")
         if ordinal == 1:
             if kind != game.first_token:
-                refuse(rule("donation-token"), f"the first donation at {name} takes the {game.first_token} token, not the {kind} token")
+                refuse(rule("donation-token"), f"the first donation at {game.church_name(church)} takes the {game.first_token} token, not the {kind} token")
         elif kind not in state.tokens_left:
-            refuse(rule("donation-token"), f"{name} has no {kind} token left; left: {', '.join(state.tokens_left)}")
-        self.pay(player, cost, cost_rule, f"donation {ordinal} at {name}")
+            refuse(rule("donation-token"), f"{game.church_name(church)} has no {kind} token left; left: {', '.join(state.tokens_left)}")
+        self.pay(player, cost, cost_rule, f"donation {ordinal} at {game.church_name(church)}" if self.trace.keeps_notes else "")
         state.discs.append(colour)
         state.tokens_left.remove(kind)
         player.tokens.append(DonationToken(church, kind))
@@ -533,9 +541,12 @@ class HamburgumState(State):
 
     def _guildhall(self, player: Player, move: Guildhall) -> None:
         game, rule, colour = self.game, self.game.rule, player.colour
-        require(move.houses, rule("guildhall-houses"), f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
+        houses_rule, one_office = rule("guildhall-houses"), rule("office-one")  # looked up every turn, as require would
+        if not move.houses:  # the messages of a Guildhall action are written only for a broken rule
+            refuse(houses_rule, f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
         offices = [h for h in move.houses if h.kind == game.office_type]
-        require(len(offices) <= 1, rule("office-one"), f"one Guildhall action builds at most one office, not {len(offices)}")
+        if len(offices) > 1:
+            refuse(one_office, f"one Guildhall action builds at most one office, not {len(offices)}")
         cost = counts_of({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
         short = self.can_pay(player, cost)
         if short:
@@ -554,13 +565,20 @@ class HamburgumState(State):
         if house.kind == game.office_type:
             office = self._take_office(house)
         else:
+            supply = rule("house-supply")  # looked up every house, as require would
             left = game.house_types[house.kind]["count"] - self.built[house.kind]
-            require(left > 0, rule("house-supply"), f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
-        require(house.donation is None or office == game.canon, rule("canon"), f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
-        require(len(player.citizens) < game.limit("citizens"), rule("citizens"), f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
-        require(player.builder or player.tokens, rule("guildhall-donor"), f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
+            if left <= 0:  # the messages of a house are written only for a broken rule
+                refuse(supply, f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
+        canon, citizens, donor = rule("canon"), rule("citizens"), rule("guildhall-donor")
+        if not (house.donation is None or office == game.canon):
+            refuse(canon, f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
+        if len(player.citizens) >= game.limit("citizens"):
+            refuse(citizens, f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
+        if not (player.builder or player.tokens):
+            refuse(donor, f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
-        self.pay(player, counts_of(self.spec["houses"]["cost"]), rule("house-cost"), f"built the {game.house_name(house.kind)} at {site.name}")
+        reason = f"built the {game.house_name(house.kind)} at {site.name}" if self.trace.keeps_notes else ""
+        self.pay(player, counts_of(self.spec["houses"]["cost"]), rule("house-cost"), reason)
         self.sites[site] = colour
         player.citizens.append(site)
         player.houses.append(house.kind)
@@ -573,16 +591,23 @@ class HamburgumState(State):
 
     def _check_site(self, site: Site, kind: str, pos: Pos | None) -> None:
         game, rule = self.game, self.game.rule
+        # the messages of a site are written only for a broken rule
         if game.board_sites is not None:
-            require(site in game.board_sites, rule("site"), f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
+            on_board = rule("site")
+            if site not in game.board_sites:
+                refuse(on_board, f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
         else:
             require(len(self.sites) < self.spec["board"]["site_count"], rule("site"), f"all {self.spec['board']['site_count']} house sites are built on", pos)
-        require(site not in self.sites, rule("site"), f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
+        free = rule("site")
+        if site in self.sites:
+            refuse(free, f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
         if game.board_sites is None:
             self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
             return
         shown = game.board_sites[site]
-        require(shown == kind, rule("site-type"), f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
+        site_type = rule("site-type")
+        if shown != kind:
+            refuse(site_type, f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
         if self.trace.records:
             self.use("site-type", f"board:sites.{game.site_index[site]}.type")
 
@@ -597,7 +622,8 @@ class HamburgumState(State):
         churches = {t.church for t in player.tokens}
         neighbours = links.get(site.name, set())
         ok = any(n in churches or self.sites.get(self.game.site_of_name.get(n)) == player.colour for n in neighbours)
-        require(ok, rule, f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
+        if not ok:  # the message is written only for a broken rule
+            refuse(rule, f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
         self.trace.use(rule)
 
     def _house_effect(self, player: Player, house: House, office: str | None) -> None:
@@ -643,7 +669,9 @@ class HamburgumState(State):
         require(self.office_stack, rule("house-supply"), "every office is built", house.pos)
         if mode == "numbered":
             top = self.office_stack[0]
-            require(named in (None, top), rule("office-stack"), f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
+            stack_rule = rule("office-stack")
+            if named not in (None, top):  # the message is written only for a broken rule
+                refuse(stack_rule, f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
         elif mode == "choice":
             require(named is not None, rule("office-stack"), f"name the blue office built (left: {', '.join(self.office_stack)})", house.pos)
             require(named in self.office_stack, rule("office-stack"), f"the {game.office_name(named)} is not among the blue offices left ({', '.join(self.office_stack)})", house.pos)
