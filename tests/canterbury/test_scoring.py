@@ -3,7 +3,9 @@ neutral player, the city marker's crossings, the end of the game and the tie-bre
 
 from referee.games import load_game
 from referee.report import format_report, rank
-from referee.games.canterbury.scoring import district_awards, favour_awards
+import itertools
+
+from referee.games.canterbury.scoring import district_awards, favour_awards, podium
 
 from .records import HEADER_2P, HEADER_3P, HEADER_4P, ROUND_1_2P, check, figures, rule_ids
 
@@ -44,6 +46,29 @@ def test_a_tie_for_most_shares_the_primary_rounded_down_and_nobody_is_second():
 
 def test_a_tie_for_second_gives_no_secondary():
     assert district_awards({"red": 3, "blue": 1, "green": 1}, 6, SECONDARY, "down") == {"red": 6}
+
+
+def test_the_runner_up_is_the_one_owner_with_the_most_below_the_leader_wherever_it_stands():
+    # a runner-up met after an owner with fewer, and a tie for second met after a larger count
+    assert podium({"a": 1, "b": 1, "c": 2, "d": 3}) == (["d"], "c")
+    assert podium({"a": 2, "b": 1, "c": 2, "d": 3}) == (["d"], None)
+    assert podium({"a": 2, "d": 3, "b": 0, "c": -1}) == (["d"], "a")
+
+
+def test_the_podium_by_its_definition_for_every_small_count():
+    """Leaders: every owner with the largest count, when it is above zero, in name order.
+    Runner-up: only behind a lone leader, the owner with the largest count above zero below
+    the leader's, when no other owner has that count."""
+    names = ["yellow", "red", "neutral", "blue", "green"]
+    for size in range(len(names) + 1):
+        for counts in itertools.product(range(-1, 4), repeat=size):
+            table = dict(zip(names, counts))
+            best = max(counts, default=0)
+            leaders = sorted(o for o, n in table.items() if n == best) if best > 0 else []
+            below = [n for n in counts if 0 < n < best]
+            seconds = [o for o, n in table.items() if below and n == max(below)]
+            runner = seconds[0] if len(leaders) == 1 and len(seconds) == 1 else None
+            assert podium(table) == (leaders, runner), table
 
 
 def test_kings_favour_first_and_second_by_position():

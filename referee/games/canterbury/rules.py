@@ -792,13 +792,15 @@ class CanterburyState(State):
         """One district scoring, then the rank markers' shillings for that scoring."""
         game, rule = self.game, self.game.rule
         district = self.spec["scoring"]["district"]
+        secondary, split = district["secondary"], district["split_rounding"]
+        city = self.spec["board"]["city_cube"]["owner"]  # read once for the twenty-five districts
         self.scorings += 1
         noting = self.trace.keeps_notes
         for d, tiles in self.board.tiles.items():
             primary = game.scored_spaces(tiles) if tiles else 0
             if not primary:
                 continue
-            for owner, points in district_awards(self._cube_counts(d), primary, district["secondary"], district["split_rounding"]).items():
+            for owner, points in district_awards(self._cube_counts(d, city), primary, secondary, split).items():
                 if owner in self.players:
                     self.players[owner].points[DISTRICTS] += points
                     if noting:
@@ -820,9 +822,11 @@ class CanterburyState(State):
                 self.use("rank-markers", f"scoring:rank_markers.{player.rank}.{self.scorings - 1}")
                 self.trace.use(rule("coin-supply"))
 
-    def _cube_counts(self, district: str) -> dict[str, int]:
-        """Cubes per competitor in a district: players and the neutral, never the city cube."""
-        city = self.spec["board"]["city_cube"]["owner"]
+    def _cube_counts(self, district: str, city: str | None = None) -> dict[str, int]:
+        """Cubes per competitor in a district: players and the neutral, never the city cube
+        (`city`: its owner's name, when the caller has read it for every district)."""
+        if city is None:
+            city = self.spec["board"]["city_cube"]["owner"]
         counts: dict[str, int] = {}
         for owner in self.board.cubes[district].values():
             if owner != city:

@@ -24,18 +24,26 @@ def podium(counts: dict[str, int]) -> tuple[list[str], str | None]:
     best = max(counts.values(), default=0)
     if best <= 0:
         return [], None
-    leaders = sorted(o for o, n in counts.items() if n == best)
+    leaders = [o for o, n in counts.items() if n == best]
     if len(leaders) > 1:
-        return leaders, None
-    second = max((n for n in counts.values() if 0 < n < best), default=0)
-    if not second:  # nobody else holds any
-        return leaders, None
-    runners = [o for o, n in counts.items() if n == second]
-    return leaders, runners[0] if len(runners) == 1 else None
+        return sorted(leaders), None
+    # the runner-up in one pass (every district is scored four times a game): the most below
+    # the leader, and whether nobody else holds as many
+    second, runner, lone = 0, None, False
+    for owner, n in counts.items():
+        if 0 < n < best:
+            if n > second:
+                second, runner, lone = n, owner, True
+            elif n == second:
+                lone = False
+    return leaders, runner if lone else None
 
 
 def district_awards(counts: dict[str, int], primary: int, secondary: dict, split: str) -> dict[str, int]:
     """Primary and secondary bonus of one district, by the cubes each owner has there."""
+    if len(counts) == 1:  # a lone owner, as in most districts: the whole primary bonus, no runner-up
+        for owner, count in counts.items():
+            return {owner: primary} if count > 0 else {}
     leaders, runner = podium(counts)
     if len(leaders) > 1:
         share = divide(primary, len(leaders), split)
