@@ -20,13 +20,24 @@ T = TypeVar("T")
 
 def weighted_index(rng: random.Random, weights: Sequence[float]) -> int:
     """The index that `rng.choices(range(len(weights)), weights)[0]` picks, drawn the same."""
+    return cumulative_index(rng, cumulative_weights(weights))
+
+
+def cumulative_weights(weights: Sequence[float]) -> list[float]:
+    """The running totals of the weights, which `cumulative_index` draws against, refused
+    where `choices` refuses the weights: worked out once for weights drawn from many times."""
     cumulative = list(accumulate(weights))
     total = cumulative[-1] + 0.0  # no weights: an IndexError, as from `choices`
     if total <= 0.0:
         raise ValueError("Total of weights must be greater than zero")
     if not isfinite(total):
         raise ValueError("Total of weights must be finite")
-    return bisect(cumulative, rng.random() * total, 0, len(cumulative) - 1)
+    return cumulative
+
+
+def cumulative_index(rng: random.Random, cumulative: list[float]) -> int:
+    """`weighted_index` of the weights whose running totals these are."""
+    return bisect(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(cumulative) - 1)
 
 
 def choice(rng: random.Random, items: Sequence[T]) -> T:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from referee.draws import choice, shuffle, weighted_index
+from referee.draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
 
 
 @pytest.mark.parametrize("weights", [[1], [1, 1], [3, 0, 2], [0, 0, 5], [5, 0, 0], [0.5, 2.25, 1e-9, 7], list(range(12)), [2, 2, 2, 2, 2]])
@@ -18,12 +18,23 @@ def test_each_draw_is_the_one_choices_makes(weights):
     assert ours.getstate() == theirs.getstate()
 
 
+@pytest.mark.parametrize("weights", [[1], [3, 0, 2], [0.5, 2.25, 1e-9, 7], list(range(12))])
+def test_running_totals_worked_out_once_draw_as_choices_draws_every_time(weights):
+    ours, theirs = random.Random(7), random.Random(7)
+    totals = cumulative_weights(weights)
+    for _ in range(3000):
+        assert cumulative_index(ours, totals) == theirs.choices(range(len(weights)), weights)[0]
+    assert ours.getstate() == theirs.getstate()
+
+
 @pytest.mark.parametrize("weights, error", [([0, 0], ValueError), ([1, math.inf], ValueError), ([], IndexError)])
 def test_weights_choices_refuses_are_refused_alike(weights, error):
     with pytest.raises(error):
         random.Random(1).choices(range(len(weights)), weights)
     with pytest.raises(error):
         weighted_index(random.Random(1), weights)
+    with pytest.raises(error):
+        cumulative_weights(weights)
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 5, 8, 9, 16, 17, 33])

@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from typing import Callable
 
-from ...draws import choice, shuffle, weighted_index
+from ...draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
 from ...notation import Move
 from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 from .rules import MONEY, HamburgumState, Player, counts_of, enter_harbour, one_more, ship_loading_fits
@@ -329,10 +329,13 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
     if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
         return Reveal(office=choice(rng, sorted(state.office_stack)))
     player = state.players[state.current()]
-    spaces, options = _turn_options(state, player)
+    spaces, options, cumulative = _turn_options(state, player)
     options = list(options)
     while options:
-        _, kind, where = options.pop(weighted_index(rng, [w for w, _, _ in options]))
+        # the first draw is from every kind the spaces allow, whose weights are kept with them
+        index = cumulative_index(rng, cumulative) if cumulative else weighted_index(rng, [w for w, _, _ in options])
+        cumulative = None
+        _, kind, where = options.pop(index)
         move = PLANNERS[kind][1](state, player, choice(rng, where), rng)
         if move is not None:
             return move
@@ -344,12 +347,13 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
 
 
 # The spaces a player can reach with the prestige each costs, and the kinds of turn they allow:
-# (weight, kind, the cheapest spaces to take it on).
+# (weight, kind, the cheapest spaces to take it on), with the running totals of their weights
+# (None when there are none).
 Reach = tuple[tuple[str, int], ...]
 TurnOptions = tuple[tuple[int, str, tuple[str, ...]], ...]
 
 
-def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOptions]:
+def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOptions, list[float] | None]:
     """The spaces the player can reach, and each kind of turn they allow: its weight, its
     name, and the cheapest spaces to take it on. They depend only on where the marker stands
     and how much prestige the player may spend, so they are worked out once for each."""
@@ -363,7 +367,7 @@ def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOpt
     return found
 
 
-def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[Reach, TurnOptions]:
+def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[Reach, TurnOptions, list[float] | None]:
     """What `_turn_options` keeps, worked out from the reachable spaces and their costs."""
     play = state.spec["play"]
     options: list[tuple[int, str, tuple[str, ...]]] = []
@@ -379,7 +383,7 @@ def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tupl
         cheapest = min(c for _, c in here)
         step = play["free_step_weight"] if cheapest == 0 else play["paid_step_weight"]
         options.append((play["action_weights"][kind] * step, kind, tuple(s for s, c in here if c == cheapest)))
-    return tuple(spaces), tuple(options)
+    return tuple(spaces), tuple(options), cumulative_weights([w for w, _, _ in options]) if options else None
 
 
 def _idle(state, player, space: str) -> Move:

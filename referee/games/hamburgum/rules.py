@@ -745,8 +745,10 @@ class HamburgumState(State):
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
         """After every round, each player's money and prestige, as a table would note them."""
-        if not isinstance(next_move, Turn) or self.turn == 0 or self.turn % len(self.order):
+        if self.turn % len(self.order) or self.turn == 0 or not isinstance(next_move, Turn):
             return []
+        if not self.over:  # the figures are the players' own (Holdings.of), read at once after every round
+            return [f"check {colour}: money {self.players[colour].money}, prestige {self.players[colour].prestige}" for colour in self.order]
         lines = []
         for colour in self.order:
             figs = self.figures(colour, ("money", "prestige"))
