@@ -51,6 +51,7 @@ class Hamburgum(Game):
         self._sides: dict[tuple[str | None, str], str | None] = {}  # see side_to_write
         self.turn_options: dict[tuple[str | None, int], tuple] = {}  # the random player's, by marker space and prestige to spend (play.py)
         self.chance_odds: dict[str, tuple[int, float]] = {}  # the random player's, by choice of play.yaml (play.py)
+        self.turn_fields: dict[tuple[str | None, str], tuple[str, str | None]] = {}  # the random player's: action and side by marker space and target (play.py)
         self.prestige_floor = spec["components"]["prestige"]["minimum"]
         self.limits = {piece: entry["count"] for piece, entry in spec["components"]["per_player"].items()}
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}

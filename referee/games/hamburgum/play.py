@@ -18,7 +18,7 @@ from typing import Callable
 from ...draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
 from ...notation import Move
 from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
-from .rules import MONEY, HamburgumState, Player, counts_of, enter_harbour, one_more, ship_loading_fits
+from .rules import MONEY, HamburgumState, Player, enter_harbour, one_more, ship_loading_fits
 
 
 # --- the rondel ---------------------------------------------------------------------------
@@ -34,9 +34,14 @@ def reachable(state: HamburgumState, player: Player) -> list[tuple[str, int]]:
 
 
 def _turn(state: HamburgumState, player: Player, space: str) -> dict:
-    """The fields of a turn to `space`; the side is written only when it is needed."""
+    """The fields of a turn to `space`; the side is written only when it is needed. Every
+    move asks, so the action and side are kept by where the marker stands and goes."""
     game = state.game
-    return {"player": player.colour, "action": game.space_action(space), "side": game.side_to_write(player.space, space)}
+    key = (player.space, space)
+    found = game.turn_fields.get(key)
+    if found is None:
+        found = game.turn_fields[key] = (game.space_action(space), game.side_to_write(player.space, space))
+    return {"player": player.colour, "action": found[0], "side": found[1]}
 
 
 def _chance(state: HamburgumState, rng: random.Random, decision: str) -> bool:
@@ -59,26 +64,26 @@ def plan_produce(state, player, space, rng) -> Move | None:
     move = Produce(**_turn(state, player, space))
     if _chance(state, rng, "state_yield"):
         good = state.game.produces[move.action]
-        move.amount = 1 + sum(1 for h in player.houses if state.game.house_types[h].get("produces") == good)
+        move.amount = 1 + sum([1 for h in player.houses if state.game.house_types[h].get("produces") == good])
     return move
 
 
 def plan_sell(state, player, space, rng) -> Move | None:
-    goods = counts_of({g: player.stock[g] for g in state.game.goods if player.stock[g] > 0})
-    if not goods:
+    stock = player.stock
+    left = {g: stock[g] for g in state.game.goods if stock[g] > 0}  # plain counts: asked many times a sale
+    if not left:
         return None
-    left = counts_of(goods)
-    shipped = counts_of({})
+    shipped: dict[str, int] = {}
     prices = {g: state.price(g) for g in left}
     capacities = state.own_capacities(player.colour)
     for capacity in sorted(capacities, reverse=True):
-        best = max(left, key=lambda g: (left[g], prices[g]), default=None)
-        if best is None or left[best] == 0:
+        best = max(left, key=lambda g: (left[g], prices[g]))
+        if left[best] == 0:
             break
         n = min(capacity, left[best])
-        shipped[best] += n
+        shipped[best] = shipped.get(best, 0) + n
         left[best] -= n
-    bank = counts_of({})
+    bank: dict[str, int] = {}
     if _chance(state, rng, "bank_rest") or not shipped:
         for good, n in left.items():
             if n > 0 and not ship_loading_fits(capacities, one_more(shipped, good)):
@@ -124,7 +129,7 @@ def _ship_room(state, player) -> int:
     cost = state.spec["harbour"]["ship_cost"]
     built = 0
     while all(player.stock[m] >= n * (built + 1) for m, n in cost.items()):
-        if sum(v.count(player.colour) for v in harbour.values()) >= state.game.limit("ships"):
+        if sum([v.count(player.colour) for v in harbour.values()]) >= state.game.limit("ships"):
             break
         enter_harbour(harbour, state.game.berth_order, state.berth_capacity, player.colour)
         built += 1
@@ -153,15 +158,22 @@ def _affordable_donations(state, player, church: str, discs: int | None = None) 
     count = 0
     for fixed, per_citizen, cost in state.game.donation_prices[made:]:
         price = fixed + per_citizen * citizens
-        if discs <= count or money < price:
-            break
-        if any(stock[k] - spent.get(k, 0) < v for k, v in cost):
+        if discs <= count or money < price or not _covers(stock, spent, cost):
             break
         for k, v in cost:
             spent[k] = spent.get(k, 0) + v
         money -= price
         count += 1
     return count
+
+
+def _covers(stock: Counter, spent: dict[str, int], cost: tuple[tuple[str, int], ...]) -> bool:
+    """Whether the stock holds a donation's materials besides those `spent` already: a plain
+    loop, as `any` over a generator takes twice as long, and every Church turn asks."""
+    for material, n in cost:
+        if stock[material] - spent.get(material, 0) < n:
+            return False
+    return True
 
 
 def _take_tokens(state, church: str, count: int, rng) -> tuple[str, ...]:
@@ -176,13 +188,14 @@ def _take_tokens(state, church: str, count: int, rng) -> tuple[str, ...]:
 
 def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -> tuple[tuple[str, str], ...]:
     """Tokens to score: enough to keep one unscored of each kind, and some more by chance."""
-    unscored = [(t.church, t.kind) for t in player.unscored()] + taken
+    unscored = [(t.church, t.kind) for t in player.tokens if not t.scored] + taken  # player.unscored(), as pairs
     by_kind: dict[str, list[tuple[str, str]]] = {}
     for token in unscored:
         by_kind.setdefault(token[1], []).append(token)
     scores = []
     for kind, tokens in by_kind.items():
-        rng.shuffle(tokens)  # the standard method: `_NoChance`, which lists moves, keeps the order
+        if len(tokens) > 1:  # a shuffle of one draws nothing
+            rng.shuffle(tokens)  # the standard method: `_NoChance`, which lists moves, keeps the order
         keep = 0 if ends_game else 1
         for i, token in enumerate(tokens):
             if i >= keep or _chance(state, rng, "score_extra_token"):
@@ -228,7 +241,7 @@ def _tiles_left(state, kind: str, chosen: list[House]) -> bool:
     game = state.game
     if kind == game.office_type:
         return bool(state.office_stack) and not any(h.kind == kind for h in chosen)
-    return game.house_types[kind]["count"] - state.built[kind] - sum(1 for h in chosen if h.kind == kind) > 0
+    return game.house_types[kind]["count"] - state.built[kind] - sum([1 for h in chosen if h.kind == kind]) > 0
 
 
 def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:

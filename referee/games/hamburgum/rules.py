@@ -218,7 +218,7 @@ class HamburgumState(State):
         self.trace.use(rid, value, *more)
 
     def ships_in_harbour(self, colour: str) -> int:
-        return sum(ships.count(colour) for ships in self.harbour.values())
+        return sum([ships.count(colour) for ships in self.harbour.values()])
 
     def ships_in_supply(self, colour: str) -> int:
         return self.game.limit("ships") - self.ships_in_harbour(colour)
@@ -227,7 +227,7 @@ class HamburgumState(State):
         return [self.game.goods_per_ship[b] for b, ships in self.harbour.items() for owner in ships if owner == colour]
 
     def discs_free(self, player: Player) -> int:
-        on_sites = sum(c.discs.count(player.colour) for c in self.churches.values())
+        on_sites = sum([c.discs.count(player.colour) for c in self.churches.values()])  # a list: quicker than a generator for a few
         return self.game.limit("discs") - on_sites - player.churches_built
 
     def donations_made(self, church: str) -> int:
@@ -353,7 +353,7 @@ class HamburgumState(State):
 
     def _produce(self, player: Player, move: Produce) -> None:
         good = self.game.produces[move.action]
-        amount = 1 + sum(1 for h in player.houses if self.game.house_types[h].get("produces") == good)
+        amount = 1 + sum([1 for h in player.houses if self.game.house_types[h].get("produces") == good])
         if move.amount is not None and move.amount != amount:
             refuse(self.game.rule("production"),
                    f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
