@@ -179,7 +179,7 @@ class MoveBuilder:
 
 
 def _amounts(words: str, amounts: Amounts) -> str:
-    return " ".join([words, *(f"{n} {what}" for what, n in amounts)])
+    return words + "".join([f" {n} {what}" for what, n in amounts])
 
 
 def _house_text(h: House) -> str:
@@ -192,11 +192,17 @@ def _house_text(h: House) -> str:
 def format_move(move: Move) -> str:
     if isinstance(move, Reveal):
         return f"reveal {move.office}"
-    head = f"{move.player}: " + (f"{move.side} " if move.side else "") + move.action
+    head = f"{move.player}: {move.side} {move.action}" if move.side else f"{move.player}: {move.action}"
     if isinstance(move, Produce):
-        return head + (f" {move.amount}" if move.amount is not None else "")
-    if isinstance(move, Trade):
-        parts = [_amounts(w, a) for w, a in (("sell", move.sell), ("bank", move.bank), ("buy", move.buy)) if a]
+        return head if move.amount is None else f"{head} {move.amount}"
+    if isinstance(move, Trade):  # a random game writes one a turn in three: its parts one by one
+        parts = []
+        if move.sell:
+            parts.append(_amounts("sell", move.sell))
+        if move.bank:
+            parts.append(_amounts("bank", move.bank))
+        if move.buy:
+            parts.append(_amounts("buy", move.buy))
         return head + (" " + ", ".join(parts) if parts else "")
     if isinstance(move, Dockyard):
         return f"{head} {move.ships}"

@@ -470,4 +470,4 @@ class _NoChance(random.Random):
 
 
 def _sorted(amounts: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((k, v) for k, v in amounts.items() if v > 0))
+    return tuple(sorted([(k, v) for k, v in amounts.items() if v > 0]))
