@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import field
 from typing import Any, Callable, Collection, Iterable, Iterator
 
+from ...counts import counts_of, no_counts
 from ...draws import shuffle
 from ...errors import Pos, RecordError, Violation
 from ...names import did_you_mean
@@ -137,9 +138,7 @@ class Board:
             self.rows = Counter((service, owner) for slots in self.cubes.values() for service, owner in slots.items())
 
     def copy(self) -> "Board":
-        used, rows = Counter(), Counter()
-        dict.update(used, self.used)
-        dict.update(rows, self.rows)
+        used, rows = counts_of(self.used), counts_of(self.rows)
         self.owned = set()  # from now on both share every district: each copies before it writes
         return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows)
 
@@ -197,7 +196,7 @@ class Outcome:
     board: Board
     income: int = 0
     cost: int = 0
-    points: Counter = field(default_factory=Counter)
+    points: Counter = field(default_factory=no_counts)
     city_points: int = 0
     opened: list[str] = field(default_factory=list)
 

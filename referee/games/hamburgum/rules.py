@@ -20,6 +20,7 @@ from dataclasses import field
 from itertools import combinations
 from typing import Any, Callable, Collection, Mapping
 
+from ...counts import counts_of
 from ...errors import Pos, RecordError, Violation
 from ...notation import Move
 from ...plain import dataclass
@@ -797,16 +798,6 @@ PLAYER_ONLY = (Produce, Trade)
 
 # The method that carries out each kind of turn.
 ACTIONS: dict[type, str] = {Produce: "_produce", Trade: "_trade", Dockyard: "_dockyard", ChurchTurn: "_church", Guildhall: "_guildhall"}
-
-
-def counts_of(counts: Mapping[str, int]) -> Counter:
-    """`Counter(counts)` for a mapping, made by dict's own update: Counter's constructor is
-    Python code that asks whether its argument is a mapping, and turns and snapshots make
-    these many times a move (snapshots were a tenth of a replay). A Counter keeps nothing
-    but its dict, so one made without its constructor is the same."""
-    made: Counter = Counter.__new__(Counter)
-    dict.update(made, counts)
-    return made
 
 
 def _player_copy(p: Player) -> Player:
