@@ -881,11 +881,14 @@ class CanterburyState(State):
         # facts of the pieces, which no ruling of the table sets aside (raised, not required)
         if self.neutral is None:
             raise Violation(marker, "there is no neutral player: the two-player variant is not in play")
-        require(self.moves_this_turn == 0, marker, f"{move.player} has already placed the neutral's tile this turn")
+        # the other messages are written only for a broken rule: a two-player game places a tile every other turn
+        if self.moves_this_turn != 0:
+            refuse(marker, f"{move.player} has already placed the neutral's tile this turn")
         player = self.players[move.player]
         if not any(player.stacks):
             raise Violation(marker, f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
-        require(self.neutral_due, marker, f"{move.player}'s variant marker shows No Build this turn")
+        if not self.neutral_due:
+            refuse(marker, f"{move.player}'s variant marker shows No Build this turn")
         stack = self.neutral_stack(player)
         index = self.stack_index(player)
         settings = self.neutral["stacks"][index]
@@ -894,17 +897,23 @@ class CanterburyState(State):
         stack_rule = rule("neutral-stack")
         if move.skipped is not None:
             skip = rule("neutral-skip")
-            require(settings["skip"], skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
-            require(move.skipped == top, stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
-            require(len(stack) > 1, skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
+            if not settings["skip"]:
+                refuse(skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
+            if move.skipped != top:
+                refuse(stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
+            if len(stack) <= 1:
+                refuse(skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
             self.use("neutral-skip", f"setup:neutral.stacks.{index}.skip")
         tile = stack[1] if move.skipped is not None else top
-        require(move.structure == tile, stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
+        if move.structure != tile:
+            refuse(stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
         board = self.board.copy()
         owner = self.neutral["name"]
         if move.district is None:
             spots = [d for d in game.district_ids if self.placement_rule(board, tile, d) is None]
-            require(not spots, rule("neutral-discard"), f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+            discard = rule("neutral-discard")
+            if spots:
+                refuse(discard, f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
             self.use("neutral-discard", tiles)
         else:
             self._check_placing(board, Build(tile, move.district), owner, whose=f"the neutral's {game.structure_name(tile)}: ")
