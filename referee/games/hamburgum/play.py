@@ -97,14 +97,20 @@ def _needs_bell(state, player) -> bool:
     if player.stock[state.game.bell] >= state.spec["components"]["bell_limit"]:
         return False
     last = len(state.game.token_kinds) - 1
-    return any(not c.complete and state.donations_made(ch) >= last - 1 for ch, c in state.churches.items())
+    for church, c in state.churches.items():  # a loop, not `any` over a generator: asked every purchase
+        if not c.complete and state.donations_made(church) >= last - 1:
+            return True
+    return False
 
 
 def plan_buy(state, player, space, rng) -> Move | None:
     game = state.game
     totals = game.materials_totals
-    affordable = [k for k, price in totals.items() if price <= player.money]
-    if not affordable:
+    most = None  # the most items the purse pays for
+    for k, price in totals.items():
+        if price <= player.money and (most is None or k > most):
+            most = k
+    if most is None:
         return None
     want: list[str] = []
     for material, n in state.spec["play"]["wishes"]["stock"].items():
@@ -116,7 +122,7 @@ def plan_buy(state, player, space, rng) -> Move | None:
     if not want:
         want = [choice(rng, [m for m in game.materials if m != game.bell])]
     shuffle(rng, want)
-    count = min(len(want), max(affordable))
+    count = min(len(want), most)
     bought: dict[str, int] = {}
     for material in want[:count]:
         bought[material] = bought.get(material, 0) + 1

@@ -348,7 +348,8 @@ class HamburgumState(State):
         if cost and self.trace.keeps_notes:
             self.trace.note(player.colour, "prestige", -cost, rule("rondel-steps"), f"{steps} rondel spaces to {target}")
         player.space = target
-        self.trace.use(rule("rondel-steps"))
+        if self.trace.records:  # a random game's trace names nothing: this runs every turn
+            self.trace.use(rule("rondel-steps"))
 
     # --- production ----------------------------------------------------------------------
 
@@ -359,7 +360,8 @@ class HamburgumState(State):
             refuse(self.game.rule("production"),
                    f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
         player.stock[good] += amount
-        self.trace.use(self.game.rule("production"))
+        if self.trace.records:
+            self.trace.use(self.game.rule("production"))
 
     # --- trade ---------------------------------------------------------------------------
 
@@ -501,9 +503,10 @@ class HamburgumState(State):
         state.discs.append(colour)
         state.tokens_left.remove(kind)
         player.tokens.append(DonationToken(church, kind))
-        for r in ("donation-limit", "donation-token", "discs", "supply-unlimited"):
-            self.trace.use(rule(r))
-        self.trace.use(cost_rule)
+        if self.trace.records:  # a random game's trace names nothing: this runs every donation
+            for r in ("donation-limit", "donation-token", "discs", "supply-unlimited"):
+                self.trace.use(rule(r))
+            self.trace.use(cost_rule)
         if not state.tokens_left:
             self._complete(player, church)
 
