@@ -36,10 +36,12 @@ def _search(find: F) -> F:
     def searched(state: CanterburyState, *args):
         collecting = gc.isenabled()
         gc.disable()
+        started = state.begin_search()  # as `with state.searching()`, for a little less
         try:
-            with state.searching():
-                return find(state, *args)
+            return find(state, *args)
         finally:
+            if started:
+                state.end_search()
             if collecting:
                 gc.enable()
 

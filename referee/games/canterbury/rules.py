@@ -1204,18 +1204,29 @@ class CanterburyState(State):
         Full Build is possible cost seconds. The demolition choices of each structure and
         district of this board, and the districts open to each set of services, are found
         once too (`demolition_choices`, `open_districts`)."""
-        if self._can_build is not None:  # a search within a search: the same position
-            yield
-            return
-        self._can_build = {}
-        self._choices = {}
-        self._open = {}
+        started = self.begin_search()
         try:
             yield
         finally:
-            self._can_build = None
-            self._choices = None
-            self._open = None
+            if started:
+                self.end_search()
+
+    def begin_search(self) -> bool:
+        """Start keeping what a search learns of this position (`searching` without a context
+        manager's cost, for a random game's every move); False within a search already going,
+        which keeps its answers: the same position."""
+        if self._can_build is not None:
+            return False
+        self._can_build = {}
+        self._choices = {}
+        self._open = {}
+        return True
+
+    def end_search(self) -> None:
+        """Forget what the search started by `begin_search` learnt: the position may change."""
+        self._can_build = None
+        self._choices = None
+        self._open = None
 
     def can_full_build(self, colour: str) -> bool:
         """Whether the player can make a Full Build of one structure now (see `searching`)."""
