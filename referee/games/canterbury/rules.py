@@ -749,7 +749,8 @@ class CanterburyState(State):
         if self.city.discs >= most:
             self.use("city-marker", "treasury:city.discs")
             return
-        self.use("city-marker", "treasury:city", "treasury:track_length", *printed)
+        if self.trace.records:  # a random game's trace names nothing: this runs every action
+            self.use("city-marker", "treasury:city", "treasury:track_length", *printed)
         was = self.city.prosperity
         self.city.prosperity += points
         while self.city.discs < most and self.city.prosperity >= (self.city.discs + 1) * length:
@@ -758,8 +759,9 @@ class CanterburyState(State):
         if self.city.discs >= most:
             self.city.prosperity = most * length + treasury["city"]["final_position"]
             self.end_triggered = True
-        city = self.spec["board"]["city_cube"]["owner"]
-        self.trace.note(city, "prosperity", self.city.prosperity - was, self.game.rule("city-marker"), "city points of the structures built")
+        if self.trace.keeps_notes:
+            city = self.spec["board"]["city_cube"]["owner"]
+            self.trace.note(city, "prosperity", self.city.prosperity - was, self.game.rule("city-marker"), "city points of the structures built")
 
     def _end_turn(self) -> None:
         """Opening bonuses, then any district scoring, then the next turn (or the end)."""
