@@ -272,7 +272,7 @@ def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
 
 
 def _office_word(state, rng) -> str | None:
-    mode = state.spec["offices"]["mode"]
+    mode = state.game.office_mode
     if mode == "numbered":
         return None
     if mode == "choice":
@@ -297,7 +297,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
         pick = None
         for site in sites:
             kinds = [game.board_sites[site]] if game.board_sites is not None else list(game.house_types)
-            kinds = [k for k in kinds if _tiles_left(state, k, chosen) and (want_office or k != game.office_type)]
+            kinds = [k for k in kinds if (want_office or k != game.office_type) and _tiles_left(state, k, chosen)]
             if kinds:
                 pick = (site, choice(rng, kinds))
                 break
@@ -345,19 +345,23 @@ PLANNERS: dict[str, tuple[str, Callable]] = {
 
 
 def random_move(state: HamburgumState, rng: random.Random) -> Move:
-    if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
+    if state.game.office_mode == "shuffled" and state.face_up is None and state.office_stack:
         return Reveal(office=choice(rng, sorted(state.office_stack)))
     player = state.players[state.current()]
     spaces, options, cumulative = _turn_options(state, player)
-    options = list(options)
-    while options:
-        # the first draw is from every kind the spaces allow, whose weights are kept with them
-        index = cumulative_index(rng, cumulative) if cumulative else weighted_index(rng, [w for w, _, _ in options])
-        cumulative = None
-        _, kind, where = options.pop(index)
-        move = PLANNERS[kind][1](state, player, choice(rng, where), rng)
-        if move is not None:
-            return move
+    if options:
+        # the first draw is from every kind the spaces allow, whose running totals are kept
+        # with them; a kind whose plan does nothing is left out of the next draw
+        index = cumulative_index(rng, cumulative)
+        while True:
+            _, kind, where = options[index]
+            move = PLANNERS[kind][1](state, player, choice(rng, where), rng)
+            if move is not None:
+                return move
+            options = options[:index] + options[index + 1:]
+            if not options:
+                break
+            index = weighted_index(rng, [w for w, _, _ in options])
     # nothing useful: the cheapest action that may do nothing (production, or a Church action
     # that neither donates nor scores)
     idle = [sc for sc in spaces if state.game.space_action(sc[0]) in state.game.produces or state.game.space_action(sc[0]) == "church"] or spaces
@@ -419,7 +423,7 @@ def legal_moves(state: HamburgumState) -> list[Move]:
     """The legal next moves, one step each: single items, single donations, single houses."""
     if state.over:
         return []
-    if state.spec["offices"]["mode"] == "shuffled" and state.face_up is None and state.office_stack:
+    if state.game.office_mode == "shuffled" and state.face_up is None and state.office_stack:
         return [Reveal(office=o) for o in sorted(state.office_stack)]
     player = state.players[state.current()]
     game = state.game
