@@ -419,23 +419,24 @@ class CanterburyState(State):
 
     def _check_count(self, move: Action) -> None:
         """How many structures, and of which sizes, one action builds."""
-        game, rule = self.game, self.game.rule
+        game = self.game
         key = "full_build" if move.kind == FULL else "tax_build"
-        rid = rule(move.kind)
         limits = self.spec["setup"][key]
         count = len(move.builds)
-        self._check_number(move.kind, count)
-        alone = [b for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())]
-        if alone and count > 1:
+        self._check_number(move.kind, count, limits)
+        alone = [b for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())] if count > 1 else []
+        if alone:
             info = game.structures[alone[0].structure]
-            raise Violation(rid, f"a {info.size} structure ({info.name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos)
+            raise Violation(game.rule(move.kind), f"a {info.size} structure ({info.name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos)
         if self.trace.records:  # a search checks thousands of counts and names no value
             taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
             self.use(move.kind, f"setup:{key}", *taxed)
 
-    def _check_number(self, kind: str, count: int) -> None:
-        """How many structures an action of a kind builds."""
-        limits = self.spec["setup"]["full_build" if kind == FULL else "tax_build"]
+    def _check_number(self, kind: str, count: int, limits: dict | None = None) -> None:
+        """How many structures an action of a kind builds (`limits`: setup's entry for the
+        kind, when the caller has read it)."""
+        if limits is None:
+            limits = self.spec["setup"]["full_build" if kind == FULL else "tax_build"]
         low, high = limits["structures"]["min"], limits["structures"]["max"]
         if not low <= count <= high:
             refuse(self.game.rule(kind), f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
@@ -607,6 +608,8 @@ class CanterburyState(State):
 
     def _demolish(self, board: Board, builds: tuple[Build, ...]) -> set[int]:
         """Carry out the demolitions that open a build action; return the builds that upgrade."""
+        if not any([build.demolish for build in builds]):  # most actions demolish nothing
+            return set()
         game, rule = self.game, self.game.rule
         need: dict[str, int] = {}
         freed: dict[str, int] = {}
