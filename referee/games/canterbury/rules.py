@@ -361,7 +361,8 @@ class CanterburyState(State):
         player = self.players[move.player]
         self._check_choice(player, move.kind)
         if move.kind == LEVY:
-            self.use("levy", *self.levy_values())
+            if noting:
+                self.use("levy", *self.levy_values())
             self.trace.use(rule("coin-supply"))
             return Outcome(self.board, income=self.levy())
         income = self.tax() if move.kind == TAX else 0
@@ -809,21 +810,25 @@ class CanterburyState(State):
                     self.players[owner].points[DISTRICTS] += points
                     if noting:
                         self.trace.note(owner, DISTRICTS, points, rule("district-scoring"), f"district scoring {self.scorings}: {d}")
-        # a structure whose space counts as empty (the Roman well) matters while it stands
-        empty = sorted({t for tiles in self.board.tiles.values() for t in tiles if game.structures[t].scores_as_empty})
-        flags = [f"structures:structures.{t}.scores_as_empty" for t in empty]
-        self.use("district-scoring", "scoring:district", *flags)
-        if empty:
-            self.use("roman-well", "board:roman_well", *flags)
-        if self.neutral:
-            self.use("neutral-city", "setup:neutral.city_points")
+        records = self.trace.records  # a random game's trace names no spec value
+        if records:
+            # a structure whose space counts as empty (the Roman well) matters while it stands
+            empty = sorted({t for tiles in self.board.tiles.values() for t in tiles if game.structures[t].scores_as_empty})
+            flags = [f"structures:structures.{t}.scores_as_empty" for t in empty]
+            self.use("district-scoring", "scoring:district", *flags)
+            if empty:
+                self.use("roman-well", "board:roman_well", *flags)
+            if self.neutral:
+                self.use("neutral-city", "setup:neutral.city_points")
         markers = self.spec["scoring"]["rank_markers"]
         for player in self.players.values():
             amounts = keyed(markers, player.rank) or []
             if self.scorings <= len(amounts):
                 player.money += amounts[self.scorings - 1]
-                self.trace.note(player.seat.colour, "money", amounts[self.scorings - 1], rule("rank-markers"), f"rank {player.rank} after district scoring {self.scorings}")
-                self.use("rank-markers", f"scoring:rank_markers.{player.rank}.{self.scorings - 1}")
+                if noting:
+                    self.trace.note(player.seat.colour, "money", amounts[self.scorings - 1], rule("rank-markers"), f"rank {player.rank} after district scoring {self.scorings}")
+                if records:
+                    self.use("rank-markers", f"scoring:rank_markers.{player.rank}.{self.scorings - 1}")
                 self.trace.use(rule("coin-supply"))
 
     def _cube_counts(self, district: str, city: str | None = None) -> dict[str, int]:
@@ -852,13 +857,15 @@ class CanterburyState(State):
             table = scoring["kings_favour"][service]
             positions = self.favour_positions(service)
             awards = favour_awards(positions, table[FIRST], table[SECOND], scoring["district"]["split_rounding"])
-            read.extend(f"scoring:kings_favour.{service}.{place}.{position}" for place, position in favour_cells(positions))
+            if self.trace.records:  # a random game's trace names no spec value
+                read.extend(f"scoring:kings_favour.{service}.{place}.{position}" for place, position in favour_cells(positions))
             for owner, points in awards.items():
                 if owner in self.players:
                     self.players[owner].points[FAVOUR] += points
                     self.players[owner].favour[service] = points
-                    self.trace.note(owner, FAVOUR, points, rule("kings-favour"), f"King's favour: {service}")
-                    self.trace.note(owner, f"{FAVOUR}-{service}", points, rule("kings-favour"), f"King's favour: {service}")
+                    if self.trace.keeps_notes:
+                        self.trace.note(owner, FAVOUR, points, rule("kings-favour"), f"King's favour: {service}")
+                        self.trace.note(owner, f"{FAVOUR}-{service}", points, rule("kings-favour"), f"King's favour: {service}")
         money = scoring["money"]
         for player in self.players.values():
             player.points[SHILLINGS] = divide(player.money, money["shillings_per_point"], money["rounding"])
