@@ -770,12 +770,13 @@ class CanterburyState(State):
     def _end_turn(self) -> None:
         """Opening bonuses, then any district scoring, then the next turn (or the end)."""
         rule = self.game.rule
-        player = self.players[self.to_act()]
-        per_cube = self.spec["scoring"]["opening"]["points_per_cube"]
-        for district in dict.fromkeys(self.opened):
-            player.points[OPENING] += per_cube * len(self.board.cubes[district])
-            self.trace.note(player.seat.colour, OPENING, per_cube * len(self.board.cubes[district]), rule("opening-bonus"), f"opened {district}")
-            self.trace.use(rule("opening-bonus"))
+        if self.opened:  # most actions open no district
+            player = self.players[self.to_act()]
+            per_cube = self.spec["scoring"]["opening"]["points_per_cube"]
+            for district in dict.fromkeys(self.opened):
+                player.points[OPENING] += per_cube * len(self.board.cubes[district])
+                self.trace.note(player.seat.colour, OPENING, per_cube * len(self.board.cubes[district]), rule("opening-bonus"), f"opened {district}")
+                self.trace.use(rule("opening-bonus"))
         while self.pending_scorings:
             self.pending_scorings -= 1
             self._score_districts()
@@ -1013,8 +1014,8 @@ class CanterburyState(State):
         if self.moves_this_turn or not self.turns or self.turns % len(self.order):
             return []
         lines = [f"check {c}: money {p.money}, prosperity {p.prosperity}" for c, p in self.players.items()]
-        city = self.figures(self.spec["board"]["city_cube"]["owner"], ("prosperity", "position", "discs"))
-        lines.append(f"check {self.spec['board']['city_cube']['owner']}: prosperity {city['prosperity']}, position {city['position']}, discs {city['discs']}")
+        # the city's figures as its readers read them (FIGURE_READERS), at once: every round asks
+        lines.append(f"check {self.spec['board']['city_cube']['owner']}: prosperity {self.city.prosperity}, position {self.city_position()}, discs {self.city.discs}")
         return lines
 
     def describe(self) -> dict:
