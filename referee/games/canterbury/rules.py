@@ -1143,18 +1143,24 @@ class CanterburyState(State):
             smaller = [t for t in smaller if game.structures[t].service == info.service]
         free = game.free_spaces(board.tiles[district])
         for size in range(1, len(smaller) + 1):
-            choices.extend(combo for combo in itertools.combinations(smaller, size) if self._demolition_needed(combo, info, free))
+            choices.extend([combo for combo in itertools.combinations(smaller, size) if self._demolition_needed(combo, info, free)])
         return choices
 
     def _demolition_needed(self, combo: tuple[str, ...], new: Structure, free: int) -> bool:
         """True when demolishing `combo` could make way for `new`: together the tiles leave room
         for it, and a tile of another service goes only when the room is short without it (the
         test `_check_demolition` makes; candidates that fail it are not worth trying)."""
-        game = self.game
-        freed = free + sum(game.structures[t].spaces for t in combo)
+        structures = self.game.structures  # plain loops: a search asks it of every combination
+        freed = free
+        for tile in combo:
+            freed += structures[tile].spaces
         if freed < new.spaces:
             return False
-        return all(freed - game.structures[t].spaces < new.spaces for t in combo if game.structures[t].service != new.service)
+        for tile in combo:
+            gone = structures[tile]
+            if gone.service != new.service and freed - gone.spaces >= new.spaces:
+                return False
+        return True
 
     def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None,
                       only: str | None = None) -> Iterator[Build]:
