@@ -41,6 +41,8 @@ class Canterbury(Game):
         self._spaces = {sid: s.spaces for sid, s in self.structures.items()}
         self._needs = {sid: frozenset(self._before[s.service]) for sid, s in self.structures.items()}
         self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
+        # each with its cost and size, as every search for a structure filters them
+        self.buildable_costs = [(sid, self.structures[sid].cost, self.structures[sid].size) for sid in self.buildable]
         self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
         self.district_ids = list(self.districts)
         # each district with those adjacent to it either way: the districts in which a structure

@@ -1168,7 +1168,8 @@ class CanterburyState(State):
         placeable after demolitions; of the structure `only` when given. In a random order
         when `rng` is given."""
         game = self.game
-        ids = [s for s in game.buildable if board.supply[s] > 0 and game.structures[s].cost <= money and (sizes is None or game.structures[s].size in sizes) and (only is None or s == only)]
+        supply = board.supply
+        ids = [s for s, cost, size in game.buildable_costs if supply[s] > 0 and cost <= money and (sizes is None or size in sizes) and (only is None or s == only)]
         if rng is not None:
             shuffle(rng, ids)
         for structure in ids:
