@@ -258,7 +258,7 @@ def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
         if len(taken) >= state.spec["board"]["site_count"]:
             return []
         parish = choice(rng, game.church_ids)
-        number = 1 + max((s.number for s in taken if s.parish == parish), default=0)
+        number = 1 + max([s.number for s in taken if s.parish == parish], default=0)
         return [Site(parish, number)]
     own = {s.name for s in player.citizens} | {h.site.name for h in chosen}
     churches = {t.church for t in player.tokens}

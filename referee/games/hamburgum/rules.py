@@ -89,7 +89,7 @@ def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
     The answer depends on neither order, and a sale asks it once and once more for
     each good sent to the bank: each question is worked out once (`_FITS`).
     """
-    wanted = sorted((d for d in demand if d > 0), reverse=True)
+    wanted = sorted([d for d in demand if d > 0], reverse=True)
     if not wanted:
         return True
     key = (tuple(sorted(capacities)), tuple(wanted))
