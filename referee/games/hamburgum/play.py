@@ -33,15 +33,17 @@ def reachable(state: HamburgumState, player: Player) -> list[tuple[str, int]]:
     return [(space, cost) for space, cost in game.moves_from(player.space) if player.prestige - cost >= floor]
 
 
-def _turn(state: HamburgumState, player: Player, space: str) -> dict:
-    """The fields of a turn to `space`; the side is written only when it is needed. Every
-    move asks, so the action and side are kept by where the marker stands and goes."""
+def _turn(state: HamburgumState, player: Player, space: str) -> tuple[str, str, str | None]:
+    """The fields of a turn to `space`, in the order of Turn's: the player, the action and the
+    side, written only when it is needed. Every move asks, so the action and side are kept by
+    where the marker stands and goes; a tuple, as a move is made from it faster than from
+    keywords."""
     game = state.game
     key = (player.space, space)
     found = game.turn_fields.get(key)
     if found is None:
         found = game.turn_fields[key] = (game.space_action(space), game.side_to_write(player.space, space))
-    return {"player": player.colour, "action": found[0], "side": found[1]}
+    return player.colour, found[0], found[1]
 
 
 def _chance(state: HamburgumState, rng: random.Random, decision: str) -> bool:
@@ -61,7 +63,7 @@ def _chance(state: HamburgumState, rng: random.Random, decision: str) -> bool:
 
 
 def plan_produce(state, player, space, rng) -> Move | None:
-    move = Produce(**_turn(state, player, space))
+    move = Produce(*_turn(state, player, space))
     if _chance(state, rng, "state_yield"):
         good = state.game.produces[move.action]
         move.amount = 1 + sum([1 for h in player.houses if state.game.house_types[h].get("produces") == good])
@@ -90,7 +92,7 @@ def plan_sell(state, player, space, rng) -> Move | None:
                 bank[good] = n
     if not shipped and not bank:
         return None
-    return Trade(**_turn(state, player, space), sell=_sorted(shipped), bank=_sorted(bank))
+    return Trade(*_turn(state, player, space), sell=_sorted(shipped), bank=_sorted(bank))
 
 
 def _needs_bell(state, player) -> bool:
@@ -126,7 +128,7 @@ def plan_buy(state, player, space, rng) -> Move | None:
     bought: dict[str, int] = {}
     for material in want[:count]:
         bought[material] = bought.get(material, 0) + 1
-    return Trade(**_turn(state, player, space), buy=_sorted(bought))
+    return Trade(*_turn(state, player, space), buy=_sorted(bought))
 
 
 def _ship_room(state, player) -> int:
@@ -146,7 +148,7 @@ def plan_dockyard(state, player, space, rng) -> Move | None:
     room = _ship_room(state, player)
     if room == 0:
         return None
-    return Dockyard(**_turn(state, player, space), ships=rng.randint(1, room))
+    return Dockyard(*_turn(state, player, space), ships=rng.randint(1, room))
 
 
 def _affordable_donations(state, player, church: str, discs: int | None = None) -> int:
@@ -240,7 +242,7 @@ def plan_church(state, player, space, rng) -> Move | None:
     scores = _scores(state, player, taken, rng, ends_game)
     if not donations and not scores:
         return None
-    return ChurchTurn(**_turn(state, player, space), donations=donations, scores=scores)
+    return ChurchTurn(*_turn(state, player, space), donations=donations, scores=scores)
 
 
 def _tiles_left(state, kind: str, chosen: list[House]) -> bool:
@@ -309,7 +311,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
     if not chosen:
         return None
     _add_canon_donation(state, player, chosen, rng)
-    return Guildhall(**_turn(state, player, space), houses=tuple(chosen))
+    return Guildhall(*_turn(state, player, space), houses=tuple(chosen))
 
 
 def _add_canon_donation(state, player, chosen: list[House], rng) -> None:
@@ -412,11 +414,11 @@ def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tupl
 def _idle(state, player, space: str) -> Move:
     fields = _turn(state, player, space)
     kinds = {"trade": Trade, "dockyard": Dockyard, "church": ChurchTurn, "guildhall": Guildhall}
-    if fields["action"] in state.game.produces:
-        return Produce(**fields)
-    if fields["action"] == "church":
-        return ChurchTurn(**fields, scores=_scores(state, player, [], _NoChance(), False))
-    return kinds[fields["action"]](**fields)
+    if fields[1] in state.game.produces:
+        return Produce(*fields)
+    if fields[1] == "church":
+        return ChurchTurn(*fields, scores=_scores(state, player, [], _NoChance(), False))
+    return kinds[fields[1]](*fields)
 
 
 def legal_moves(state: HamburgumState) -> list[Move]:
@@ -432,28 +434,28 @@ def legal_moves(state: HamburgumState) -> list[Move]:
     forced = _scores(state, player, [], _NoChance(), False)
     for space, _ in reachable(state, player):
         fields = _turn(state, player, space)
-        action = fields["action"]
+        action = fields[1]
         if action in game.produces:
-            moves.append(Produce(**fields))
+            moves.append(Produce(*fields))
         elif action == "trade":
             sell = plan_sell(state, player, space, _NoChance())
             if sell:
                 moves.append(sell)
             bell_room = player.stock[game.bell] < state.spec["components"]["bell_limit"]
             if game.materials_totals[1] <= player.money:
-                moves.extend(Trade(**fields, buy=((m, 1),)) for m in game.materials if m != game.bell or bell_room)
+                moves.extend(Trade(*fields, buy=((m, 1),)) for m in game.materials if m != game.bell or bell_room)
         elif action == "dockyard":
-            moves.extend(Dockyard(**fields, ships=n) for n in range(1, _ship_room(state, player) + 1))
+            moves.extend(Dockyard(*fields, ships=n) for n in range(1, _ship_room(state, player) + 1))
         elif action == "church":
-            moves.append(ChurchTurn(**fields, scores=forced))
+            moves.append(ChurchTurn(*fields, scores=forced))
             for church in game.church_ids:
                 if _affordable_donations(state, player, church):
                     left = state.churches[church].tokens_left
                     kinds = [game.first_token] if state.donations_made(church) == 0 else left
                     for kind in kinds:
                         scores = _scores(state, player, [(church, kind)], _NoChance(), False)
-                        moves.append(ChurchTurn(**fields, donations=(Donation(church, (kind,)),), scores=scores))
-            moves.extend(ChurchTurn(**fields, scores=tuple(dict.fromkeys(forced + ((t.church, t.kind),)))) for t in player.unscored() if (t.church, t.kind) not in forced)
+                        moves.append(ChurchTurn(*fields, donations=(Donation(church, (kind,)),), scores=scores))
+            moves.extend(ChurchTurn(*fields, scores=tuple(dict.fromkeys(forced + ((t.church, t.kind),)))) for t in player.unscored() if (t.church, t.kind) not in forced)
         elif action == "guildhall":
             if (player.builder or player.tokens) and all(player.stock[m] >= n for m, n in state.spec["houses"]["cost"].items()) and len(player.citizens) < game.limit("citizens"):
                 for kind in game.house_types:
@@ -461,7 +463,7 @@ def legal_moves(state: HamburgumState) -> list[Move]:
                         continue
                     sites = [s for s in _free_sites(state, player, [], rng) if game.board_sites is None or game.board_sites[s] == kind]
                     if sites:
-                        moves.append(Guildhall(**fields, houses=(House(kind, sites[0], _office_word(state, rng) if kind == game.office_type else None),)))
+                        moves.append(Guildhall(*fields, houses=(House(kind, sites[0], _office_word(state, rng) if kind == game.office_type else None),)))
     return moves
 
 
