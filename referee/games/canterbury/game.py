@@ -54,6 +54,7 @@ class Canterbury(Game):
         alone = spec["setup"]["full_build"].get("alone", [])
         self.pair = tuple(s for s in self.sizes if s not in alone)
         self.play = spec["play"]
+        self.action_totals: list[float] | None = None  # the random player's: running totals of its action weights (play.py)
         self.notation = Notation(spec)
         self.figure_table = FigureTable(spec, FIGURE_READERS)
 

@@ -15,7 +15,7 @@ import random
 from dataclasses import field
 from typing import Callable, Iterator, TypeVar
 
-from ...draws import choice, weighted_index
+from ...draws import choice, cumulative_index, cumulative_weights, weighted_index
 from ...errors import SpecError
 from ...notation import Move
 from ...plain import dataclass
@@ -505,8 +505,11 @@ def _random_move(state: CanterburyState, rng: random.Random) -> Move:
             return move
     weights = play["action_weights"]
     kinds = [LEVY, FULL, TAX]
+    totals = state.game.action_totals  # the first draw is from all three: their totals are kept
+    if totals is None:
+        totals = state.game.action_totals = cumulative_weights([weights[k] for k in kinds])
     while kinds:
-        kind = kinds[weighted_index(rng, [weights[k] for k in kinds])]
+        kind = kinds[cumulative_index(rng, totals) if len(kinds) == 3 else weighted_index(rng, [weights[k] for k in kinds])]
         kinds.remove(kind)
         move = _random_full(state, colour, rng) if kind == FULL else _random_tax(state, colour, rng) if kind == TAX else _random_levy(state, colour)
         if move is not None:
