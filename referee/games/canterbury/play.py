@@ -505,11 +505,12 @@ def _random_move(state: CanterburyState, rng: random.Random) -> Move:
             return move
     weights = play["action_weights"]
     kinds = [LEVY, FULL, TAX]
-    totals = state.game.action_totals  # the first draw is from all three: their totals are kept
+    totals = state.game.action_totals  # the first draw is from every kind: their totals are kept
     if totals is None:
         totals = state.game.action_totals = cumulative_weights([weights[k] for k in kinds])
     while kinds:
-        kind = kinds[cumulative_index(rng, totals) if len(kinds) == 3 else weighted_index(rng, [weights[k] for k in kinds])]
+        kind = kinds[cumulative_index(rng, totals) if totals else weighted_index(rng, [weights[k] for k in kinds])]
+        totals = None  # a kind that does nothing is left out of the next draw
         kinds.remove(kind)
         move = _random_full(state, colour, rng) if kind == FULL else _random_tax(state, colour, rng) if kind == TAX else _random_levy(state, colour)
         if move is not None:

@@ -41,9 +41,6 @@ def podium(counts: dict[str, int]) -> tuple[list[str], str | None]:
 
 def district_awards(counts: dict[str, int], primary: int, secondary: dict, split: str) -> dict[str, int]:
     """Primary and secondary bonus of one district, by the cubes each owner has there."""
-    if len(counts) == 1:  # a lone owner, as in most districts: the whole primary bonus, no runner-up
-        for owner, count in counts.items():
-            return {owner: primary} if count > 0 else {}
     leaders, runner = podium(counts)
     if len(leaders) > 1:
         share = divide(primary, len(leaders), split)

@@ -59,7 +59,7 @@ class Hamburgum(Game):
         self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
         self.office_type = next(h for h, e in self.house_types.items() if e.get("office"))
         self.offices = spec["offices"]["offices"]
-        self.office_mode = spec["offices"]["mode"]  # how the blue offices are taken, asked every random turn
+        self.office_mode = spec["offices"]["mode"]  # how the blue offices are taken: numbered, by choice or shuffled
         self.canon = next((o for o, e in self.offices.items() if "donation" in e), None)
         churches = spec["churches"]
         self.church_ids = list(churches["churches"])

@@ -196,7 +196,7 @@ def _take_tokens(state, church: str, count: int, rng) -> tuple[str, ...]:
 
 def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -> tuple[tuple[str, str], ...]:
     """Tokens to score: enough to keep one unscored of each kind, and some more by chance."""
-    unscored = [(t.church, t.kind) for t in player.tokens if not t.scored] + taken  # player.unscored(), as pairs
+    unscored = [(t.church, t.kind) for t in player.unscored()] + taken
     by_kind: dict[str, list[tuple[str, str]]] = {}
     for token in unscored:
         by_kind.setdefault(token[1], []).append(token)
@@ -413,12 +413,13 @@ def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tupl
 
 def _idle(state, player, space: str) -> Move:
     fields = _turn(state, player, space)
+    action = fields[1]
     kinds = {"trade": Trade, "dockyard": Dockyard, "church": ChurchTurn, "guildhall": Guildhall}
-    if fields[1] in state.game.produces:
+    if action in state.game.produces:
         return Produce(*fields)
-    if fields[1] == "church":
+    if action == "church":
         return ChurchTurn(*fields, scores=_scores(state, player, [], _NoChance(), False))
-    return kinds[fields[1]](*fields)
+    return kinds[action](*fields)
 
 
 def legal_moves(state: HamburgumState) -> list[Move]:

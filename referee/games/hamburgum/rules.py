@@ -595,16 +595,14 @@ class HamburgumState(State):
 
     def _check_site(self, site: Site, kind: str, pos: Pos | None) -> None:
         game, rule = self.game, self.game.rule
-        # the messages of a site are written only for a broken rule
+        site_rule = rule("site")  # the messages of a site are written only for a broken rule
         if game.board_sites is not None:
-            on_board = rule("site")
             if site not in game.board_sites:
-                refuse(on_board, f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
-        else:
-            require(len(self.sites) < self.spec["board"]["site_count"], rule("site"), f"all {self.spec['board']['site_count']} house sites are built on", pos)
-        free = rule("site")
+                refuse(site_rule, f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
+        elif len(self.sites) >= self.spec["board"]["site_count"]:
+            refuse(site_rule, f"all {self.spec['board']['site_count']} house sites are built on", pos)
         if site in self.sites:
-            refuse(free, f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
+            refuse(site_rule, f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
         if game.board_sites is None:
             self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
             return
@@ -668,7 +666,7 @@ class HamburgumState(State):
     def _take_office(self, house: House) -> str:
         """The office this house is, by the game's mode; it leaves the stack or the display."""
         game, rule = self.game, self.game.rule
-        mode = self.spec["offices"]["mode"]
+        mode = self.game.office_mode
         named = house.office
         require(self.office_stack, rule("house-supply"), "every office is built", house.pos)
         if mode == "numbered":
@@ -696,7 +694,7 @@ class HamburgumState(State):
 
     def _reveal(self, move: Reveal) -> None:
         game, rule = self.game, self.game.rule
-        require(self.spec["offices"]["mode"] == "shuffled", rule("office-reveal"), "only advanced game II turns offices up from a shuffled stack")
+        require(self.game.office_mode == "shuffled", rule("office-reveal"), "only advanced game II turns offices up from a shuffled stack")
         require(self.face_up is None, rule("office-reveal"), f"the {game.office_name(self.face_up)} already lies face up")
         require(move.office in self.office_stack, rule("office-reveal"), f"the {game.office_name(move.office)} is not in the stack (left: {', '.join(self.office_stack) or 'none'})")
         self.face_up = move.office
@@ -719,7 +717,7 @@ class HamburgumState(State):
         if self.over:
             return Situation((self.turn - 1) // count + 1, None, [], "game over", True)
         round_ = self.turn // count + 1
-        if self.spec["offices"]["mode"] == "shuffled" and self.face_up is None and self.office_stack:
+        if self.game.office_mode == "shuffled" and self.face_up is None and self.office_stack:
             return Situation(round_, None, [], "turn up the next office of the shuffled stack", False)
         colour = self.current()
         return Situation(round_, None, [colour], f"{colour} moves on the {self.spec.name(self.spec['rondel'], default='rondel')}", False)
@@ -748,16 +746,12 @@ class HamburgumState(State):
         return self.game.figure_table.values(self, Holdings.of(self, self.players[colour]), only=only)
 
     def play_checkpoints(self, next_move: Move) -> list[str]:
-        """After every round, each player's money and prestige, as a table would note them."""
+        """After every round, each player's money and prestige, as a table would note them.
+        A move still follows, so the game is not over: the figures are the players' own
+        (`Holdings.of`), read at once."""
         if self.turn % len(self.order) or self.turn == 0 or not isinstance(next_move, Turn):
             return []
-        if not self.over:  # the figures are the players' own (Holdings.of), read at once after every round
-            return [f"check {colour}: money {self.players[colour].money}, prestige {self.players[colour].prestige}" for colour in self.order]
-        lines = []
-        for colour in self.order:
-            figs = self.figures(colour, ("money", "prestige"))
-            lines.append(f"check {colour}: money {figs['money']}, prestige {figs['prestige']}")
-        return lines
+        return [f"check {colour}: money {self.players[colour].money}, prestige {self.players[colour].prestige}" for colour in self.order]
 
     def describe(self) -> dict:
         game = self.game
@@ -774,7 +768,7 @@ class HamburgumState(State):
             },
             "completed": list(self.completed),
             "houses_built": dict(self.built),
-            "office_stack": list(self.office_stack) if self.spec["offices"]["mode"] != "shuffled" else len(self.office_stack),
+            "office_stack": list(self.office_stack) if self.game.office_mode != "shuffled" else len(self.office_stack),
             "office_face_up": self.face_up,
             "players": {
                 colour: {

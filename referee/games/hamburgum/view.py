@@ -39,7 +39,7 @@ def office_top(state: HamburgumState) -> str:
     game, left = state.game, len(state.office_stack)
     if not left:
         return "every office is built"
-    mode = state.spec["offices"]["mode"]
+    mode = state.game.office_mode
     if mode == "numbered":
         return f"top: {game.office_name(state.office_stack[0])} ({left} left)"
     if mode == "choice":
