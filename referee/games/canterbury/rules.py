@@ -132,6 +132,10 @@ class Board:
     # King's favour board, kept as cubes are placed because every checkpoint states them all
     rows: Counter | None = None  # counted from `cubes` when not given
     owned: set[str] = field(default_factory=set, repr=False, compare=False)  # districts not shared
+    # The districts, in the board's order, that hold a tile or border one that does (`linked`):
+    # None until asked. Only a district's first tile or the loss of its last changes them, a
+    # few times a game, while every search asks where a structure may stand.
+    linked_districts: list[str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rows is None:
@@ -140,7 +144,15 @@ class Board:
     def copy(self) -> "Board":
         used, rows = counts_of(self.used), counts_of(self.rows)
         self.owned = set()  # from now on both share every district: each copies before it writes
-        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows)
+        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows, linked_districts=self.linked_districts)
+
+    def linked(self, districts: dict[str, District]) -> list[str]:
+        """The districts that connectivity lets a structure stand in (a list not to be changed)."""
+        found = self.linked_districts
+        if found is None:
+            tiles = self.tiles
+            found = self.linked_districts = [d for d, info in districts.items() if tiles[d] or any(map(tiles.__getitem__, info.neighbours))]
+        return found
 
     def _own(self, district: str) -> None:
         if district not in self.owned:
@@ -150,11 +162,17 @@ class Board:
 
     def place(self, district: str, structure: str) -> None:
         self._own(district)
-        self.tiles[district].append(structure)
+        tiles = self.tiles[district]
+        if not tiles:
+            self.linked_districts = None
+        tiles.append(structure)
 
     def remove(self, district: str, structure: str) -> None:
         self._own(district)
-        self.tiles[district].remove(structure)
+        tiles = self.tiles[district]
+        tiles.remove(structure)
+        if not tiles:
+            self.linked_districts = None
 
     def put_cube(self, district: str, service: str, owner: str) -> None:
         self._own(district)
@@ -1286,9 +1304,11 @@ _TRIAL = Unrecorded()
 
 
 def _open_districts(game: Game, board: Board, needed: frozenset[str]) -> list[str]:
-    tiles, cubes, districts = board.tiles, board.cubes, game.districts
-    return [d for d in game.district_ids
-            if cubes[d].keys() >= needed and (tiles[d] or any(map(tiles.__getitem__, districts[d].neighbours)))]
+    linked = board.linked(game.districts)
+    if not needed:
+        return linked
+    cubes = board.cubes
+    return [d for d in linked if cubes[d].keys() >= needed]
 
 
 def _favour_position(state: CanterburyState, who: Player | str, service: str) -> int:
