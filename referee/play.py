@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import gc
 import random
 
 from .report import rank
@@ -26,18 +27,27 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     # (a track too long, prices beyond any purse, ...): each game's play.yaml says how many
     most = game.spec["play"]["max_moves"]
     choose = game.random_player()
-    for count in range(most):
-        if state.is_over():
-            break
-        try:
-            move = choose(state, rng)
-            lines.extend(state.play_checkpoints(move))
-            lines.append(game.format_move(move))
-            state.apply(move)
-        except (Violation, ValueError, IndexError, KeyError, StopIteration, ArithmeticError) as exc:
-            raise _stuck(game_name, variants, count + 1, exc) from None
-    else:
-        raise SpecError(game.spec.path_of("play"), "max_moves", f"a random game did not end within {most} moves; the data may let it run for ever")
+    # A game makes hundreds of thousands of short-lived objects (candidate moves, boards
+    # worked out and dropped), none of them in a cycle, so the cyclic collector, which would
+    # look through every object loaded each time enough of them pile up, waits for the end.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for count in range(most):
+            if state.is_over():
+                break
+            try:
+                move = choose(state, rng)
+                lines.extend(state.play_checkpoints(move))
+                lines.append(game.format_move(move))
+                state.apply(move)
+            except (Violation, ValueError, IndexError, KeyError, StopIteration, ArithmeticError) as exc:
+                raise _stuck(game_name, variants, count + 1, exc) from None
+        else:
+            raise SpecError(game.spec.path_of("play"), "max_moves", f"a random game did not end within {most} moves; the data may let it run for ever")
+    finally:
+        if collecting:
+            gc.enable()
     standings = rank(state.standings())
     lines.append("")
     lines.append("result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings))
