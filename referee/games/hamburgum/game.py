@@ -57,6 +57,10 @@ class Hamburgum(Game):
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
         self.house_types = spec["houses"]["types"]
         self.producer_of = {e["produces"]: h for h, e in self.house_types.items() if "produces" in e}
+        self.producers: dict[str, list[str]] = {}  # every house type that produces each good, for a production's yield
+        for h, e in self.house_types.items():
+            if "produces" in e:
+                self.producers.setdefault(e["produces"], []).append(h)
         self.office_type = next(h for h, e in self.house_types.items() if e.get("office"))
         self.offices = spec["offices"]["offices"]
         self.office_mode = spec["offices"]["mode"]  # how the blue offices are taken: numbered, by choice or shuffled
@@ -70,6 +74,11 @@ class Hamburgum(Game):
         # Church turn: money, money per own citizen, and the materials
         self.donation_prices = [(e.get(MONEY, 0), e.get("money_per_own_citizen", 0), tuple((k, v) for k, v in e.items() if k in self.materials))
                                 for e in self.donations]
+        # each donation's cost by its number at a church, as the rules charge it: the materials
+        # and fixed money the table prints (every donation reads them), and the money per own citizen
+        self.donation_costs = [({k: v for k, v in e.items() if k in self.materials or k == MONEY}, e.get("money_per_own_citizen", 0))
+                               for e in self.donations]
+        self._token_specs: dict[tuple[str, str], dict] = {}  # see token_spec
         self.completion_bonus = churches["completion_bonus"]
         harbour = spec["harbour"]
         self.berth_order = [b["number"] for b in harbour["berths"]]
@@ -163,9 +172,15 @@ class Hamburgum(Game):
         return self._sides[key]
 
     def token_spec(self, church: str, kind: str) -> dict:
-        spec = dict(self.spec["churches"]["tokens"][kind])
-        spec.update(self.spec["churches"]["churches"][church].get(kind) or {})
-        return spec
+        """A token's entry, completed by its church's own (the points, what it counts): put
+        together once for each church and kind, as every token scored asks. Read, never changed."""
+        key = (church, kind)
+        found = self._token_specs.get(key)
+        if found is None:
+            found = dict(self.spec["churches"]["tokens"][kind])
+            found.update(self.spec["churches"]["churches"][church].get(kind) or {})
+            self._token_specs[key] = found
+        return found
 
     def token_rule(self, kind: str) -> str:
         return f"token-{kind}" if f"{self.name}/token-{kind}" in self.spec.rules else "token-values"

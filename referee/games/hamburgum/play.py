@@ -18,7 +18,7 @@ from typing import Callable
 from ...draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
 from ...notation import Move
 from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
-from .rules import MONEY, HamburgumState, Player, enter_harbour, one_more, ship_loading_fits
+from .rules import MONEY, HamburgumState, Player, enter_harbour, one_more, production_yield, ship_loading_fits
 
 
 # --- the rondel ---------------------------------------------------------------------------
@@ -65,8 +65,7 @@ def _chance(state: HamburgumState, rng: random.Random, decision: str) -> bool:
 def plan_produce(state, player, space, rng) -> Move | None:
     move = Produce(*_turn(state, player, space))
     if _chance(state, rng, "state_yield"):
-        good = state.game.produces[move.action]
-        move.amount = 1 + sum([1 for h in player.houses if state.game.house_types[h].get("produces") == good])
+        move.amount = production_yield(state.game, player, state.game.produces[move.action])
     return move
 
 
@@ -154,14 +153,17 @@ def plan_dockyard(state, player, space, rng) -> Move | None:
 def _affordable_donations(state, player, church: str, discs: int | None = None) -> int:
     """How many donations in a row the player can pay for at a church right now (`discs`:
     the player's discs not yet placed, when the caller has counted them)."""
-    c = state.churches[church]
-    if c.complete:
+    if state.churches[church].complete:
         return 0
+    return _donations_paid(state, player, state.donations_made(church), state.discs_free(player) if discs is None else discs)
+
+
+def _donations_paid(state, player, made: int, discs: int) -> int:
+    """How many donations in a row the player can pay for, with `discs` discs free, at a
+    church that has had `made`: what `_affordable_donations` counts, for a caller that has
+    read both (a Church turn weighs every church)."""
     stock, money = player.stock, player.money
     spent: dict[str, int] = {}  # materials the donations counted so far take
-    if discs is None:
-        discs = state.discs_free(player)
-    made = state.donations_made(church)
     citizens = len(player.citizens)
     count = 0
     for fixed, per_citizen, cost in state.game.donation_prices[made:]:
@@ -186,9 +188,10 @@ def _covers(stock: Counter, spent: dict[str, int], cost: tuple[tuple[str, int], 
 
 def _take_tokens(state, church: str, count: int, rng) -> tuple[str, ...]:
     left = list(state.churches[church].tokens_left)
+    made = state.donations_made(church)
     taken = []
     for _ in range(count):
-        kind = state.game.first_token if state.donations_made(church) + len(taken) == 0 else choice(rng, left)
+        kind = state.game.first_token if made + len(taken) == 0 else choice(rng, left)
         left.remove(kind)
         taken.append(kind)
     return tuple(taken)
@@ -216,28 +219,29 @@ def plan_church(state, player, space, rng) -> Move | None:
     # what a church lets the player pay for depends only on how many donations it has had
     # (and on the player), so churches with as many donations share one answer
     by_made: dict[int, int] = {}
-    options = {}
+    options: dict[str, tuple[int, int]] = {}  # by church: the donations it has had, and those the player can pay for
     for c in state.game.church_ids:
         if state.churches[c].complete:
             continue
         made = state.donations_made(c)
         count = by_made.get(made)
         if count is None:
-            count = by_made[made] = _affordable_donations(state, player, c, discs)
+            count = by_made[made] = _donations_paid(state, player, made, discs)
         if count > 0:
-            options[c] = count
+            options[c] = (made, count)
     donations: tuple[Donation, ...] = ()
     taken: list[tuple[str, str]] = []
     ends_game = False
     if options:
         churches = list(options)
-        weights = [state.donations_made(c) + 1 for c in churches]
+        weights = [made + 1 for made, _ in options.values()]
         church = churches[weighted_index(rng, weights)]
-        count = options[church] if _chance(state, rng, "all_donations") else rng.randint(1, options[church])
+        made, most = options[church]
+        count = most if _chance(state, rng, "all_donations") else rng.randint(1, most)
         tokens = _take_tokens(state, church, count, rng)
         donations = (Donation(church, tokens),)
         taken = [(church, k) for k in tokens]
-        finishes = state.donations_made(church) + count == len(state.game.token_kinds)
+        finishes = made + count == len(state.game.token_kinds)
         ends_game = finishes and len(state.completed) + 1 >= state.spec["scoring"]["end_after_churches"]
     scores = _scores(state, player, taken, rng, ends_game)
     if not donations and not scores:
@@ -246,10 +250,16 @@ def plan_church(state, player, space, rng) -> Move | None:
 
 
 def _tiles_left(state, kind: str, chosen: list[House]) -> bool:
+    """Whether a tile of the kind is left for one more house besides those chosen (an office:
+    whether one is left and none is chosen, as one action builds at most one)."""
     game = state.game
+    planned = 0  # a plain loop over the few houses chosen: asked for every kind, every house
+    for house in chosen:
+        if house.kind == kind:
+            planned += 1
     if kind == game.office_type:
-        return bool(state.office_stack) and not any(h.kind == kind for h in chosen)
-    return game.house_types[kind]["count"] - state.built[kind] - sum([1 for h in chosen if h.kind == kind]) > 0
+        return bool(state.office_stack) and not planned
+    return game.house_types[kind]["count"] - state.built[kind] - planned > 0
 
 
 def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
@@ -296,10 +306,14 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
     for _ in range(count):
         sites = _free_sites(state, player, chosen, rng)
         shuffle(rng, sites)
+        # the kinds with tiles left depend on the houses chosen, not on the site: asked once a house
+        open_kinds = [k for k in game.house_types if (want_office or k != game.office_type) and _tiles_left(state, k, chosen)]
         pick = None
         for site in sites:
-            kinds = [game.board_sites[site]] if game.board_sites is not None else list(game.house_types)
-            kinds = [k for k in kinds if (want_office or k != game.office_type) and _tiles_left(state, k, chosen)]
+            if game.board_sites is None:
+                kinds = open_kinds
+            else:  # the one kind the site shows
+                kinds = [game.board_sites[site]] if game.board_sites[site] in open_kinds else []
             if kinds:
                 pick = (site, choice(rng, kinds))
                 break

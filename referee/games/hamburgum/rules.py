@@ -87,16 +87,20 @@ def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
     of its own whose capacities add up to its cubes; tried kind by kind, largest
     first, over every set of the remaining ships (a player has at most five).
     The answer depends on neither order, and a sale asks it once and once more for
-    each good sent to the bank: each question is worked out once (`_FITS`).
+    each good sent to the bank: each question is worked out once (`_FITS`), and kept as
+    it is asked, as a player's ships and goods come in the same order sale after sale.
     """
-    wanted = sorted([d for d in demand if d > 0], reverse=True)
-    if not wanted:
-        return True
-    key = (tuple(sorted(capacities)), tuple(wanted))
+    key = (tuple(capacities), tuple(demand))
     found = _FITS.get(key)
     if found is None:
-        found = _FITS[key] = _loading_fits(capacities, wanted)
+        found = _FITS[key] = _loading_fits(capacities, sorted([d for d in demand if d > 0], reverse=True))
     return found
+
+
+def production_yield(game: Game, player: Player, good: str) -> int:
+    """What a production action of `good` yields the player: 1, and 1 more for each of their
+    houses that produce it, counted by house type (a player's houses are kept by type)."""
+    return 1 + sum([player.houses.count(kind) for kind in game.producers.get(good, ())])
 
 
 def one_more(shipped: Mapping[str, int], good: str) -> list[int]:
@@ -107,7 +111,7 @@ def one_more(shipped: Mapping[str, int], good: str) -> list[int]:
     return list(demand.values())
 
 
-# The answers by ship capacities and demand, both sorted. They stay few: a player has a few
+# The answers by ship capacities and demand, as asked. They stay few: a player has a few
 # ships of the berths' few sizes, and a few kinds of goods in counts a stock can hold.
 _FITS: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
 
@@ -198,17 +202,15 @@ class HamburgumState(State):
         return self.order[self.turn % len(self.order)]
 
     def price(self, good: str) -> int:
-        return max(self.game.goods_price["floor"], self._price_above_floor(good))
-
-    def _price_above_floor(self, good: str) -> int:
-        """The start price less the drop for each production house of the good built so far."""
+        """The start price less the drop for each production house of the good built so far,
+        but never below the floor."""
         table = self.game.goods_price
-        return table["start"] - table["drop_per_house"] * self.built[self.game.producer_of[good]]
+        return max(table["floor"], table["start"] - table["drop_per_house"] * self.built[self.game.producer_of[good]])
 
     def price_values(self, good: str) -> list[str]:
         """The spec values a good's current price is read from; the floor once it is reached."""
         used = ["market:goods_price.start", "market:goods_price.drop_per_house"]
-        if self._price_above_floor(good) <= self.spec["market"]["goods_price"]["floor"]:
+        if self.price(good) <= self.spec["market"]["goods_price"]["floor"]:  # the drops reach the floor
             used.append("market:goods_price.floor")
         return used
 
@@ -225,20 +227,24 @@ class HamburgumState(State):
         return self.game.limit("ships") - self.ships_in_harbour(colour)
 
     def own_capacities(self, colour: str) -> list[int]:
-        return [self.game.goods_per_ship[b] for b, ships in self.harbour.items() for owner in ships if owner == colour]
+        per_ship = self.game.goods_per_ship
+        return [per_ship[b] for b, ships in self.harbour.items() for owner in ships if owner == colour]
 
     def discs_free(self, player: Player) -> int:
-        on_sites = sum([c.discs.count(player.colour) for c in self.churches.values()])  # a list: quicker than a generator for a few
-        return self.game.limit("discs") - on_sites - player.churches_built
+        colour = player.colour
+        on_table = 0  # a plain loop over the few churches: every Church turn asks, and each donation
+        for church in self.churches.values():
+            on_table += church.discs.count(colour)
+        return self.game.limit("discs") - on_table - player.churches_built
 
     def donations_made(self, church: str) -> int:
         return len(self.game.token_kinds) - len(self.churches[church].tokens_left)
 
     def donation_cost(self, player: Player, church: str) -> Counter:
         """What the next donation at a church costs this player (materials and money)."""
-        entry = self.game.donations[self.donations_made(church)]
-        cost = {k: v for k, v in entry.items() if k in self.game.materials or k == MONEY}
-        cost[MONEY] = cost.get(MONEY, 0) + entry.get("money_per_own_citizen", 0) * len(player.citizens)
+        fixed, per_citizen = self.game.donation_costs[self.donations_made(church)]
+        cost = dict(fixed)
+        cost[MONEY] = cost.get(MONEY, 0) + per_citizen * len(player.citizens)
         return counts_of({k: v for k, v in cost.items() if v > 0})
 
     def can_pay(self, player: Player, cost: Counter) -> list[str]:
@@ -355,7 +361,7 @@ class HamburgumState(State):
 
     def _produce(self, player: Player, move: Produce) -> None:
         good = self.game.produces[move.action]
-        amount = 1 + sum([1 for h in player.houses if self.game.house_types[h].get("produces") == good])
+        amount = production_yield(self.game, player, good)
         if move.amount is not None and move.amount != amount:
             refuse(self.game.rule("production"),
                    f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
@@ -397,7 +403,7 @@ class HamburgumState(State):
                 refuse(rule("bank-sale"),
                        f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
         bank_price = self.spec["market"]["bank_sale"]["price"]
-        shipped_income, bank_income = sum(n * self.price(g) for g, n in move.sell), sum(n * bank_price for _, n in move.bank)
+        shipped_income, bank_income = sum([n * self.price(g) for g, n in move.sell]), sum([n * bank_price for _, n in move.bank])
         player.money += shipped_income + bank_income
         if self.trace.keeps_notes:
             self.trace.note(colour, MONEY, shipped_income, rule("sell-goods"), f"sold {_amounts_text(shipped)} on ships")
@@ -461,7 +467,7 @@ class HamburgumState(State):
     def _church(self, player: Player, move: ChurchTurn) -> None:
         rule = self.game.rule
         one_church = rule("church-one")  # looked up every turn, as require would
-        named = list(dict.fromkeys(d.church for d in move.donations))
+        named = list(dict.fromkeys([d.church for d in move.donations]))
         if len(named) > 1:  # the messages of a Church action are written only for a broken rule
             refuse(one_church, f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
         for donation in move.donations:
