@@ -16,7 +16,7 @@ from ...syntax import Tree
 from ..base import Game, Seat, Trace
 from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from .notation import Notation, format_move
-from .rules import FIGURE_READERS, CanterburyState, District, Size, Structure
+from .rules import CHOSEN, FIGURE_READERS, CanterburyState, District, Size, Structure
 from .scoring import keyed
 
 
@@ -43,6 +43,8 @@ class Canterbury(Game):
         self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
         # each with its cost and size, as every search for a structure filters them
         self.buildable_costs = [(sid, self.structures[sid].cost, self.structures[sid].size) for sid in self.buildable]
+        self.naming = frozenset(sid for sid, s in self.structures.items() if self.sizes[s.size].cubes == CHOSEN)  # cubes to named districts
+        self._costs_by_sizes: dict[tuple[str, ...] | None, list[tuple[str, int]]] = {}  # (costs_of)
         self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
         self.district_ids = list(self.districts)
         # each district with those adjacent to it either way: the districts in which a structure
@@ -104,6 +106,14 @@ class Canterbury(Game):
 
     def free_spaces(self, tiles: list[str]) -> int:
         return self.building_spaces - sum(map(self._spaces.__getitem__, tiles))
+
+    def costs_of(self, sizes: tuple[str, ...] | None) -> list[tuple[str, int]]:
+        """The structures that may be built, of these sizes (None: of any), each with its cost:
+        a search filters them by supply and money for every structure it thinks of."""
+        found = self._costs_by_sizes.get(sizes)
+        if found is None:
+            found = self._costs_by_sizes[sizes] = [(sid, cost) for sid, cost, size in self.buildable_costs if sizes is None or size in sizes]
+        return found
 
     def services_needed(self, structure: str) -> frozenset[str]:
         """The services whose cubes a district needs before this structure may stand in it."""

@@ -1187,9 +1187,10 @@ class CanterburyState(State):
         when `rng` is given."""
         game = self.game
         supply = board.supply
-        ids = [s for s, cost, size in game.buildable_costs if supply[s] > 0 and cost <= money and (sizes is None or size in sizes) and (only is None or s == only)]
+        ids = [s for s, cost in game.costs_of(sizes) if supply[s] > 0 and cost <= money and (only is None or s == only)]
         if rng is not None:
             shuffle(rng, ids)
+        naming = game.naming  # the structures that name districts for their cubes (`_serving`)
         for structure in ids:
             districts = self.open_districts(board, structure)
             if rng is not None:
@@ -1200,8 +1201,8 @@ class CanterburyState(State):
                 if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
                     choices = list(choices)  # the search's list is kept for the next question
                     shuffle(rng, choices)
-                for demolish in choices:
-                    yield Build(structure, district, tuple(demolish), self._serving(board, structure, district, rng))
+                for demolish in choices:  # a tuple, as `demolition_choices` gives them
+                    yield Build(structure, district, demolish, self._serving(board, structure, district, rng) if structure in naming else ())
 
     def open_districts(self, board: Board, structure: str) -> list[str]:
         """The districts, in the board's order, where the structure may stand as far as the
