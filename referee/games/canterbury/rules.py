@@ -387,6 +387,7 @@ class CanterburyState(State):
         self._check_count(move)
         board = self.board.copy()
         # (messages are written only for a move refused: the search tries thousands that are not)
+        cost = 0
         for build in move.builds:
             info = game.structures[build.structure]
             if info.set_out:
@@ -395,9 +396,9 @@ class CanterburyState(State):
             if left <= 0:
                 refuse(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
             board.supply[build.structure] = left - 1
+            cost += info.cost
         if noting:
             self.use("supply", *(game.structures[b.structure].printed("tiles") for b in move.builds))
-        cost = sum(game.structures[b.structure].cost for b in move.builds)
         funds = player.money + income
         if cost > funds:
             what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
@@ -407,11 +408,15 @@ class CanterburyState(State):
         upgrades = self._demolish(board, move.builds)
         outcome = Outcome(board, income=income, cost=cost)
         outcome.opened = self._place_all(board, move.builds, move.player)
+        built = city = 0
         for build in move.builds:
             info = game.structures[build.structure]
-            outcome.points[STRUCTURES] += info.points_in(game.districts[build.district].ring)
-            outcome.city_points += info.city
-        outcome.points[UPGRADE] += len(upgrades) * self.spec["scoring"]["upgrade"]["points"]
+            built += info.points_in(game.districts[build.district].ring)
+            city += info.city
+        outcome.city_points = city
+        points = outcome.points  # each set once (a Counter finds a missing key in Python code)
+        points[STRUCTURES] = built
+        points[UPGRADE] = len(upgrades) * self.spec["scoring"]["upgrade"]["points"] if upgrades else 0
         if noting:
             self.use("player-marker", *(game.structures[b.structure].printed("player", game.districts[b.district].ring) for b in move.builds))
             self.use("structure-names", *(f"structures:structures.{sid}.names" for b in move.builds for sid in (b.structure, *b.demolish)))
@@ -422,6 +427,8 @@ class CanterburyState(State):
 
     def _check_choice(self, player: Player, kind: str) -> None:
         """The first round and the turn after a Levy call for a Full Build, when one is possible."""
+        if not player.must_full_build and not self.first_round():
+            return  # most turns: any action (every action asks, and so does every trial)
         rule, setup = self.game.rule, self.spec["setup"]
         colour = player.seat.colour
         if self.first_round():
