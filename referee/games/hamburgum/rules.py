@@ -418,7 +418,7 @@ class HamburgumState(State):
 
     def _buy(self, player: Player, move: Trade) -> None:
         rule, colour = self.game.rule, player.colour
-        count = sum(n for _, n in move.buy)
+        count = sum([n for _, n in move.buy])
         totals = self.game.materials_totals
         if count not in totals:  # the messages of a purchase are written only for a broken rule
             refuse(rule("buy-price"), f"the depot sells at most {max(totals)} items in one action, not {count}")
@@ -456,8 +456,9 @@ class HamburgumState(State):
             if self.ships_in_supply(colour) <= 0:
                 refuse(limit, f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
             self._enter_harbour(colour)
-        for r in ("dockyard-cost", "ship-limit", "harbour-shift"):
-            self.trace.use(rule(r))
+        if self.trace.records:
+            for r in ("dockyard-cost", "ship-limit", "harbour-shift"):
+                self.trace.use(rule(r))
 
     def _enter_harbour(self, owner: str) -> None:
         enter_harbour(self.harbour, self.game.berth_order, self.berth_capacity, owner)
@@ -484,7 +485,8 @@ class HamburgumState(State):
             if doubled:
                 refuse(rule("token-limit"),
                        f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
-        self.trace.use(rule("token-limit"))
+        if self.trace.records:  # a random game's trace names nothing: this runs every Church turn
+            self.trace.use(rule("token-limit"))
 
     def _donate(self, player: Player, church: str, kind: str, fixed_cost: Counter | None, cost_rule: str) -> None:
         """One donation: pay, place a disc, take a token; the last one finishes the church."""
@@ -563,7 +565,8 @@ class HamburgumState(State):
             refuse(rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
         for house in move.houses:
             self._build(player, house)
-        self.trace.use(rule("house-cost"))
+        if self.trace.records:
+            self.trace.use(rule("house-cost"))
 
     def _build(self, player: Player, house: House) -> None:
         game, rule, colour = self.game, self.game.rule, player.colour
@@ -610,7 +613,8 @@ class HamburgumState(State):
         if site in self.sites:
             refuse(site_rule, f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
         if game.board_sites is None:
-            self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
+            if self.trace.records:  # a random game's trace keeps nothing: this runs every house
+                self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
             return
         shown = game.board_sites[site]
         site_type = rule("site-type")
@@ -625,7 +629,8 @@ class HamburgumState(State):
         if player.builder:  # church builders build anywhere; no line needs to be known
             return
         if links is None:
-            self.trace.not_checked(rule, "board:links (board data: the brown lines of the city map)", pos)
+            if self.trace.records:
+                self.trace.not_checked(rule, "board:links (board data: the brown lines of the city map)", pos)
             return
         churches = {t.church for t in player.tokens}
         neighbours = links.get(site.name, set())
@@ -653,8 +658,9 @@ class HamburgumState(State):
             for _ in range(spec["ships"].get("own", 0)):
                 if self.ships_in_supply(player.colour) > 0:
                     self._enter_harbour(player.colour)
-            self.trace.use(rule("captain"))
-            self.trace.use(rule("harbour-shift"))
+            if self.trace.records:
+                self.trace.use(rule("captain"))
+                self.trace.use(rule("harbour-shift"))
         if office is None:
             return
         player.offices.append(office)
@@ -757,7 +763,7 @@ class HamburgumState(State):
         (`Holdings.of`), read at once."""
         if self.turn % len(self.order) or self.turn == 0 or not isinstance(next_move, Turn):
             return []
-        return [f"check {colour}: money {self.players[colour].money}, prestige {self.players[colour].prestige}" for colour in self.order]
+        return [f"check {colour}: money {p.money}, prestige {p.prestige}" for colour, p in self.players.items()]  # kept in seat order
 
     def describe(self) -> dict:
         game = self.game
