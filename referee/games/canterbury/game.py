@@ -39,6 +39,7 @@ class Canterbury(Game):
         # the spaces each structure fills, and the services a structure's cubes need before them,
         # by structure id: a search for moves asks them of thousands of candidate placings
         self._spaces = {sid: s.spaces for sid, s in self.structures.items()}
+        self.ranks = {sid: self.sizes[s.size].rank for sid, s in self.structures.items()}  # of each one's size
         self._needs = {sid: frozenset(self._before[s.service]) for sid, s in self.structures.items()}
         self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
         # each with its cost and size, as every search for a structure filters them

@@ -1159,14 +1159,24 @@ class CanterburyState(State):
         if problem is not None and problem != "space":
             return []
         game = self.game
-        info = game.structures[structure]
-        rank = game.sizes[info.size].rank
-        smaller = [t for t in board.tiles[district] if game.sizes[game.structures[t].size].rank < rank]
-        choices: list[tuple[str, ...]] = []
+        structures, ranks = game.structures, game.ranks
+        info = structures[structure]
+        rank = ranks[structure]
+        tiles = board.tiles[district]
         if problem is None:
-            choices.append(())
-            smaller = [t for t in smaller if game.structures[t].service == info.service]
-        free = game.free_spaces(board.tiles[district])
+            # the structure has room: only upgrades are worth trying, and each choice of the
+            # smaller tiles of its service is one (`_demolition_needed` holds for all of them)
+            service = info.service
+            same = [t for t in tiles if ranks[t] < rank and structures[t].service == service]
+            choices: list[tuple[str, ...]] = [()]
+            for size in range(1, len(same) + 1):
+                choices.extend(itertools.combinations(same, size))
+            return choices
+        smaller = [t for t in tiles if ranks[t] < rank]
+        free = game.free_spaces(tiles)
+        if free + sum([structures[t].spaces for t in smaller]) < info.spaces:
+            return []  # all of them together leave too little room
+        choices = []
         for size in range(1, len(smaller) + 1):
             choices.extend([combo for combo in itertools.combinations(smaller, size) if self._demolition_needed(combo, info, free)])
         return choices
