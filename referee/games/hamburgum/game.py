@@ -34,7 +34,9 @@ class Hamburgum(Game):
         super().__init__(spec)
         self.goods = list(spec["components"]["goods"])
         self.materials = list(spec["components"]["materials"])
-        self.bell = next(m for m in self.materials if m not in spec["houses"]["cost"])
+        self.house_cost = spec["houses"]["cost"]  # the materials of one house, read for every house built or planned
+        self.bell = next(m for m in self.materials if m not in self.house_cost)
+        self.bell_limit = spec["components"]["bell_limit"]  # read for every purchase
         self.rondel = spec["rondel"]
         self.spaces = [s["id"] for s in self.rondel["spaces"]]
         self._space = {s["id"]: s for s in self.rondel["spaces"]}

@@ -71,7 +71,11 @@ def plan_produce(state, player, space, rng) -> Move | None:
 
 def plan_sell(state, player, space, rng) -> Move | None:
     stock = player.stock
-    left = {g: stock[g] for g in state.game.goods if stock[g] > 0}  # plain counts: asked many times a sale
+    left: dict[str, int] = {}  # plain counts, asked many times a sale, of the goods held
+    for good in state.game.goods:
+        n = stock.get(good, 0)  # a good never held is not in the stock: no Counter default asked
+        if n > 0:
+            left[good] = n
     if not left:
         return None
     shipped: dict[str, int] = {}
@@ -95,7 +99,7 @@ def plan_sell(state, player, space, rng) -> Move | None:
 
 
 def _needs_bell(state, player) -> bool:
-    if player.stock[state.game.bell] >= state.spec["components"]["bell_limit"]:
+    if player.stock[state.game.bell] >= state.game.bell_limit:
         return False
     last = len(state.game.token_kinds) - 1
     for church, c in state.churches.items():  # a loop, not `any` over a generator: asked every purchase
@@ -296,7 +300,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
     game = state.game
     if not (player.builder or player.tokens):
         return None
-    cost = state.spec["houses"]["cost"]
+    cost = game.house_cost
     room = min([player.stock[m] // n for m, n in cost.items() if n] + [game.limit("citizens") - len(player.citizens)])  # a free material limits nothing
     if room <= 0:
         return None
@@ -335,7 +339,7 @@ def _add_canon_donation(state, player, chosen: list[House], rng) -> None:
     top = office and (office.office or (state.office_stack[0] if state.office_stack else None))
     if top != game.canon or not _chance(state, rng, "canon_donation"):
         return
-    cost = state.spec["houses"]["cost"]
+    cost = game.house_cost
     bricks = Counter(game.offices[game.canon]["donation"])
     after = Counter({m: player.stock[m] - n * len(chosen) for m, n in cost.items()})
     churches = [c for c, s in state.churches.items() if not s.complete]
@@ -456,7 +460,7 @@ def legal_moves(state: HamburgumState) -> list[Move]:
             sell = plan_sell(state, player, space, _NoChance())
             if sell:
                 moves.append(sell)
-            bell_room = player.stock[game.bell] < state.spec["components"]["bell_limit"]
+            bell_room = player.stock[game.bell] < game.bell_limit
             if game.materials_totals[1] <= player.money:
                 moves.extend(Trade(*fields, buy=((m, 1),)) for m in game.materials if m != game.bell or bell_room)
         elif action == "dockyard":
@@ -472,7 +476,7 @@ def legal_moves(state: HamburgumState) -> list[Move]:
                         moves.append(ChurchTurn(*fields, donations=(Donation(church, (kind,)),), scores=scores))
             moves.extend(ChurchTurn(*fields, scores=tuple(dict.fromkeys(forced + ((t.church, t.kind),)))) for t in player.unscored() if (t.church, t.kind) not in forced)
         elif action == "guildhall":
-            if (player.builder or player.tokens) and all(player.stock[m] >= n for m, n in state.spec["houses"]["cost"].items()) and len(player.citizens) < game.limit("citizens"):
+            if (player.builder or player.tokens) and all(player.stock[m] >= n for m, n in game.house_cost.items()) and len(player.citizens) < game.limit("citizens"):
                 for kind in game.house_types:
                     if not _tiles_left(state, kind, []):
                         continue
@@ -497,4 +501,4 @@ class _NoChance(random.Random):
 
 
 def _sorted(amounts: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted([(k, v) for k, v in amounts.items() if v > 0]))
+    return tuple(sorted([item for item in amounts.items() if item[1] > 0]))

@@ -259,7 +259,8 @@ class HamburgumState(State):
         for k, v in cost.items():
             if k == MONEY:
                 player.money -= v
-                self.trace.note(player.colour, MONEY, -v, rule, reason)
+                if self.trace.keeps_notes:  # only a ledger keeps notes: every donation and house pays
+                    self.trace.note(player.colour, MONEY, -v, rule, reason)
             else:
                 player.stock[k] -= v
 
@@ -423,7 +424,7 @@ class HamburgumState(State):
         if count not in totals:  # the messages of a purchase are written only for a broken rule
             refuse(rule("buy-price"), f"the depot sells at most {max(totals)} items in one action, not {count}")
         bells = dict(move.buy).get(self.game.bell, 0) + player.stock[self.game.bell]
-        limit = self.spec["components"]["bell_limit"]
+        limit = self.game.bell_limit
         if bells > limit:
             refuse(rule("bell-limit"), f"{colour} would hold {bells} bells; nobody may hold more than {limit}")
         price = totals[count]
@@ -559,7 +560,7 @@ class HamburgumState(State):
         offices = [h for h in move.houses if h.kind == game.office_type]
         if len(offices) > 1:
             refuse(one_office, f"one Guildhall action builds at most one office, not {len(offices)}")
-        cost = counts_of({k: v * len(move.houses) for k, v in self.spec["houses"]["cost"].items()})
+        cost = counts_of({k: v * len(move.houses) for k, v in self.game.house_cost.items()})
         short = self.can_pay(player, cost)
         if short:
             refuse(rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
@@ -591,7 +592,7 @@ class HamburgumState(State):
             refuse(donor, f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
         reason = f"built the {game.house_name(house.kind)} at {site.name}" if self.trace.keeps_notes else ""
-        self.pay(player, counts_of(self.spec["houses"]["cost"]), rule("house-cost"), reason)
+        self.pay(player, counts_of(game.house_cost), rule("house-cost"), reason)
         self.sites[site] = colour
         player.citizens.append(site)
         player.houses.append(house.kind)
@@ -648,8 +649,10 @@ class HamburgumState(State):
                 self.use("price-drop", f"houses:types.{house.kind}.count", *self.price_values(spec["produces"]))
         if "income" in spec:
             player.money += spec["income"]
-            self.trace.note(player.colour, MONEY, spec["income"], rule("merchant"), f"the {game.house_name(house.kind)}'s income")
-            self.trace.use(rule("merchant"))
+            if self.trace.keeps_notes:  # a ledger's line is worded only for a ledger
+                self.trace.note(player.colour, MONEY, spec["income"], rule("merchant"), f"the {game.house_name(house.kind)}'s income")
+            if self.trace.records:
+                self.trace.use(rule("merchant"))
         if "ships" in spec:
             for _ in range(spec["ships"].get("dutchman", 0)):
                 if self.dutchmen > 0:
@@ -668,8 +671,10 @@ class HamburgumState(State):
         if "per" in entry:
             payout = entry["amount"] * self.measure(entry["per"], player)
             player.money += payout
-            self.trace.note(player.colour, MONEY, payout, rule("office-payout"), f"the {game.office_name(office)}'s payout")
-            self.trace.use(rule("office-payout"))
+            if self.trace.keeps_notes:
+                self.trace.note(player.colour, MONEY, payout, rule("office-payout"), f"the {game.office_name(office)}'s payout")
+            if self.trace.records:
+                self.trace.use(rule("office-payout"))
         if "donation" in entry and house.donation is not None:
             self._donate(player, house.donation.church, house.donation.tokens[0], counts_of(entry["donation"]), rule("canon"))
 
@@ -700,8 +705,9 @@ class HamburgumState(State):
             top = self.face_up
             self.face_up = None
         self.office_stack.remove(top)
-        self.trace.use(rule("office-stack"))
-        self.trace.use(rule("office-one"))
+        if self.trace.records:
+            self.trace.use(rule("office-stack"))
+            self.trace.use(rule("office-one"))
         return top
 
     def _reveal(self, move: Reveal) -> None:
