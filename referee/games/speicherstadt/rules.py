@@ -701,11 +701,13 @@ class SpeicherstadtState(State):
         """At the end of each round's loading, state every player's points, coins and storage."""
         if self.phase != LOADING or isinstance(next_move, Load):
             return []
+        # the figures read by their readers straight (FIGURE_READERS), not through the figure
+        # table, which builds a mapping of them for every player after every round
+        points, coins, warehouse, hall = (FIGURE_READERS[key] for key in ("points", "coins", "warehouse", "hall"))
         lines = []
-        for colour in self.players:
-            figs = self.figures(colour, ("points", "coins", "warehouse", "hall"))
-            stored = "".join(f", {key} {' '.join(figs[key])}" for key in ("warehouse", "hall") if figs[key])
-            lines.append(f"check {colour}: points {figs['points']}, coins {figs['coins']}{stored}")
+        for colour, player in self.players.items():
+            stored = "".join(f", {key} {' '.join(goods)}" for key, goods in (("warehouse", warehouse(self, player)), ("hall", hall(self, player))) if goods)
+            lines.append(f"check {colour}: points {points(self, player)}, coins {coins(self, player)}{stored}")
         return lines
 
     # --- what `referee show` prints ------------------------------------------------------
