@@ -39,6 +39,7 @@ class Canterbury(Game):
         # the spaces each structure fills, and the services a structure's cubes need before them,
         # by structure id: a search for moves asks them of thousands of candidate placings
         self._spaces = {sid: s.spaces for sid, s in self.structures.items()}
+        self._scored = {sid: 0 if s.scores_as_empty else s.spaces for sid, s in self.structures.items()}  # (scored_spaces)
         self.ranks = {sid: self.sizes[s.size].rank for sid, s in self.structures.items()}  # of each one's size
         self._needs = {sid: frozenset(self._before[s.service]) for sid, s in self.structures.items()}
         self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
@@ -122,7 +123,7 @@ class Canterbury(Game):
 
     def scored_spaces(self, tiles: list[str]) -> int:
         """Occupied building spaces for district scoring; the Roman well's counts as empty."""
-        return sum(self.structures[t].spaces for t in tiles if not self.structures[t].scores_as_empty)
+        return sum(map(self._scored.__getitem__, tiles))
 
     # --- notation --------------------------------------------------------------------------
 
