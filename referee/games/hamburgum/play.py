@@ -253,17 +253,23 @@ def plan_church(state, player, space, rng) -> Move | None:
     return ChurchTurn(*_turn(state, player, space), donations=donations, scores=scores)
 
 
-def _tiles_left(state, kind: str, chosen: list[House]) -> bool:
-    """Whether a tile of the kind is left for one more house besides those chosen (an office:
-    whether one is left and none is chosen, as one action builds at most one)."""
+def _kinds_left(state, chosen: list[House], office: bool = True) -> list[str]:
+    """The kinds of house with a tile left for one more house besides those chosen, in the
+    order of the spec's types (an office only where one is left and none is chosen, as one
+    action builds at most one; and only where `office` allows one). Worked out for every
+    kind at once: a Guildhall turn asks for every house it plans."""
     game = state.game
-    planned = 0  # a plain loop over the few houses chosen: asked for every kind, every house
+    planned: dict[str, int] = {}  # the tiles the houses chosen take, by kind
     for house in chosen:
-        if house.kind == kind:
-            planned += 1
-    if kind == game.office_type:
-        return bool(state.office_stack) and not planned
-    return game.house_types[kind]["count"] - state.built[kind] - planned > 0
+        planned[house.kind] = planned.get(house.kind, 0) + 1
+    kinds = []
+    for kind, entry in game.house_types.items():
+        if kind == game.office_type:
+            if office and state.office_stack and not planned.get(kind):
+                kinds.append(kind)
+        elif entry["count"] - state.built.get(kind, 0) - planned.get(kind, 0) > 0:
+            kinds.append(kind)
+    return kinds
 
 
 def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
@@ -310,8 +316,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
     for _ in range(count):
         sites = _free_sites(state, player, chosen, rng)
         shuffle(rng, sites)
-        # the kinds with tiles left depend on the houses chosen, not on the site: asked once a house
-        open_kinds = [k for k in game.house_types if (want_office or k != game.office_type) and _tiles_left(state, k, chosen)]
+        open_kinds = _kinds_left(state, chosen, want_office)  # they depend on the houses chosen, not on the site
         pick = None
         for site in sites:
             if game.board_sites is None:
@@ -477,9 +482,7 @@ def legal_moves(state: HamburgumState) -> list[Move]:
             moves.extend(ChurchTurn(*fields, scores=tuple(dict.fromkeys(forced + ((t.church, t.kind),)))) for t in player.unscored() if (t.church, t.kind) not in forced)
         elif action == "guildhall":
             if (player.builder or player.tokens) and all(player.stock[m] >= n for m, n in game.house_cost.items()) and len(player.citizens) < game.limit("citizens"):
-                for kind in game.house_types:
-                    if not _tiles_left(state, kind, []):
-                        continue
+                for kind in _kinds_left(state, []):
                     sites = [s for s in _free_sites(state, player, [], rng) if game.board_sites is None or game.board_sites[s] == kind]
                     if sites:
                         moves.append(Guildhall(*fields, houses=(House(kind, sites[0], _office_word(state, rng) if kind == game.office_type else None),)))

@@ -99,8 +99,12 @@ def ship_loading_fits(capacities: list[int], demand: list[int]) -> bool:
 
 def production_yield(game: Game, player: Player, good: str) -> int:
     """What a production action of `good` yields the player: 1, and 1 more for each of their
-    houses that produce it, counted by house type (a player's houses are kept by type)."""
-    return 1 + sum([player.houses.count(kind) for kind in game.producers.get(good, ())])
+    houses that produce it, counted by house type (a player's houses are kept by type): a
+    plain loop over the good's one or few producers, as every production asks."""
+    amount = 1
+    for kind in game.producers.get(good, ()):
+        amount += player.houses.count(kind)
+    return amount
 
 
 def one_more(shipped: Mapping[str, int], good: str) -> list[int]:
