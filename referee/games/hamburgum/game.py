@@ -76,6 +76,9 @@ class Hamburgum(Game):
         # Church turn: money, money per own citizen, and the materials
         self.donation_prices = [(e.get(MONEY, 0), e.get("money_per_own_citizen", 0), tuple((k, v) for k, v in e.items() if k in self.materials))
                                 for e in self.donations]
+        # the materials every donation takes, at the least: a player without them can pay for none
+        least = {m: min([dict(cost).get(m, 0) for _, _, cost in self.donation_prices], default=0) for m in self.materials}
+        self.donation_floor = tuple((m, n) for m, n in least.items() if n > 0)
         # each donation's cost by its number at a church, as the rules charge it: the materials
         # and fixed money the table prints (every donation reads them), and the money per own citizen
         self.donation_costs = [({k: v for k, v in e.items() if k in self.materials or k == MONEY}, e.get("money_per_own_citizen", 0))

@@ -224,15 +224,18 @@ def plan_church(state, player, space, rng) -> Move | None:
     # (and on the player), so churches with as many donations share one answer
     by_made: dict[int, int] = {}
     options: dict[str, tuple[int, int]] = {}  # by church: the donations it has had, and those the player can pay for
-    for c in state.game.church_ids:
-        if state.churches[c].complete:
-            continue
-        made = state.donations_made(c)
-        count = by_made.get(made)
-        if count is None:
-            count = by_made[made] = _donations_paid(state, player, made, discs)
-        if count > 0:
-            options[c] = (made, count)
+    # a player with no disc free, or without what every donation takes, can pay for none (so
+    # end most Church turns that donate nothing)
+    if discs > 0 and _covers(player.stock, {}, state.game.donation_floor):
+        for c, church in state.churches.items():
+            if church.complete:
+                continue
+            made = state.donations_made(c)
+            count = by_made.get(made)
+            if count is None:
+                count = by_made[made] = _donations_paid(state, player, made, discs)
+            if count > 0:
+                options[c] = (made, count)
     donations: tuple[Donation, ...] = ()
     taken: list[tuple[str, str]] = []
     ends_game = False
@@ -275,13 +278,15 @@ def _kinds_left(state, chosen: list[House], office: bool = True) -> list[str]:
 def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
     """Sites the player may build on next; without board data, a fresh site in some parish."""
     game = state.game
-    taken = set(state.sites) | {h.site for h in chosen}
     if game.board_sites is None:
+        # a list, not a set: a site chosen is a fresh one (numbered past every site of its parish)
+        taken = [*state.sites, *[h.site for h in chosen]]
         if len(taken) >= state.spec["board"]["site_count"]:
             return []
         parish = choice(rng, game.church_ids)
         number = 1 + max([s.number for s in taken if s.parish == parish], default=0)
         return [Site(parish, number)]
+    taken = set(state.sites) | {h.site for h in chosen}
     own = {s.name for s in player.citizens} | {h.site.name for h in chosen}
     churches = {t.church for t in player.tokens}
     out = []
