@@ -10,6 +10,8 @@ module. The rules themselves are in the rules module.
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 from ...errors import Pos
 from ...figures import FigureTable
 from ...notation import Header, Move, word_token
@@ -91,6 +93,11 @@ class Hamburgum(Game):
         self.ships_per_berth = harbour["ships_per_berth"]
         self.goods_price = spec["market"]["goods_price"]  # a good's price is read a few times a sale
         self.materials_totals = {int(k): v for k, v in spec["market"]["materials_price"]["totals"].items()}
+        # the depot's totals by price, and the most items each price or less pays for: what a
+        # purse buys is looked up there (the random player asks every purchase)
+        by_price = sorted([(price, k) for k, price in self.materials_totals.items()])
+        self.depot_prices = [price for price, _ in by_price]
+        self.depot_most = list(accumulate([k for _, k in by_price], max))
         board = spec["board"]
         self.board_list = board["sites"]
         self.board_sites = None if board["sites"] is None else {Site(s["parish"], s["number"]): s["type"] for s in board["sites"]}

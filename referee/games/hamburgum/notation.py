@@ -179,7 +179,10 @@ class MoveBuilder:
 
 
 def _amounts(words: str, amounts: Amounts) -> str:
-    return words + "".join([f" {n} {what}" for what, n in amounts])
+    text = words  # added to item by item: a move has one to three, and a random game writes every move
+    for what, n in amounts:
+        text += f" {n} {what}"
+    return text
 
 
 def _house_text(h: House) -> str:

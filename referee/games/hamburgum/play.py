@@ -12,6 +12,7 @@ Every move it writes is one the rules accept.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections import Counter
 from typing import Callable
 
@@ -110,13 +111,10 @@ def _needs_bell(state, player) -> bool:
 
 def plan_buy(state, player, space, rng) -> Move | None:
     game = state.game
-    totals = game.materials_totals
-    most = None  # the most items the purse pays for
-    for k, price in totals.items():
-        if price <= player.money and (most is None or k > most):
-            most = k
-    if most is None:
+    priced = bisect(game.depot_prices, player.money)  # how many of the depot's totals the purse pays
+    if not priced:
         return None
+    most = game.depot_most[priced - 1]  # the most items the purse pays for
     want: list[str] = []
     for material, n in state.spec["play"]["wishes"]["stock"].items():
         if material == game.bell:
@@ -509,4 +507,10 @@ class _NoChance(random.Random):
 
 
 def _sorted(amounts: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted([item for item in amounts.items() if item[1] > 0]))
+    """The amounts above zero, in order, as a move holds them: a plain loop over the few, as
+    every sale and purchase planned makes one or two."""
+    kept = []
+    for item in amounts.items():
+        if item[1] > 0:
+            kept.append(item)
+    return tuple(sorted(kept))

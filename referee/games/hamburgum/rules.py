@@ -231,8 +231,14 @@ class HamburgumState(State):
         return self.game.limit("ships") - self.ships_in_harbour(colour)
 
     def own_capacities(self, colour: str) -> list[int]:
+        """What each of the player's ships in the harbour carries, berth by berth (a sale asks
+        twice: the ships are counted by berth, not looked at one by one)."""
         per_ship = self.game.goods_per_ship
-        return [per_ship[b] for b, ships in self.harbour.items() for owner in ships if owner == colour]
+        capacities: list[int] = []
+        for berth, ships in self.harbour.items():
+            if colour in ships:
+                capacities += [per_ship[berth]] * ships.count(colour)
+        return capacities
 
     def discs_free(self, player: Player) -> int:
         colour = player.colour
@@ -253,7 +259,10 @@ class HamburgumState(State):
 
     def can_pay(self, player: Player, cost: Counter) -> list[str]:
         """The parts of a cost the player cannot pay (empty when they can)."""
-        short = [k for k, v in cost.items() if k != MONEY and player.stock[k] < v]
+        short = []  # a plain loop over the few parts: every donation, house and ship asks
+        for k, v in cost.items():
+            if k != MONEY and player.stock[k] < v:
+                short.append(k)
         if player.money < cost[MONEY]:
             short.append(MONEY)
         return short
@@ -396,9 +405,10 @@ class HamburgumState(State):
         for good, n in dict(move.bank).items():
             total[good] = total.get(good, 0) + n
         total = {g: n for g, n in total.items() if n > 0}
-        short = [f"{n} {g}" for g, n in total.items() if player.stock[g] < n]
-        if short:  # the messages of a sale are written only for a broken rule
-            refuse(rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
+        for good, n in total.items():
+            if player.stock[good] < n:  # the messages of a sale are written only for a broken rule
+                refuse(rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
+                break
         capacities = self.own_capacities(colour)
         if not ship_loading_fits(capacities, list(shipped.values())):
             refuse(rule("sell-ships"),
