@@ -1,0 +1,135 @@
+"""How much faster (or slower) `referee play` is than at an earlier commit, paired game by game.
+
+    python benchmarks/compare.py REV [--games N] [--only GAME,...]
+
+The package, specs and grammars of commit REV are taken out of git (`git archive`) into a
+temporary folder and imported under another name beside the working tree's `referee`, in
+this one process. Both then write the same random games (every player count in turn, the
+seeds the same for both sides) one game at a time, the two sides in an order drawn afresh
+for every game, the garbage collector emptied before each. A game's two timings are taken
+moments apart, so a slow phase of the machine slows both: the median of the per-game ratios
+barely moves with it, where games a second measured minutes apart move by a fifth.
+
+A speed change is one that keeps the games: the script first checks that both sides write
+the same record for a few seeds, and says so when they do not (then the ratio compares two
+different random players).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import random
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from referee import play as current  # noqa: E402
+from referee.games import load_game  # noqa: E402
+
+GAMES = ("canterbury", "hamburgum", "speicherstadt")
+
+
+@dataclass
+class Comparison:
+    """The per-game ratios (the earlier side's time over the working tree's: above 1 is faster
+    now) and the total time of each side."""
+
+    game: str
+    ratios: list[float]
+    earlier: float
+    now: float
+    same_games: bool
+
+    def summary(self) -> str:
+        q1, _, q3 = statistics.quantiles(self.ratios, n=4)
+        games = len(self.ratios)
+        same = "" if self.same_games else "  (the two sides write different games: not a pure speed change)"
+        return (f"{self.game:<14} {statistics.median(self.ratios):5.3f} times as fast per game (quartiles {q1:5.3f} to {q3:5.3f}), "
+                f"{self.earlier / self.now:5.3f} in all; {games / self.earlier:6.1f} against {games / self.now:6.1f} games a second, "
+                f"{games} games{same}")
+
+
+def earlier_play(rev: str, into: Path) -> ModuleType:
+    """The `referee.play` module of commit `rev`, imported as `referee_<rev>.play` from a copy
+    of that commit's package, specs and grammars (the package finds its data beside it)."""
+    name = "referee_" + "".join(c if c.isalnum() else "_" for c in rev)
+    archive = into / "earlier.tar"
+    with open(archive, "wb") as out:
+        subprocess.run(["git", "-C", str(REPO), "archive", rev, "referee", "specs", "grammar"], stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    (into / "referee").rename(into / name)
+    sys.path.insert(0, str(into))
+    try:
+        return importlib.import_module(f"{name}.play")
+    finally:
+        sys.path.remove(str(into))
+
+
+def compare(game: str, earlier: Callable[..., str], now: Callable[..., str], games: int, seed: int = 5000) -> Comparison:
+    """`games` random games written by each of two `play_game` functions, alternated game by game."""
+    meta = load_game(game).spec.meta["players"]
+    counts = list(range(meta["min"], meta["max"] + 1))
+    for play_game in (earlier, now):
+        play_game(game, counts[0], 1)  # specs, modules and caches loaded before the clock starts
+    same = all(_moves(earlier(game, n, seed + n)) == _moves(now(game, n, seed + n)) for n in counts)
+    order = random.Random(seed)
+    ratios: list[float] = []
+    totals = {"earlier": 0.0, "now": 0.0}
+    sides = [("earlier", earlier), ("now", now)]
+    for i in range(games):
+        players, game_seed = counts[i % len(counts)], seed + i
+        order.shuffle(sides)
+        taken = {}
+        for side, play_game in sides:
+            gc.collect()
+            start = time.perf_counter()
+            play_game(game, players, game_seed)
+            taken[side] = time.perf_counter() - start
+        ratios.append(taken["earlier"] / taken["now"])
+        for side in totals:
+            totals[side] += taken[side]
+    return Comparison(game, ratios, totals["earlier"], totals["now"], same)
+
+
+def _moves(record: str) -> list[str]:
+    """A record without its header, whose tags name the date and the command that wrote it."""
+    return [line for line in record.splitlines() if not line.startswith("[")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="referee play against an earlier commit, paired game by game in one process.")
+    parser.add_argument("rev", help="the earlier commit (anything git names: a hash, HEAD~3, a tag)")
+    parser.add_argument("--games", type=int, default=400, help="games of each game (default: 400)")
+    parser.add_argument("--only", default=",".join(GAMES), help="comma-separated games (default: all three)")
+    args = parser.parse_args(argv)
+    wanted = [g.strip() for g in args.only.split(",") if g.strip()]
+    unknown = [g for g in wanted if g not in GAMES]
+    if unknown or args.games < 4:
+        parser.error(f"unknown game {unknown[0]!r}" if unknown else "--games takes at least 4")
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            before = earlier_play(args.rev, Path(folder))
+        except (subprocess.CalledProcessError, ImportError) as exc:
+            print(f"compare.py: cannot load the package of {args.rev!r}: {exc}", file=sys.stderr)
+            return 2
+        print(f"referee play at {args.rev} against the working tree, {args.games} games each, alternated game by game:")
+        for game in wanted:
+            print(compare(game, before.play_game, current.play_game, args.games).summary(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
