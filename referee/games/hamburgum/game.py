@@ -54,6 +54,7 @@ class Hamburgum(Game):
         self._routes: dict[tuple[str, str, str | None], tuple[str, int, int]] = {}  # see route
         self._sides: dict[tuple[str | None, str], str | None] = {}  # see side_to_write
         self.turn_options: dict[tuple[str | None, int], tuple] = {}  # the random player's, by marker space and prestige to spend (play.py)
+        self.fewer_options: dict[tuple, tuple] = {}  # the random player's, by its options and the one left out (play.py)
         self.chance_odds: dict[str, tuple[int, float]] = {}  # the random player's, by choice of play.yaml (play.py)
         self.turn_fields: dict[tuple[str | None, str], tuple[str, str | None]] = {}  # the random player's: action and side by marker space and target (play.py)
         self.prestige_floor = spec["components"]["prestige"]["minimum"]

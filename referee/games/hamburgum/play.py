@@ -386,10 +386,10 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
             move = PLANNERS[kind][1](state, player, choice(rng, where), rng)
             if move is not None:
                 return move
-            options = options[:index] + options[index + 1:]
+            options, cumulative = _fewer_options(state, options, index)
             if not options:
                 break
-            index = weighted_index(rng, [w for w, _, _ in options])
+            index = cumulative_index(rng, cumulative)
     # nothing useful: the cheapest action that may do nothing (production, or a Church action
     # that neither donates nor scores)
     idle = [sc for sc in spaces if state.game.space_action(sc[0]) in state.game.produces or state.game.space_action(sc[0]) == "church"] or spaces
@@ -415,6 +415,19 @@ def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOpt
     found = game.turn_options.get(key)
     if found is None:
         found = game.turn_options[key] = _kinds_of_turn(state, reachable(state, player))
+    return found
+
+
+def _fewer_options(state: HamburgumState, options: TurnOptions, index: int) -> tuple[TurnOptions, list[float] | None]:
+    """The kinds of turn left once the one at `index` has done nothing, with the running totals
+    of their weights (None when none is left), which the next draw is made from as
+    `weighted_index` makes it. Kept per game by the options and the place: a turn in three
+    draws again, from the few sets of options the rondel allows."""
+    key = (options, index)
+    found = state.game.fewer_options.get(key)
+    if found is None:
+        rest = options[:index] + options[index + 1:]
+        found = state.game.fewer_options[key] = (rest, cumulative_weights([w for w, _, _ in rest]) if rest else None)
     return found
 
 

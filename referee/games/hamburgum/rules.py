@@ -209,7 +209,8 @@ class HamburgumState(State):
         """The start price less the drop for each production house of the good built so far,
         but never below the floor."""
         table = self.game.goods_price
-        return max(table["floor"], table["start"] - table["drop_per_house"] * self.built[self.game.producer_of[good]])
+        built = self.built.get(self.game.producer_of[good], 0)  # no Counter default asked for a house never built
+        return max(table["floor"], table["start"] - table["drop_per_house"] * built)
 
     def price_values(self, good: str) -> list[str]:
         """The spec values a good's current price is read from; the floor once it is reached."""
@@ -260,8 +261,9 @@ class HamburgumState(State):
     def can_pay(self, player: Player, cost: Counter) -> list[str]:
         """The parts of a cost the player cannot pay (empty when they can)."""
         short = []  # a plain loop over the few parts: every donation, house and ship asks
+        stock = player.stock
         for k, v in cost.items():
-            if k != MONEY and player.stock[k] < v:
+            if k != MONEY and stock.get(k, 0) < v:  # no Counter default asked for a material never held
                 short.append(k)
         if player.money < cost[MONEY]:
             short.append(MONEY)
