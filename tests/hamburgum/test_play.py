@@ -218,3 +218,79 @@ def test_a_listed_donation_beside_an_unscored_token_of_its_kind_scores_the_new_t
                         assert not older & set(candidate.scores)
             state.apply(move)
     assert found > 20
+
+
+def test_the_depot_tables_give_the_most_items_a_purse_pays_for():
+    """`Hamburgum.depot_prices` and `depot_most`, which a purchase is planned from, answer what
+    the totals say: the most items whose total the purse pays, for every purse up to the
+    dearest total and past it, and nothing for a purse that pays no total."""
+    from bisect import bisect
+
+    game = load_game("hamburgum")
+    totals = game.materials_totals
+    for money in range(max(totals.values()) + 2):
+        affordable = [k for k, price in totals.items() if price <= money]
+        priced = bisect(game.depot_prices, money)
+        assert (game.depot_most[priced - 1] if priced else None) == (max(affordable) if affordable else None)
+
+
+def test_what_every_donation_takes_is_in_every_donation():
+    """`Hamburgum.donation_floor`, by which a Church turn weighs no church for a player who
+    lacks it, holds each material at the least any donation takes, and only those all take."""
+    game = load_game("hamburgum")
+    costs = [dict(cost) for _, _, cost in game.donation_prices]
+    assert game.donation_floor
+    for material, n in game.donation_floor:
+        assert min(cost.get(material, 0) for cost in costs) == n > 0
+    for material in game.materials:
+        if material not in dict(game.donation_floor):
+            assert min(cost.get(material, 0) for cost in costs) == 0
+
+
+def test_the_kinds_of_turn_left_draw_as_weighted_index_draws_them():
+    """`_fewer_options`, kept per game, leaves out the kind of turn at its place and keeps the
+    running totals of the others' weights, so the next draw is the one `weighted_index` makes."""
+    import random
+
+    from referee.draws import cumulative_index, weighted_index
+    from referee.games.hamburgum.play import _fewer_options, _turn_options
+
+    game = load_game("hamburgum")
+    state = game.new_state([Seat("red"), Seat("blue"), Seat("green")], 0, None, Trace())
+    _, options, _ = _turn_options(state, state.players[state.current()])
+    while len(options) > 1:
+        for index in range(len(options)):
+            rest, cumulative = _fewer_options(state, options, index)
+            assert rest == options[:index] + options[index + 1:]
+            assert _fewer_options(state, options, index) == (rest, cumulative)
+            ours, theirs = random.Random(index), random.Random(index)
+            for _ in range(200):
+                assert cumulative_index(ours, cumulative) == weighted_index(theirs, [w for w, _, _ in rest])
+        options = _fewer_options(state, options, 0)[0]
+    assert _fewer_options(state, options, 0) == ((), None)
+
+
+def test_the_kinds_of_house_left_are_those_with_a_tile_left():
+    """`_kinds_left` lists, in the spec's order, each kind with a tile left beside the houses
+    chosen: an office only while the stack holds one, none is chosen and one is wanted."""
+    from referee.games.hamburgum.moves import House, Site
+    from referee.games.hamburgum.play import _kinds_left
+
+    game = load_game("hamburgum")
+    text = play_game("hamburgum", 4, 2)
+    state = game.new_state([Seat(c) for c in ("red", "blue", "green", "yellow")], 0, None, Trace())
+    record = parse(text, "x", "hamburgum", game.build_move)
+    checked = 0
+    for move in (e for e in record.entries if isinstance(e, (Turn, Reveal))):
+        for kind in [None, *game.house_types]:
+            chosen = [] if kind is None else [House(kind, Site("petri", 99)), House(kind, Site("petri", 98))][: 1 + checked % 2]
+            for office in (True, False):
+                def left(k):
+                    planned = sum(1 for h in chosen if h.kind == k)
+                    if k == game.office_type:
+                        return office and bool(state.office_stack) and not planned
+                    return game.house_types[k]["count"] - state.built[k] - planned > 0
+                assert _kinds_left(state, chosen, office) == [k for k in game.house_types if left(k)]
+                checked += 1
+        state.apply(move)
+    assert checked > 1000
