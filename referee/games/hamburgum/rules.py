@@ -182,7 +182,7 @@ class HamburgumState(State):
         self.players: dict[str, Player] = {}
         for seat_number, colour in enumerate(self.order, 1):
             seat = next(s for s in seats if s.colour == colour)
-            self.players[colour] = Player(seat, setup["per_seat"]["money"] * seat_number, setup["per_seat"]["prestige"] * seat_number, Counter(setup["stock"]))
+            self.players[colour] = Player(seat, setup["per_seat"]["money"] * seat_number, setup["per_seat"]["prestige"] * seat_number, counts_of(setup["stock"]))
         self.turn = 0
         self.berth_capacity = n if game.ships_per_berth == "players" else game.ships_per_berth
         self.harbour: dict[int, list[str]] = {b: [] for b in game.berth_order}
