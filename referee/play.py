@@ -27,7 +27,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     # (a track too long, prices beyond any purse, ...): each game's play.yaml says how many
     most = game.spec["play"]["max_moves"]
     choose = game.random_player()
-    # A game makes hundreds of thousands of short-lived objects (candidate moves, boards
+    # A game makes tens of thousands of short-lived objects (candidate moves, boards
     # worked out and dropped), none of them in a cycle, so the cyclic collector, which would
     # look through every object loaded each time enough of them pile up, waits for the end.
     collecting = gc.isenabled()
