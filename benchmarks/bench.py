@@ -405,9 +405,11 @@ def jobs(games: list[str], records: dict[str, list[str]], workdir: Path, rounds:
         ratio = paired(times["-j 2"], times["-j 1"])
         workers = worth_processes(chosen)  # a few small records are checked in this process whatever -j says
         figures[label] = {"-j 1": median(times["-j 1"]), "-j 2": median(times["-j 2"]), "ratio": ratio, "workers_start": workers}
-        same = "" if workers else "  (no worker starts: both check in this process, so the ratio is the noise of two equal runs)"
-        print(f"  {label:<12} -j 1 {median(times['-j 1']):6.3f} s   -j 2 {median(times['-j 2']):6.3f} s   -j 2 / -j 1 {ratio:4.2f}  {verdict(ratio <= JOBS_TARGET)}{same}")
-    figures["met"] = all(f["ratio"] <= JOBS_TARGET for f in figures.values())
+        # where no worker starts, -j 2 takes -j 1's own path, so it is not judged: its ratio is
+        # the noise of two equal runs, on either side of 1
+        judged = verdict(ratio <= JOBS_TARGET) if workers else "the same path: no worker starts, both check in this process (the ratio is noise)"
+        print(f"  {label:<12} -j 1 {median(times['-j 1']):6.3f} s   -j 2 {median(times['-j 2']):6.3f} s   -j 2 / -j 1 {ratio:4.2f}  {judged}")
+    figures["met"] = all(f["ratio"] <= JOBS_TARGET for f in figures.values() if f["workers_start"])
     return figures
 
 
