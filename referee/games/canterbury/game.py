@@ -49,6 +49,9 @@ class Canterbury(Game):
         self._costs_by_sizes: dict[tuple[str, ...] | None, list[tuple[str, int]]] = {}  # (costs_of)
         self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
         self.district_ids = list(self.districts)
+        self.district_order = {d: i for i, d in enumerate(self.district_ids)}
+        # each district with those that list it as a neighbour: where its first tile gives connectivity
+        self.links = {d: frozenset({d, *(o for o, other in self.districts.items() if d in other.neighbours)}) for d in self.districts}
         # each district with those adjacent to it either way: the districts in which a structure
         # placed there can change what may stand and what a demolition finds beside it
         self.around = {d: frozenset({d, *info.neighbours, *(o for o, other in self.districts.items() if d in other.neighbours)})

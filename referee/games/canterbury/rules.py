@@ -134,8 +134,10 @@ class Board:
     owned: set[str] = field(default_factory=set, repr=False, compare=False)  # districts not shared
     # The districts, in the board's order, that hold a tile or border one that does (`linked`):
     # None until asked. Only a district's first tile or the loss of its last changes them, a
-    # few times a game, while every search asks where a structure may stand.
+    # few times a game, while every search asks where a structure may stand. A first tile
+    # only adds districts: those are added when next asked (`linked_pending`), the rest kept.
     linked_districts: list[str] | None = field(default=None, repr=False, compare=False)
+    linked_pending: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rows is None:
@@ -144,14 +146,21 @@ class Board:
     def copy(self) -> "Board":
         used, rows = counts_of(self.used), counts_of(self.rows)
         self.owned = set()  # from now on both share every district: each copies before it writes
-        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows, linked_districts=self.linked_districts)
+        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows,
+                     linked_districts=self.linked_districts, linked_pending=self.linked_pending)
 
-    def linked(self, districts: dict[str, District]) -> list[str]:
+    def linked(self, game: Game) -> list[str]:
         """The districts that connectivity lets a structure stand in (a list not to be changed)."""
         found = self.linked_districts
         if found is None:
             tiles = self.tiles
-            found = self.linked_districts = [d for d, info in districts.items() if tiles[d] or any(map(tiles.__getitem__, info.neighbours))]
+            found = [d for d, info in game.districts.items() if tiles[d] or any(map(tiles.__getitem__, info.neighbours))]
+        elif self.linked_pending:
+            known = set(found)
+            fresh = {d for opened in self.linked_pending for d in game.links[opened] if d not in known}
+            if fresh:
+                found = sorted([*found, *fresh], key=game.district_order.__getitem__)
+        self.linked_districts, self.linked_pending = found, ()
         return found
 
     def _own(self, district: str) -> None:
@@ -163,8 +172,8 @@ class Board:
     def place(self, district: str, structure: str) -> None:
         self._own(district)
         tiles = self.tiles[district]
-        if not tiles:
-            self.linked_districts = None
+        if not tiles and self.linked_districts is not None:
+            self.linked_pending += (district,)
         tiles.append(structure)
 
     def remove(self, district: str, structure: str) -> None:
@@ -172,7 +181,7 @@ class Board:
         tiles = self.tiles[district]
         tiles.remove(structure)
         if not tiles:
-            self.linked_districts = None
+            self.linked_districts, self.linked_pending = None, ()
 
     def put_cube(self, district: str, service: str, owner: str) -> None:
         self._own(district)
@@ -1322,7 +1331,7 @@ _TRIAL = Unrecorded()
 
 
 def _open_districts(game: Game, board: Board, needed: frozenset[str]) -> list[str]:
-    linked = board.linked(game.districts)
+    linked = board.linked(game)
     if not needed:
         return linked
     cubes = board.cubes
