@@ -43,8 +43,6 @@ class Canterbury(Game):
         self.ranks = {sid: self.sizes[s.size].rank for sid, s in self.structures.items()}  # of each one's size
         self._needs = {sid: frozenset(self._before[s.service]) for sid, s in self.structures.items()}
         self.buildable = [sid for sid, s in self.structures.items() if not s.set_out]
-        # each with its cost and size, as every search for a structure filters them
-        self.buildable_costs = [(sid, self.structures[sid].cost, self.structures[sid].size) for sid in self.buildable]
         self.naming = frozenset(sid for sid, s in self.structures.items() if self.sizes[s.size].cubes == CHOSEN)  # cubes to named districts
         self._costs_by_sizes: dict[tuple[str, ...] | None, list[tuple[str, int]]] = {}  # (costs_of)
         self.districts = {d: District(d, v["ring"], tuple(v["neighbours"])) for d, v in spec["board"]["districts"].items()}
@@ -117,7 +115,8 @@ class Canterbury(Game):
         a search filters them by supply and money for every structure it thinks of."""
         found = self._costs_by_sizes.get(sizes)
         if found is None:
-            found = self._costs_by_sizes[sizes] = [(sid, cost) for sid, cost, size in self.buildable_costs if sizes is None or size in sizes]
+            structures = self.structures
+            found = self._costs_by_sizes[sizes] = [(sid, structures[sid].cost) for sid in self.buildable if sizes is None or structures[sid].size in sizes]
         return found
 
     def services_needed(self, structure: str) -> frozenset[str]:
