@@ -35,6 +35,18 @@ def test_a_side_that_writes_other_games_is_named():
     assert "different games" in found.summary()
 
 
+def test_checks_are_timed_record_by_record_and_a_side_that_reports_otherwise_is_named():
+    found = compare.compare_checks("speicherstadt", check_bytes, check_bytes, records=6)
+    assert len(found.ratios) == 6 and all(r > 0 for r in found.ratios)
+    assert found.same_games and "times as fast per record" in found.summary() and "report differently" not in found.summary()
+
+    def refuses_everything(data, name):
+        return check_bytes(data[: len(data) // 2], name)  # half a record: not a finished game
+
+    found = compare.compare_checks("speicherstadt", refuses_everything, check_bytes, records=4)
+    assert not found.same_games and "report differently" in found.summary()
+
+
 @pytest.mark.skipif(shutil.which("git") is None or not (REPO / ".git").exists(), reason="needs the git checkout")
 def test_a_commit_is_imported_under_its_own_name_with_its_own_data(tmp_path):
     head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
