@@ -15,7 +15,7 @@ import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable
 
 from ..errors import Pos, RecordError, SpecError, Violation
 from ..figures import FigureTable
@@ -65,6 +65,12 @@ class Trace:
         else:
             self.rules_used.add(rule)
 
+    def use_each(self, rules: Iterable[str], values: Iterable[str]) -> None:
+        """Several rules were applied, naming these values between them: as `use` of each
+        rule with its values, in one step where a move names the same few together."""
+        self.values_used.update(values)
+        self.rules_applied.update(rules)
+
     def not_checked(self, rule: str, needs: str, pos: Pos | None = None) -> None:
         """A rule that needs a value no source gives; warn once per rule and key."""
         if (rule, needs) in self._warned:
@@ -91,6 +97,9 @@ class Unrecorded(Trace):
     records = False
 
     def use(self, rule: str, *values: str) -> None:
+        pass
+
+    def use_each(self, rules: Iterable[str], values: Iterable[str]) -> None:
         pass
 
     def not_checked(self, rule: str, needs: str, pos: Pos | None = None) -> None:

@@ -16,7 +16,7 @@ from ...syntax import Tree
 from ..base import Game, Seat, Trace
 from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from .notation import Notation, format_move
-from .rules import CHOSEN, FIGURE_READERS, CanterburyState, District, Size, Structure
+from .rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Size, Structure
 from .scoring import keyed
 
 
@@ -60,6 +60,7 @@ class Canterbury(Game):
         self.pair = tuple(s for s in self.sizes if s not in alone)
         self.play = spec["play"]
         self.action_totals: list[float] | None = None  # the random player's: running totals of its action weights (play.py)
+        self._names: dict[tuple, BuildNames] = {}  # (names_of)
         self.notation = Notation(spec)
         self.figure_table = FigureTable(spec, FIGURE_READERS)
 
@@ -117,6 +118,30 @@ class Canterbury(Game):
         if found is None:
             structures = self.structures
             found = self._costs_by_sizes[sizes] = [(sid, structures[sid].cost) for sid in self.buildable if sizes is None or structures[sid].size in sizes]
+        return found
+
+    def names_of(self, build: Build) -> BuildNames:
+        """The spec values a build action names for this structure of it as its checks pass:
+        after the supply, its tiles; after the payment, its cost; once placed, its district's
+        neighbours (connectivity), the points it prints for the district's ring (whether it
+        may stand there, and what it scores), its and its demolitions' names and the names of
+        its districts."""
+        key = (build.structure, build.district, build.demolish, build.serving)
+        found = self._names.get(key)
+        if found is None:
+            info, rule = self.structures[build.structure], self.rule
+            player = info.printed("player", self.districts[build.district].ring)
+            by_check = (
+                ((rule("supply"), (info.printed("tiles"),)),),
+                ((rule("payment"), (info.printed("cost"),)),),
+                ((rule("connectivity"), (f"board:districts.{build.district}.neighbours",)),
+                 (rule("centre-forbidden"), (player,)),
+                 (rule("player-marker"), (player,)),
+                 (rule("structure-names"), tuple(f"structures:structures.{sid}.names" for sid in (build.structure, *build.demolish))),
+                 (rule("district-names"), ("board:aliases", *(f"board:districts.{d}" for d in (build.district, *build.serving))))),
+            )
+            pairs = [pair for check in by_check for pair in check]
+            found = self._names[key] = BuildNames(by_check, tuple(dict.fromkeys(r for r, _ in pairs)), tuple(v for _, values in pairs for v in values), info.printed("city"))
         return found
 
     def services_needed(self, structure: str) -> frozenset[str]:

@@ -99,6 +99,24 @@ class District:
     neighbours: tuple[str, ...]
 
 
+# The checks of a build action after which it names spec values (see `CanterburyState.use`),
+# in the order they are made: the supply, the payment, the placing of every structure.
+SUPPLY, PAYMENT, PLACED = 1, 2, 3
+
+
+@dataclass(frozen=True)
+class BuildNames:
+    """The spec values a build action names for one of its structures as its checks pass,
+    put together once per structure, district, demolitions and served districts
+    (`Canterbury.names_of`): a replay names them for every action it checks, and naming
+    them one rule at a time cost a twentieth of a check."""
+
+    by_check: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]  # per check passed: (rule id, values) pairs
+    rules: tuple[str, ...]  # every check's rules, and
+    values: tuple[str, ...]  # their values: what an action that passes them all names
+    city: str  # the city points printed on the tile, named as the city marker moves
+
+
 def _stands(structures: dict[str, Structure], tile_lists: Iterable[list[str]], service: str, sizes: list[str]) -> bool:
     """Whether a structure of the service, of one of the sizes, stands among these tiles
     (a search asks it of the whole city for thousands of candidate demolitions)."""
@@ -396,27 +414,36 @@ class CanterburyState(State):
         self._check_count(move)
         board = self.board.copy()
         # (messages are written only for a move refused: the search tries thousands that are not)
-        cost = 0
-        for build in move.builds:
-            info = game.structures[build.structure]
-            if info.set_out:
-                refuse(rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
-            left = board.supply[build.structure]
-            if left <= 0:
-                refuse(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
-            board.supply[build.structure] = left - 1
-            cost += info.cost
-        if noting:
-            self.use("supply", *(game.structures[b.structure].printed("tiles") for b in move.builds))
-        funds = player.money + income
-        if cost > funds:
-            what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
-            refuse(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
-        if noting:
-            self.use("payment", *(game.structures[b.structure].printed("cost") for b in move.builds))
-        upgrades = self._demolish(board, move.builds)
-        outcome = Outcome(board, income=income, cost=cost)
-        outcome.opened = self._place_all(board, move.builds, move.player)
+        names = [game.names_of(b) for b in move.builds] if noting else []
+        passed = 0
+        try:
+            cost = 0
+            for build in move.builds:
+                info = game.structures[build.structure]
+                if info.set_out:
+                    refuse(rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
+                left = board.supply[build.structure]
+                if left <= 0:
+                    refuse(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
+                board.supply[build.structure] = left - 1
+                cost += info.cost
+            passed = SUPPLY
+            funds = player.money + income
+            if cost > funds:
+                what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
+                refuse(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
+            passed = PAYMENT
+            upgrades = self._demolish(board, move.builds)
+            outcome = Outcome(board, income=income, cost=cost)
+            outcome.opened = self._place_all(board, move.builds, move.player)
+        except Violation:
+            for found in names:  # the checks passed name their values, as they would have one by one
+                for check in found.by_check[:passed]:
+                    for rid, values in check:
+                        self.trace.use(rid, *values)
+            raise
+        for found in names:  # every check passed: all at once
+            self.trace.use_each(found.rules, found.values)
         built = city = 0
         for build in move.builds:
             info = game.structures[build.structure]
@@ -426,10 +453,6 @@ class CanterburyState(State):
         points = outcome.points  # each set once (a Counter finds a missing key in Python code)
         points[STRUCTURES] = built
         points[UPGRADE] = len(upgrades) * self.spec["scoring"]["upgrade"]["points"] if upgrades else 0
-        if noting:
-            self.use("player-marker", *(game.structures[b.structure].printed("player", game.districts[b.district].ring) for b in move.builds))
-            self.use("structure-names", *(f"structures:structures.{sid}.names" for b in move.builds for sid in (b.structure, *b.demolish)))
-            self.use("district-names", "board:aliases", *(f"board:districts.{d}" for b in move.builds for d in (b.district, *b.serving)))
         if upgrades:
             self.trace.use(rule("upgrade-bonus"))
         return outcome
@@ -543,7 +566,7 @@ class CanterburyState(State):
 
     def _place_all(self, board: Board, builds: tuple[Build, ...], owner: str) -> list[str]:
         """Place the structures in the order written; return the districts they open."""
-        game, rule = self.game, self.game.rule
+        rule = self.game.rule
         noting = self.trace.records
         opened: list[str] = []
         compared: list[str] = []  # the structures the rule against duplicates looked at
@@ -559,8 +582,7 @@ class CanterburyState(State):
             return opened
         for rid in ("space", "services-first"):
             self.trace.use(rule(rid))
-        self.use("connectivity", *(f"board:districts.{b.district}.neighbours" for b in builds))
-        self.use("centre-forbidden", *(game.structures[b.structure].printed("player", game.districts[b.district].ring) for b in builds))
+        # (connectivity and centre-forbidden name their values with the action's, see BuildNames)
         self.use("no-duplicate", *compared)
         if len(builds) > 1:
             self.trace.use(rule("build-order"))
@@ -758,7 +780,7 @@ class CanterburyState(State):
             player.points[source] += points
         self._note_action(move, outcome)
         self.opened.extend(outcome.opened)
-        printed = [self.game.structures[b.structure].printed("city") for b in move.builds] if self.trace.records else []
+        printed = [self.game.names_of(b).city for b in move.builds] if self.trace.records else []
         self._advance_city(outcome.city_points, printed)
         player.must_full_build = move.kind == LEVY
 
