@@ -41,6 +41,14 @@ def _addresses(game, build):
     }
 
 
+def _refused(state, move) -> str:
+    """The rule an action is refused for, executed under a fresh trace of the record."""
+    state.trace = Trace()
+    with pytest.raises(Violation) as refused:
+        state.execute(move)
+    return refused.value.rule
+
+
 CASES = [(players, seed) for players in (2, 3, 4) for seed in (1, 2, 3)]
 
 
@@ -62,10 +70,7 @@ def test_an_action_refused_for_its_payment_names_its_supply_only(players, seed):
     game, state, move = _first_build(players, seed)
     player = state.players[move.player]
     player.money = -sum(game.structures[b.structure].cost for b in move.builds) - 50  # no tax can pay for it
-    state.trace = Trace()
-    with pytest.raises(Violation) as refused:
-        state.execute(move)
-    assert refused.value.rule == game.rule("payment")
+    assert _refused(state, move) == game.rule("payment")
     for build in move.builds:
         names = _addresses(game, build)
         assert names["supply"] <= state.trace.values_used
@@ -78,10 +83,7 @@ def test_an_action_refused_for_its_payment_names_its_supply_only(players, seed):
 def test_an_action_refused_for_the_supply_names_none_of_its_values(players, seed):
     game, state, move = _first_build(players, seed)
     state.board.supply[move.builds[-1].structure] = 0
-    state.trace = Trace()
-    with pytest.raises(Violation) as refused:
-        state.execute(move)
-    assert refused.value.rule == game.rule("supply")
+    assert _refused(state, move) == game.rule("supply")
     for build in move.builds:
         names = _addresses(game, build)
         assert not (names["supply"] | names["payment"] | names["placed"]) & state.trace.values_used
