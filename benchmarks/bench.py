@@ -465,7 +465,9 @@ def jobs(games: list[str], records: dict[str, list[str]], workdir: Path, rounds:
     files = [str(_write(workdir, f"many-{i}.log", r)) for i, r in enumerate(every)]
     rng = random.Random(3)
     shuffled = rng.sample(files, len(files))
-    sets = {"2 records": shuffled[:2], "8 records": shuffled[:8], f"{len(files)} records": files}
+    # the fewest records (in the shuffled order) that start workers: where -j 2 gains least
+    fewest = next((n for n in range(1, len(shuffled) + 1) if worth_processes(shuffled[:n])), len(shuffled))
+    sets = {"2 records": shuffled[:2], f"{fewest} records": shuffled[:fewest], f"{len(files)} records": files}
     print(f"\nreferee check -j 2 against -j 1, wall time in processes; medians of {rounds} shuffled rounds (target: -j 2 <= {JOBS_TARGET} x -j 1):")
     figures: dict = {}
     for label, chosen in sets.items():

@@ -19,9 +19,13 @@ R = TypeVar("R")
 
 
 # Below this many bytes of records in all, checking them here is quicker than starting worker
-# processes: a start (forking, a pipe, the first job's round trip) costs about what a dozen
-# kilobytes of record take to check, and two workers save half of the work at most.
-PARALLEL_MIN_BYTES = 32 * 1024
+# processes: a start (multiprocessing's import, forking, a pipe, the first job's round trip in
+# a process that has yet to touch its copy of the loaded games) costs about what 40 kilobytes
+# of record take to check, and two workers save half of the work at most, less on a machine
+# whose two processors share a core. Measured on such a machine (benchmarks/bench.py), two
+# workers took 0.96 to 1.10 times as long as one process on 34 to 79 KB of records, and 0.84
+# on 112 KB.
+PARALLEL_MIN_BYTES = 96 * 1024
 
 
 def worth_processes(paths: Iterable[str]) -> bool:
