@@ -109,7 +109,7 @@ class BuildNames:
     """The spec values a build action names for one of its structures as its checks pass,
     put together once per structure, district, demolitions and served districts
     (`Canterbury.names_of`): a replay names them for every action it checks, and naming
-    them one rule at a time cost a twentieth of a check."""
+    them one rule at a time cost a fortieth of a check."""
 
     by_check: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]  # per check passed: (rule id, values) pairs
     rules: tuple[str, ...]  # every check's rules, and
