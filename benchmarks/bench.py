@@ -19,9 +19,11 @@ One run measures, on the machine at hand (benchmarks/README.md explains the meth
 
 Every figure is a median over rounds; every ratio is the median of the ratios taken
 within each round (paired), so that load from other work on the machine, which slows a
-round as a whole, moves it less. Rules and move building, a difference of two readings over a
-third, is paired more tightly still: record by record (`record_paired`). The load average is printed with the figures, and the
-machine's pace (a fixed loop of plain Python, timed) before each part and at the end.
+round as a whole, moves it less. The two targets that compare readings of different work (per
+word against python-chess; rules and move building, a difference of two readings over a
+third) are paired more tightly still, record by record (`record_paired`). The load average
+is printed with the figures, and the machine's pace (a fixed loop of plain Python, timed)
+before each part and at the end.
 """
 
 from __future__ import annotations
@@ -193,8 +195,13 @@ def referee_workload(name: str, game: str, records: list[str]) -> Workload:
     return Workload(name, run, len(records), sum(move_count(r, game) for r in records), sum(len(r.split()) for r in records))
 
 
+def _as_read(records: list[str]) -> list[str]:
+    """The records as the referee hands them to its parser: each ending with a line break."""
+    return [r if r.endswith("\n") else r + "\n" for r in records]
+
+
 def lark_workload(name: str, game: str, records: list[str], parse: Callable[[str], object]) -> Workload:
-    texts = [r if r.endswith("\n") else r + "\n" for r in records]
+    texts = _as_read(records)
 
     def run() -> None:
         for t in texts:
@@ -236,8 +243,14 @@ def chess_read_game(pgns: list[str]) -> Workload:
             if game is None or game.errors:
                 raise SystemExit(f"bench: python-chess refused a random legal game: {game and game.errors}")
 
-    plies = sum(len(list(chess.pgn.read_game(io.StringIO(p)).mainline_moves())) for p in pgns)
+    plies = _plies(pgns)
     return Workload("python-chess read_game", run, len(pgns), plies, sum(len(p.split()) for p in pgns))
+
+
+def _plies(pgns: list[str]) -> int:
+    import chess.pgn
+
+    return sum(len(list(chess.pgn.read_game(io.StringIO(p)).mainline_moves())) for p in pgns)
 
 
 def chess_push_san(sans: list[list[str]]) -> Workload:
@@ -343,12 +356,12 @@ def record_paired(games: list[str], records: dict[str, list[str]], parsers: dict
     rng = random.Random(seed)
     found, next_pgn = {}, 0
     for g in games:
-        texts = [r if r.endswith("\n") else r + "\n" for r in records[g]]
+        texts = _as_read(records[g])
         data = [r.encode("utf-8") for r in records[g]]
         chess_texts = [pgns[(next_pgn + i) % len(pgns)] for i in range(len(texts))]
         next_pgn += len(texts)
         words = sum(len(t.split()) for t in texts)
-        plies = sum(len(list(chess.pgn.read_game(io.StringIO(p)).mainline_moves())) for p in chess_texts)
+        plies = _plies(chess_texts)
         own, lark = own_parse(g), parsers[g].parse
         sides = [("replay", lambda i: check_bytes(data[i], "bench.log")), ("loop", lambda i: own(texts[i])),
                  ("lark", lambda i: lark(texts[i])), ("chess", lambda i: chess.pgn.read_game(io.StringIO(chess_texts[i])))]

@@ -99,9 +99,10 @@ class District:
     neighbours: tuple[str, ...]
 
 
-# The checks of a build action after which it names spec values (see `CanterburyState.use`),
-# in the order they are made: the supply, the payment, the placing of every structure.
-SUPPLY, PAYMENT, PLACED = 1, 2, 3
+# How many of a build action's checks that name spec values (see `CanterburyState.use`) a
+# refused action passed, in the order they are made: the supply, then the payment. The third,
+# the placing of every structure, is passed only by an action that passes them all.
+SUPPLY, PAYMENT = 1, 2
 
 
 @dataclass(frozen=True)
