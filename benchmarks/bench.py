@@ -44,13 +44,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from referee.engine import check_bytes, record_variants
+from referee.engine.replay import check_bytes, record_variants
 from referee.games import load_game
-from referee.notation import Move, parse
-from referee.parallel import worth_processes
-from referee.play import play_game, random_game_start
-from referee.record import Recording
-from referee.spec import available_games, grammar_root
+from referee.notation.parser import Move, parse
+from referee.cli.parallel import worth_processes
+from referee.lab.random_game import play_game, random_game_start
+from referee.recording.session import Recording
+from referee.spec.loader import available_games, grammar_root
 
 # The targets (issue 16), each checked by the figures below.
 PER_WORD_TARGET = 0.7  # referee's cost per word of a record / python-chess's read_game cost per ply
@@ -176,8 +176,8 @@ def plain_lark(game: str):
 def own_parse(game: str) -> Callable[[str], object]:
     """The referee's own reading of a record's text into Lark's tree (referee/lalr.py), before
     any move is built or any rule checked."""
-    from referee import lalr
-    from referee.notation import grammar_of, parser_for
+    from referee.notation import _lalr as lalr
+    from referee.notation.parser import grammar_of, parser_for
 
     grammar = grammar_of(game)
     return lambda text: lalr.parse(text, grammar, lambda: parser_for(game))

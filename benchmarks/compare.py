@@ -40,8 +40,8 @@ from typing import Callable
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from referee import engine as current_engine  # noqa: E402
-from referee import play as current  # noqa: E402
+from referee.engine import replay as current_engine  # noqa: E402
+from referee.lab import random_game as current  # noqa: E402
 from referee.games import load_game  # noqa: E402
 
 GAMES = ("canterbury", "hamburgum", "speicherstadt")
@@ -70,7 +70,7 @@ class Comparison:
 
 
 def earlier_play(rev: str, into: Path) -> ModuleType:
-    """The `referee.play` module of commit `rev`, imported as `referee_<rev>.play` from a copy
+    """The `referee.lab.random_game` module of commit `rev`, imported as `referee_<rev>.play` from a copy
     of that commit's package, specs and grammars (the package finds its data beside it); the
     rest of that package (its `engine`, say) is then importable under the same name."""
     name = "referee_" + "".join(c if c.isalnum() else "_" for c in rev)

@@ -1,11 +1,11 @@
-"""mkdocs hooks: the generated pages of the rulebook site come from `referee.docs` at every build."""
+"""mkdocs hooks: the generated pages of the rulebook site come from `referee.site` at every build."""
 
 from __future__ import annotations
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from referee import docs
+from referee import site as docs
 from referee.games import forget_loaded_data
 from referee.errors import SpecError
 

@@ -3,7 +3,7 @@
     python scripts/fuzz.py --cases 100000 --jobs 4       # the full run
     python scripts/fuzz.py --case 4711 --seed 0          # one case again, with its files and output
 
-Each case (see `fuzzcases.py`) runs `referee.cli.main` in a worker process, so a
+Each case (see `fuzzcases.py`) runs `referee.cli.main.main` in a worker process, so a
 hundred thousand cases do not pay a hundred thousand start-ups; every
 `--subprocess-every`-th case also runs as a real `python -m referee` process,
 which measures its wall time and peak memory exactly. A case fails when:
@@ -54,9 +54,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzzcases import ODD_FILES, Case, Corpus, make_case  # noqa: E402
 
-from referee import cli  # noqa: E402
+from referee.cli import main as cli  # noqa: E402
 from referee.errors import EXIT_INTERNAL, EXIT_OUTPUT, EXIT_SIGPIPE, EXIT_USAGE  # noqa: E402
-from referee.spec import grammar_root, specs_root  # noqa: E402
+from referee.spec.loader import grammar_root, specs_root  # noqa: E402
 
 MAX_SECONDS = 2.0
 MAX_MEGABYTES = 200

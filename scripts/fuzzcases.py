@@ -26,9 +26,9 @@ from typing import Any, Callable
 import yaml
 
 from referee.games import load_game
-from referee.notation import MAX_LINE_CHARS, MAX_RECORD_BYTES, Move, parse
-from referee.play import play_game
-from referee.spec import MAX_SPEC_BYTES, available_games, grammar_root, specs_root
+from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Move, parse
+from referee.lab.random_game import play_game
+from referee.spec.loader import MAX_SPEC_BYTES, available_games, grammar_root, specs_root
 
 EXIT_CODES = {0, 1, 2, 3, 4}  # 5 is an internal error: never allowed
 SEEDS_PER_COUNT = 2

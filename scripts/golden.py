@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.engine import record_variants
+from referee.engine.replay import record_variants
 
-from referee.report import rank
+from referee.report.diagnostics import rank
 from referee.games import load_game
 from referee.games.base import Trace
-from referee.notation import Move, parse
-from referee.play import play_game
-from referee.spec import available_games
+from referee.notation.parser import Move, parse
+from referee.lab.random_game import play_game
+from referee.spec.loader import available_games
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "tests" / "golden"
 

@@ -15,8 +15,8 @@ A game's test class subclasses `DisputeCases` and fills in its records:
 
 from __future__ import annotations
 
-from referee.engine import check_bytes
-from referee.report import format_report, report_json
+from referee.engine.replay import check_bytes
+from referee.report.diagnostics import format_report, report_json
 
 
 def check(text: str, keep_going: bool = False):

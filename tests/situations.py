@@ -1,8 +1,8 @@
 """Replaying a record move by move, with the situation the state reports before each move."""
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 from referee.games.base import Situation
-from referee.notation import Move
+from referee.notation.parser import Move
 
 
 def walk(text: str, variants=()) -> tuple[list[tuple[Situation, Move]], Situation]:

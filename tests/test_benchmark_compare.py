@@ -15,8 +15,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import compare  # noqa: E402
 
-from referee.engine import check_bytes  # noqa: E402
-from referee.play import play_game  # noqa: E402
+from referee.engine.replay import check_bytes  # noqa: E402
+from referee.lab.random_game import play_game  # noqa: E402
 
 
 def test_every_game_is_timed_on_both_sides_and_the_same_games_are_recognised():
@@ -53,7 +53,7 @@ def test_a_commit_is_imported_under_its_own_name_with_its_own_data(tmp_path):
     earlier = compare.earlier_play(head, tmp_path)
     assert earlier.__name__ == f"referee_{head}.play"
     assert Path(earlier.__file__).is_relative_to(tmp_path)
-    from referee.spec import shipped_data_root
+    from referee.spec.loader import shipped_data_root
 
     assert sys.modules[f"referee_{head}.spec"].shipped_data_root() == tmp_path.resolve()
     assert shipped_data_root() != tmp_path.resolve()

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from referee import report as report_module
-from referee.cli import main
+from referee.report import diagnostics as report_module
+from referee.cli.main import main
 from referee.errors import EXIT_INTERNAL, EXIT_USAGE
-from referee.notation import MAX_RECORD_BYTES
-from referee.play import play_game
-from referee.report import MAX_SHOWN
-from referee.workers import in_order, usable_processors
+from referee.notation.parser import MAX_RECORD_BYTES
+from referee.lab.random_game import play_game
+from referee.report.diagnostics import MAX_SHOWN
+from referee.cli._workers import in_order, usable_processors
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "speicherstadt"
@@ -221,7 +221,7 @@ def _numbered(job):
 
 @linux_only
 def test_a_worker_killed_half_way_through_its_result_stops_nothing(monkeypatch):
-    from referee import workers
+    from referee.cli import _workers as workers
 
     monkeypatch.setattr(workers, "_serve", functools.partial(_half_a_result_then_killed, workers._serve))
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
-from referee.engine import check_bytes
-from referee.play import play_game
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
+from referee.lab.random_game import play_game
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError
-from referee.spec import load_spec
+from referee.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "speicherstadt"
@@ -114,7 +114,8 @@ def test_a_kind_that_is_no_schema_name_is_invalid_data(specs, capsys, kind):
 @pytest.fixture
 def own_data(specs, monkeypatch):
     """Use the private copy of the specs as the referee's data, as REFEREE_DATA does."""
-    from referee import games, spec
+    from referee import games
+    from referee.spec import loader as spec
 
     (specs.parent / "grammar").symlink_to(ROOT / "grammar")
     monkeypatch.setenv("REFEREE_DATA", str(specs.parent))
@@ -192,7 +193,7 @@ def test_a_number_out_of_range_is_invalid_data_at_its_place(tmp_path, record, va
 
 
 def test_the_largest_allowed_number_is_read(tmp_path):
-    from referee.spec import MAX_SPEC_NUMBER
+    from referee.spec.loader import MAX_SPEC_NUMBER
 
     from referee.games import load_game
 

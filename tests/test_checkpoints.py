@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import docs
-from referee.engine import check_bytes
-from referee.figures import figures_of, keys_of, reader_name
+from referee import site as docs
+from referee.engine.replay import check_bytes
+from referee.spec.figures import figures_of, keys_of, reader_name
 from referee.games import load_game
-from referee.report import format_report
-from referee.spec import available_games, data_root, forget_loaded_specs, load_spec
+from referee.report.diagnostics import format_report
+from referee.spec.loader import available_games, data_root, forget_loaded_specs, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = (ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log").read_text(encoding="utf-8")

@@ -119,7 +119,7 @@ def test_version_and_help():
 
 
 def test_many_moves_are_grouped_by_player_and_action():
-    from referee.cli import grouped_moves
+    from referee.cli.main import grouped_moves
 
     moves = ["blue: levy"] + [f"blue: tax build well {d}" for d in ("b1", "c1", "e1", "a2", "b2")] + ["blue: full build well b1, garden b1"]
     assert grouped_moves(moves, shown=3) == [
@@ -136,7 +136,9 @@ def test_check_holds_the_cyclic_collector_off_until_its_first_record_is_done(mon
     ends in an error before any record is done."""
     import gc
 
-    from referee import cli, engine
+    from referee.cli import main as cli
+
+    from referee.engine import replay as engine
 
     seen = []
     check_bytes = engine.check_bytes

@@ -8,14 +8,14 @@ import re
 
 import pytest
 
-from referee.continuations import TOKEN, Continuations, MoreThan
-from referee.engine import check_bytes
+from referee.engine.continuations import TOKEN, Continuations, MoreThan
+from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.games.base import Game
-from referee.notation import parser_for
-from referee.play import play_game
-from referee.record import Recording
-from referee.rulings import copy_state
+from referee.notation.parser import parser_for
+from referee.lab.random_game import play_game
+from referee.recording.session import Recording
+from referee.engine.rulings import copy_state
 
 
 def recording_at(game: str, players: int, seed: int, moves: int) -> Recording:

@@ -3,7 +3,7 @@ rules copy stocks and cube counts with them many times a move."""
 
 from collections import Counter
 
-from referee.counts import counts_of, no_counts
+from referee._counts import counts_of, no_counts
 
 
 def test_a_copy_is_the_counter_of_the_mapping_and_its_own():

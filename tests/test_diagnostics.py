@@ -2,9 +2,9 @@
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 
-from referee.report import format_report
+from referee.report.diagnostics import format_report
 
 HEADERS = {
     "canterbury": '[Game "canterbury"]\n[Players "blue, red, green"]\n\n',
@@ -57,7 +57,7 @@ def test_an_unexpected_character_is_marked_alone():
 
 
 def test_json_gives_the_marked_span():
-    from referee.report import report_json
+    from referee.report.diagnostics import report_json
 
     report = check_bytes((HEADERS["canterbury"] + "blue: full build wel b3\n").encode(), "game.log")
     (diagnostic,) = report_json(report)["diagnostics"]

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from referee import cli, docs
-from referee.report import rule_link
-from referee.spec import available_games, data_root, iter_uncertain, load_spec
+from referee.cli import main as cli
+
+from referee import site as docs
+from referee.report.diagnostics import rule_link
+from referee.spec.loader import available_games, data_root, iter_uncertain, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -181,8 +183,8 @@ def test_a_rebuild_reads_edited_specs_afresh(data_copy, monkeypatch):
 
 
 def test_the_json_report_is_documented_key_by_key():
-    from referee.engine import check_bytes
-    from referee.report import report_json
+    from referee.engine.replay import check_bytes
+    from referee.report.diagnostics import report_json
 
     report = report_json(check_bytes(b'[Game "canterbury"]\n[Players "blue, red, green"]\n\nblue: full build wel b3\n', "game.log"))
     page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")

@@ -7,8 +7,8 @@ wrote that no longer exist.
 from __future__ import annotations
 
 
-from referee.cli import main
-from referee.docs import MARKER
+from referee.cli.main import main
+from referee.site import MARKER
 from referee.errors import EXIT_USAGE
 
 

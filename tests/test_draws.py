@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from referee.draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
+from referee._draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
 
 
 @pytest.mark.parametrize("weights", [[1], [1, 1], [3, 0, 2], [0, 0, 5], [5, 0, 0], [0.5, 2.25, 1e-9, 7], list(range(12)), [2, 2, 2, 2, 2]])

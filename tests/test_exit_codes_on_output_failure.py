@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import EXIT_OUTPUT, EXIT_SIGPIPE, EXIT_USAGE, EXIT_VIOLATION
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "speicherstadt"

@@ -17,10 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import fuzz  # noqa: E402
 from fuzzcases import FAMILIES, Case, Corpus, make_case, replaced_move_record  # noqa: E402
 
-from referee.engine import check_bytes, record_variants  # noqa: E402
+from referee.engine.replay import check_bytes, record_variants  # noqa: E402
 from referee.games import load_game  # noqa: E402
-from referee.notation import Move  # noqa: E402
-from referee.spec import available_games  # noqa: E402
+from referee.notation.parser import Move  # noqa: E402
+from referee.spec.loader import available_games  # noqa: E402
 
 SAMPLE = 300
 REPLACEMENTS_PER_RECORD = 4

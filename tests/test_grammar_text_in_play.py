@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 from referee.games import load_game
-from referee.play import play_game
-from referee.spec import available_games, grammar_root
+from referee.lab.random_game import play_game
+from referee.spec.loader import available_games, grammar_root
 
 
 def loads(game: str) -> str | None:

@@ -7,9 +7,9 @@ import argparse
 
 import pytest
 
-from referee.arguments import build_parser
-from referee.cli import main
-from referee.docs import commandline
+from referee.cli.arguments import build_parser
+from referee.cli.main import main
+from referee.site import commandline
 
 
 def commands() -> dict[str, argparse.ArgumentParser]:

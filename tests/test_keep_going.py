@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from referee.cli import main
-from referee.engine import check_bytes
-from referee.notation import MAX_SKIPPED_LINES
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
+from referee.notation.parser import MAX_SKIPPED_LINES
 
 from .speicherstadt.records import HEADER_2P, TO_ROUND_2
 from .speicherstadt.test_rules import R1_SUPPLY

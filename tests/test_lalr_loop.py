@@ -16,9 +16,11 @@ import pytest
 from lark import Lark, Token as LarkToken, Tree as LarkTree
 from lark.exceptions import UnexpectedInput
 
-from referee import lalr, syntax
-from referee.notation import grammar_of, parser_for
-from referee.play import play_game
+from referee.notation import _lalr as lalr
+
+from referee.notation import syntax
+from referee.notation.parser import grammar_of, parser_for
+from referee.lab.random_game import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("canterbury", "hamburgum", "speicherstadt")
@@ -186,7 +188,7 @@ class _Payload:
 # Runs the command line in a fresh process and says whether Lark was imported.
 CHECK = """
 import sys
-from referee.cli import main
+from referee.cli.main import main
 code = main(sys.argv[1:])
 print("lark imported:", any(name == "lark" or name.startswith("lark.") for name in sys.modules))
 sys.exit(code)

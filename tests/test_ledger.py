@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from referee.cli import main
-from referee.engine import check_bytes
-from referee.notation import Checkpoint
-from referee.play import play_game
-from referee.spec import available_games
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
+from referee.notation.parser import Checkpoint
+from referee.lab.random_game import play_game
+from referee.spec.loader import available_games
 
 from .speicherstadt.records import TO_ROUND_2, TO_SPRING
 

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from referee import games, spec
-from referee.cli import main
+from referee import games
+
+from referee.spec import loader as spec
+from referee.cli.main import main
 from referee.games import load_game
 from referee.errors import SpecError
 

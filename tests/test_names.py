@@ -14,10 +14,10 @@ import unicodedata
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 from referee.games import load_game
-from referee.names import names_of, spelling, words
-from referee.notation import parse
+from referee.notation.names import names_of, spelling, words
+from referee.notation.parser import parse
 
 HEADERS = {
     "speicherstadt": '[Game "speicherstadt"]\n[Players "beige, orange"]\n\n',
@@ -215,7 +215,7 @@ def test_an_unknown_keyword_lists_only_the_english_ones():
 def test_a_spec_name_that_the_grammar_already_has_is_left_out():
     """A spec cannot make two keywords alike: a spelling the grammar has (here `sell`, `hall`,
     or the rule's own `warehouse`) is not added, nor one that is not plain words."""
-    from referee.keywords import keyword_rules
+    from referee.notation.keywords import keyword_rules
 
     grammar = 'STRING: /"(\\\\.|[^"\\\\\\n])*"/\nx: "sell"i\n_hall: "hall"i\n_warehouse: "warehouse"i\n'
     extension, added = keyword_rules(grammar, (("_warehouse", ("Sell", "WAREHOUSE", "hall", "Lager", "a;b", 'x"y')), ("_nothing", ("z",))))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import check_bytes
-from referee.notation import MAX_LINE_CHARS, MAX_NUMBER_DIGITS, MAX_RECORD_BYTES
+from referee.engine.replay import check_bytes
+from referee.notation.parser import MAX_LINE_CHARS, MAX_NUMBER_DIGITS, MAX_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = b'[Game "hamburgum"]\n[Players "red, blue"]\n'

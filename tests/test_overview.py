@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import docs
+from referee import site as docs
 from referee.errors import SpecError
-from referee.spec import available_games, load_spec
+from referee.spec.loader import available_games, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee import games, parallel
-from referee.cli import main
-from referee.parallel import load_games_of, map_in_processes
-from referee.play import play_game
+from referee import games
+
+from referee.cli import parallel
+from referee.cli.main import main
+from referee.cli.parallel import load_games_of, map_in_processes
+from referee.lab.random_game import play_game
 
 
 def games_loaded(job: int) -> int:
@@ -46,7 +48,7 @@ def test_a_parallel_check_reports_as_a_serial_one(tmp_path, capsys, monkeypatch)
 
 def test_a_few_small_records_are_checked_without_starting_processes(tmp_path, monkeypatch, capsys):
     """Starting workers costs more than checking two short records: -j 2 checks them here."""
-    from referee import workers
+    from referee.cli import _workers as workers
 
     started = []
 

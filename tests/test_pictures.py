@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
-from referee.engine import check_bytes
-from referee.svg import line_chart, nice_step, paint, Series
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
+from referee.pictures.svg import line_chart, nice_step, paint, Series
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = {game: sorted((ROOT / "specs" / game / "examples").glob("*.log")) for game in ("speicherstadt", "canterbury", "hamburgum")}

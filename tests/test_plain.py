@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 
-from referee import plain
+from referee import _plain as plain
 from referee.errors import Pos
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = (ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log").read_text(encoding="utf-8")

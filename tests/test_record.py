@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import check_bytes
-from referee.play import play_game
-from referee.durable import replace_synced
-from referee.record import Recording, open_recording, record_stream
-from referee.report import format_diagnostic, format_report
+from referee.engine.replay import check_bytes
+from referee.lab.random_game import play_game
+from referee.recording.durable import replace_synced
+from referee.recording.session import Recording, open_recording, record_stream
+from referee.report.diagnostics import format_diagnostic, format_report
 from referee.terminal import visible
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -418,8 +418,8 @@ def test_undo_does_not_take_the_lines_a_new_record_starts_with(tmp_path):
 
 
 def test_a_fault_of_the_referee_is_reported_and_the_session_goes_on(tmp_path, monkeypatch, capsys):
-    import referee.record as record
-    from referee.engine import Replay
+    import referee.recording.session as record
+    from referee.engine.replay import Replay
 
     class Broken(Replay):
         def run(self, *args, **kwargs):

@@ -10,10 +10,10 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from referee.continuations import MoreThan
-from referee.engine import check_bytes
-from referee.play import play_game
-from referee.record_prompt import bar_text, record_terminal
+from referee.engine.continuations import MoreThan
+from referee.engine.replay import check_bytes
+from referee.lab.random_game import play_game
+from referee.recording.prompt import bar_text, record_terminal
 
 TAB, ENTER, CTRL_C, CTRL_D = "\t", "\r", "\x03", "\x04"
 SUPPLY = ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea"]  # a two-player round's cards

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
-from referee.replay import build
+from referee.cli.main import main
+from referee.pictures.replay_page import build
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "specs"

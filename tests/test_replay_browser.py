@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.replay import build
+from referee.pictures.replay_page import build
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"

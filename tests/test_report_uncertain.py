@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from referee.cli import main
-from referee.engine import check_bytes
-from referee.report import brace_keys, format_report
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
+from referee.report.diagnostics import brace_keys, format_report
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"

@@ -11,15 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from referee.cli import main
-from referee.engine import check_bytes
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
 from referee.errors import Violation
 from referee.games import load_game
 from referee.games.base import Trace
-from referee.notation import Move, Ruling, parse
-from referee.play import play_game
-from referee.rulings import copy_state
-from referee.spec import available_games
+from referee.notation.parser import Move, Ruling, parse
+from referee.lab.random_game import play_game
+from referee.engine.rulings import copy_state
+from referee.spec.loader import available_games
 
 from .speicherstadt.records import HEADER_2P
 from .speicherstadt.test_disputes import OVERBID

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
-from referee.play import play_game
+from referee.cli.main import main
+from referee.lab.random_game import play_game
 from referee.terminal import odd_letters, quote, readable_name
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,8 +6,8 @@ import json
 import pytest
 import yaml
 
-from referee.cli import main
-from referee.positions import find
+from referee.cli.main import main
+from referee.engine.positions import find
 
 from .speicherstadt.records import HEADER_2P, TO_SPRING
 

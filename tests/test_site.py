@@ -13,10 +13,10 @@ from urllib.parse import urlparse
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 
-from referee.report import format_report, rule_link
-from referee.spec import available_games, data_root, load_spec
+from referee.report.diagnostics import format_report, rule_link
+from referee.spec.loader import available_games, data_root, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"

@@ -3,7 +3,7 @@ it (when a player makes it), names nobody only before a chance outcome, and says
 
 import pytest
 
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 from .situations import walk
 

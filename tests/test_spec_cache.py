@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import cache, games, spec
-from referee.spec import load_spec
+from referee import games
+
+from referee import _cache as cache
+
+from referee.spec import loader as spec
+from referee.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,9 +160,9 @@ def test_a_cached_spec_equals_the_spec_read_from_the_files(tmp_path, monkeypatch
 CHECK_AS_SHIPPED = """
 import sys
 from pathlib import Path
-from referee import spec
+from referee.spec import loader as spec
 spec.shipped_data_root = lambda: Path(sys.argv[1])
-from referee.cli import main
+from referee.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -168,7 +172,7 @@ def test_a_spec_file_that_is_no_regular_file_is_refused_while_hashing_for_the_ca
     """The cache's key is a hash of every spec file: it is read as the full load reads a file,
     so a FIFO (which once made the start wait for a writer) or a link to /dev/zero (which read
     without end) is exit 4, as without a cache."""
-    from referee.play import play_game
+    from referee.lab.random_game import play_game
 
     data, folder = tmp_path / "data", tmp_path / "cache"
     shutil.copytree(ROOT / "specs", data / "specs")

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
+from referee.cli.main import main
 from referee.errors import EXIT_SPEC
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "speicherstadt"

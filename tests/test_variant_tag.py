@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
-from referee.engine import check_bytes
-from referee.play import play_game
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
+from referee.lab.random_game import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_BOARD = ROOT / "tests" / "hamburgum" / "variants" / "test-board.yaml"

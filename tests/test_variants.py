@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
-from referee.engine import check_bytes
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
 from referee.errors import SpecError
 from referee.games import cross_check, game_class, load_game
-from referee.play import play_game
-from referee.spec import load_spec
+from referee.lab.random_game import play_game
+from referee.spec.loader import load_spec
 from tests.test_broken_specs import spec_error as the_error
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from referee.spec import specs_root, validate_against_schema
+from referee.spec.loader import specs_root, validate_against_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "variants.md"

@@ -6,7 +6,7 @@ import functools
 import importlib
 from pathlib import Path
 
-from ..spec import Spec, SpecError, available_games, blame_variant, load_spec, no_games, specs_root
+from referee.spec.loader import Spec, SpecError, available_games, blame_variant, load_spec, no_games, specs_root
 
 
 def game_class(name: str):
@@ -77,8 +77,8 @@ def forget_loaded_data() -> None:
     A command reads its data once; a long-lived process that rebuilds from edited files
     (`mkdocs serve` rendering the rulebook site) calls this before each rebuild.
     """
-    from ..notation import forget_grammars
-    from ..spec import forget_loaded_specs
+    from referee.notation.parser import forget_grammars
+    from referee.spec.loader import forget_loaded_specs
 
     _load.cache_clear()
     _game_class.cache_clear()

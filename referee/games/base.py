@@ -17,18 +17,18 @@ from contextvars import ContextVar
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable
 
-from ..errors import Pos, RecordError, SpecError, Violation
-from ..figures import FigureTable
-from ..names import did_you_mean
-from ..notation import Header, Keywords, Move
-from ..plain import dataclass
-from ..players import Players
-from ..spec import Spec
-from ..syntax import Tree
-from ..terminal import odd_letters
+from referee.errors import Pos, RecordError, SpecError, Violation
+from referee.spec.figures import FigureTable
+from referee.notation.names import did_you_mean
+from referee.notation.parser import Header, Keywords, Move
+from referee._plain import dataclass
+from referee.engine.players import Players
+from referee.spec.loader import Spec
+from referee.notation.syntax import Tree
+from referee.terminal import odd_letters
 
 if TYPE_CHECKING:
-    from ..svg import Drawing
+    from referee.pictures.svg import Drawing
 
 
 @dataclass
@@ -379,7 +379,7 @@ class Game:
         return self._looks("view").chart_figures(state)
 
     def draw(self, state: State, caption: str) -> "Drawing":
-        """A picture of the position (see referee.svg), drawn from the spec and the state."""
+        """A picture of the position (see referee.pictures.svg), drawn from the spec and the state."""
         return self._looks("picture").draw(state, caption)
 
     def illustrations(self) -> tuple:

@@ -9,7 +9,7 @@ the first disc.
 
 from pathlib import Path
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -69,7 +69,7 @@ def test_the_table_cannot_give_the_neutral_a_tile_from_stacks_that_are_empty():
     their turns. A neutral line there, accepted by the table, is refused with that reason: there
     is no tile to place. (The rule was once set aside, and the replay then stopped with an
     internal error looking for the tile.)"""
-    from referee.play import play_game
+    from referee.lab.random_game import play_game
 
     at = player = None
     for seed in range(1, 20):  # the first random game in which it happens

@@ -7,9 +7,9 @@ every candidate gives.
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 from referee.games.canterbury import moves, play, rules
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 
 def listed(state) -> set[str]:

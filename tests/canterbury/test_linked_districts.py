@@ -8,7 +8,7 @@ import random
 
 from referee.games.base import Unrecorded
 from referee.games.canterbury.play import random_move
-from referee.play import random_game_start
+from referee.lab.random_game import random_game_start
 
 
 def _fresh(game, board):

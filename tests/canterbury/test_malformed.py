@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 from .records import HEADER_2P, HEADER_4P, check
 

@@ -13,7 +13,7 @@ from referee.errors import Violation
 from referee.games.base import Trace
 from referee.games.canterbury.moves import FULL, TAX, Action
 from referee.games.canterbury.play import random_move
-from referee.play import random_game_start
+from referee.lab.random_game import random_game_start
 
 
 def _first_build(players: int, seed: int):

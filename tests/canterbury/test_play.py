@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from referee.engine import check_bytes
-from referee.play import play_game
+from referee.engine.replay import check_bytes
+from referee.lab.random_game import play_game
 
 GAMES_PER_COUNT = 100
 LARGE = ("aqueduct", "granary", "cathedral", "castle", "guildhall", "amphitheatre")
@@ -92,7 +92,7 @@ def test_the_search_asks_once_per_position_whether_a_full_build_is_possible(monk
     from referee.games.base import Seat, Trace
     from referee.games.canterbury.moves import FULL
     from referee.games.canterbury.rules import CanterburyState
-    from referee.notation import Header
+    from referee.notation.parser import Header
 
     asked = []
     find = CanterburyState.find_full_build
@@ -143,7 +143,7 @@ def test_a_random_game_that_searches_without_end_is_given_up_at_max_trials():
     from referee.errors import SpecError
     from referee.games import load_game
     from referee.games.base import Seat, Trace
-    from referee.notation import Header
+    from referee.notation.parser import Header
 
     with pytest.raises(SpecError) as raised:
         play_game("canterbury", 2, 1, [str(Path(__file__).with_name("cramped-districts-few-trials.yaml"))])
@@ -201,7 +201,7 @@ def test_an_action_just_tried_is_committed_as_worked_out_only_when_nobody_reads_
     from referee.games import load_game
     from referee.games.base import Seat, Trace, Unrecorded
     from referee.games.canterbury.moves import LEVY, Action
-    from referee.notation import Header
+    from referee.notation.parser import Header
 
     game = load_game("canterbury")
     rng = random.Random(3)

@@ -3,7 +3,7 @@
 import pytest
 
 from referee.games import load_game
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 from .records import FULL_B3, HEADER_2P, HEADER_4P, RICH, ROUND_1, ROUND_1_2P, check, rule_ids
 
@@ -123,7 +123,7 @@ def test_the_favour_rows_kept_by_the_board_match_its_cubes_throughout_a_game():
     from collections import Counter
 
     from referee.games.base import Seat, Trace
-    from referee.notation import Header
+    from referee.notation.parser import Header
     import random
 
     game = load_game("canterbury")

@@ -2,7 +2,7 @@
 neutral player, the city marker's crossings, the end of the game and the tie-break."""
 
 from referee.games import load_game
-from referee.report import format_report, rank
+from referee.report.diagnostics import format_report, rank
 import itertools
 
 from referee.games.canterbury.scoring import district_awards, favour_awards, podium
@@ -197,8 +197,8 @@ def test_large_structure_cube_districts_must_be_free_distinct_and_other(tmp_path
 
 
 def test_tied_players_are_ranked_by_less_money():
-    from referee.play import play_game
-    from referee.engine import check_bytes
+    from referee.lab.random_game import play_game
+    from referee.engine.replay import check_bytes
 
     report = check_bytes(play_game("canterbury", 3, 5).encode(), "x")
     state = report.state

@@ -6,9 +6,9 @@ import json
 import subprocess
 import sys
 
-from referee.report import format_report
-from referee.spec import load_spec
-from referee.validate import validate
+from referee.report.diagnostics import format_report
+from referee.spec.loader import load_spec
+from referee.cli.validate import validate
 
 from .records import EXAMPLES, HEADER_4P, HERE, ROOT, SHORT_AND_RICH, check, figures, rule_ids
 

@@ -10,7 +10,7 @@ from collections import Counter
 from referee.games import load_game
 from referee.games.base import Seat, Trace
 from referee.games.hamburgum.moves import Site
-from referee.notation import Header, parse
+from referee.notation.parser import Header, parse
 
 
 def position(colours, variants=()):

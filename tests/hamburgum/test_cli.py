@@ -1,6 +1,6 @@
 """The command line on Hamburgum records: the commands a user runs, their exit codes and reports."""
 
-from referee.cli import main
+from referee.cli.main import main
 
 from .records import QUICK_START, TEST_BOARD
 

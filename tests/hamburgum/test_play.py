@@ -6,12 +6,12 @@ from collections import Counter
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.games.base import Seat, Trace
 from referee.games.hamburgum.moves import Reveal, Turn
-from referee.notation import parse
-from referee.play import play_game
+from referee.notation.parser import parse
+from referee.lab.random_game import play_game
 
 from .records import TEST_BOARD
 
@@ -252,7 +252,7 @@ def test_the_kinds_of_turn_left_draw_as_weighted_index_draws_them():
     running totals of the others' weights, so the next draw is the one `weighted_index` makes."""
     import random
 
-    from referee.draws import cumulative_index, weighted_index
+    from referee._draws import cumulative_index, weighted_index
     from referee.games.hamburgum.play import _fewer_options, _turn_options
 
     game = load_game("hamburgum")

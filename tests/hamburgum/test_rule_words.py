@@ -1,6 +1,6 @@
 """Rule words follow the data: a variant that changes a number changes the rule's wording."""
 
-from referee.spec import load_spec
+from referee.spec.loader import load_spec
 
 
 def test_bank_sale_words_follow_a_variant(tmp_path):

@@ -3,7 +3,7 @@
 import pytest
 
 from referee.games import load_game
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 from .records import FEW_PIECES, HEADER_2P, HEADER_3P, NIKOLAI_FINISHED, ONE_MERCHANT, RED_DONOR, TEST_BOARD, check
 
@@ -130,8 +130,8 @@ def test_a_refused_turn_leaves_the_whole_state_as_it_was():
     back every player's pieces and the board; the snapshot copies only what a turn changes."""
     import copy
 
-    from referee.engine import check_bytes
-    from referee.play import play_game
+    from referee.engine.replay import check_bytes
+    from referee.lab.random_game import play_game
     from referee.errors import Violation
 
     refused = 0

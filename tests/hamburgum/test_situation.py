@@ -3,7 +3,7 @@ office the table turns up in advanced game II, and the end."""
 
 from referee.games.base import Situation
 from referee.games.hamburgum.moves import Reveal, Turn
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 from ..situations import at, walk
 from .records import QUICK_START

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.games.hamburgum import Hamburgum
 from referee.errors import SpecError
-from referee.spec import iter_uncertain, load_spec, specs_root
-from referee.validate import validate
+from referee.spec.loader import iter_uncertain, load_spec, specs_root
+from referee.cli.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = sorted((ROOT / "referee" / "games" / "hamburgum").glob("*.py"))

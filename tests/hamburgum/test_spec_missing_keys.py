@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 
 from .records import QUICK_START
 

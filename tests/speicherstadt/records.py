@@ -9,7 +9,7 @@ round 5 beige bought two ships (coffee rubber tea; carpet coffee saffron) and
 orange one (coffee tea tea), so both have cubes to unload.
 """
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 
 HEADER_2P = '[Game "speicherstadt"]\n[Players "beige Anna, orange Ben"]\n[Start "beige"]\n\n'
 HEADER_3P = '[Game "speicherstadt"]\n[Players "beige, orange, purple"]\n\n'

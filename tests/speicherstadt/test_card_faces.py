@@ -6,7 +6,7 @@ from referee.games import load_game
 from referee.errors import Violation
 from referee.games.base import Seat, Trace
 from referee.games.speicherstadt.moves import Reveal
-from referee.notation import Header
+from referee.notation.parser import Header
 
 from .records import TO_SPRING, check
 

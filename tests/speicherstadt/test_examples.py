@@ -8,7 +8,7 @@ from referee.games import load_game
 from referee.games.base import Seat, Trace
 from referee.games.speicherstadt.moves import Reveal
 from referee.games.speicherstadt.rules import Card
-from referee.notation import Header
+from referee.notation.parser import Header
 
 from .records import check
 

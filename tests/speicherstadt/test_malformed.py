@@ -38,7 +38,7 @@ def test_malformed_record_exits_3_with_a_position(name):
 
 
 def check_bytes_any(data):
-    from referee.engine import check_bytes
+    from referee.engine.replay import check_bytes
 
     return check_bytes(data, "bad.log")
 

@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from referee.engine import check_bytes
-from referee.play import play_game
+from referee.engine.replay import check_bytes
+from referee.lab.random_game import play_game
 
 GAMES_PER_COUNT = 100
 

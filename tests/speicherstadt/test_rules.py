@@ -3,7 +3,7 @@
 import pytest
 
 from referee.games import load_game
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 from .records import HEADER_2P, HEADER_3P, TO_ROUND_2, TO_SPRING, check, rule_ids
 

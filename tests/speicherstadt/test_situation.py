@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from referee.engine import check_bytes
+from referee.engine.replay import check_bytes
 from referee.games.base import Situation
 from referee.games.speicherstadt.moves import Load, Reveal, RoundStart
-from referee.play import play_game
+from referee.lab.random_game import play_game
 
 from ..situations import at, walk
 

@@ -83,7 +83,7 @@ def test_counting_office_table_overlay_changes_the_score(tmp_path):
 
 
 def test_rule_words_follow_the_numbers_a_variant_changes(tmp_path):
-    from referee.spec import load_spec
+    from referee.spec.loader import load_spec
 
     overlay = tmp_path / "coins.yaml"
     overlay.write_text("kind: variant\nid: rich\ngame: speicherstadt\ntitle: Seven coins each\nchanges:\n  components:\n    coins: {start: 7}\n")

@@ -12,6 +12,6 @@ Where to find what:
 The numbers come from `specs/canterbury/`, never from this package.
 """
 
-from .game import Canterbury
+from referee.games.canterbury.game import Canterbury
 
 GAME = Canterbury

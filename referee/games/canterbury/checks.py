@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...errors import SpecError
-from ...keyed import check_keys, counts, player_counts, span
-from ...spec import Spec
-from .scoring import divide, keyed, printed_at
+from referee.errors import SpecError
+from referee.spec.keyed import check_keys, counts, player_counts, span
+from referee.spec.loader import Spec
+from referee.games.canterbury.scoring import divide, keyed, printed_at
 
 
 def check_board(spec: Spec) -> None:

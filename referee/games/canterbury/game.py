@@ -8,16 +8,16 @@ the one module of the package that imports all the others; only the package's
 
 from __future__ import annotations
 
-from ...errors import Pos, RecordError
-from ...figures import FigureTable
-from ...notation import Header, Move
-from ...spec import Spec, load_spec
-from ...syntax import Tree
-from ..base import Game, Seat, Trace
-from .checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
-from .notation import Notation, format_move
-from .rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Size, Structure
-from .scoring import keyed
+from referee.errors import Pos, RecordError
+from referee.spec.figures import FigureTable
+from referee.notation.parser import Header, Move
+from referee.spec.loader import Spec, load_spec
+from referee.notation.syntax import Tree
+from referee.games.base import Game, Seat, Trace
+from referee.games.canterbury.checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
+from referee.games.canterbury.notation import Notation, format_move
+from referee.games.canterbury.rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Size, Structure
+from referee.games.canterbury.scoring import keyed
 
 
 class Canterbury(Game):

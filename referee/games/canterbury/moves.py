@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from ...errors import Pos
-from ...notation import Move
-from ...plain import dataclass
+from referee.errors import Pos
+from referee.notation.parser import Move
+from referee._plain import dataclass
 
 # The three actions, by the ids setup.yaml gives them.
 LEVY, FULL, TAX = "levy", "full-build", "tax-build"

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ... import names
-from ...errors import Pos
-from ...notation import Keywords, Move, unknown_name
-from ...spec import Spec
-from ...syntax import Token, Tree
-from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
+from referee.notation import names
+from referee.errors import Pos
+from referee.notation.parser import Keywords, Move, unknown_name
+from referee.spec.loader import Spec
+from referee.notation.syntax import Token, Tree
+from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 
 
 class Notation:

@@ -9,10 +9,10 @@ board or names show in the picture; the drawing's sizes are in `specs/canterbury
 
 from __future__ import annotations
 
-from ... import svg
-from ...view import Illustration, rests_on, situation_line
-from .rules import CanterburyState
-from .view import district_name, initials, layout, owner_colour
+from referee.pictures import svg
+from referee.report.situation import Illustration, rests_on, situation_line
+from referee.games.canterbury.rules import CanterburyState
+from referee.games.canterbury.view import district_name, initials, layout, owner_colour
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (

@@ -15,12 +15,12 @@ import random
 from dataclasses import field
 from typing import Callable, Iterator, TypeVar
 
-from ...draws import choice, cumulative_index, cumulative_weights, weighted_index
-from ...errors import SpecError
-from ...notation import Move
-from ...plain import dataclass
-from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
-from .rules import CHOSEN, Board, CanterburyState, Outcome, Player, Structure
+from referee._draws import choice, cumulative_index, cumulative_weights, weighted_index
+from referee.errors import SpecError
+from referee.notation.parser import Move
+from referee._plain import dataclass
+from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
+from referee.games.canterbury.rules import CHOSEN, Board, CanterburyState, Outcome, Player, Structure
 
 F = TypeVar("F", bound=Callable)
 

@@ -24,16 +24,16 @@ from collections import Counter
 from dataclasses import field
 from typing import Any, Callable, Collection, Iterable, Iterator
 
-from ...counts import counts_of, no_counts
-from ...draws import shuffle
-from ...errors import Pos, RecordError, Violation
-from ...names import did_you_mean
-from ...notation import Move
-from ...plain import dataclass
-from ...terminal import odd_letters
-from ..base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
-from .moves import FULL, LEVY, TAX, Action, Build, NeutralStep
-from .scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
+from referee._counts import counts_of, no_counts
+from referee._draws import shuffle
+from referee.errors import Pos, RecordError, Violation
+from referee.notation.names import did_you_mean
+from referee.notation.parser import Move
+from referee._plain import dataclass
+from referee.terminal import odd_letters
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
+from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
+from referee.games.canterbury.scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
 
 # How a structure of a size spreads its service cubes (structures.yaml, sizes).
 OWN, NEIGHBOURS, CHOSEN = "own", "neighbours", "chosen"

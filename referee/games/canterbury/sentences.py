@@ -7,11 +7,11 @@ prosperity gained, a district scoring, the end of the game.
 
 from __future__ import annotations
 
-from ...notation import Move
-from ...view import amount, article, signed
-from .moves import LEVY, TAX, NeutralStep
-from .rules import CanterburyState
-from .view import district_name
+from referee.notation.parser import Move
+from referee.report.situation import amount, article, signed
+from referee.games.canterbury.moves import LEVY, TAX, NeutralStep
+from referee.games.canterbury.rules import CanterburyState
+from referee.games.canterbury.view import district_name
 
 
 def describe_move(before: CanterburyState, move: Move, after: CanterburyState) -> str:

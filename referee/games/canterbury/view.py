@@ -1,6 +1,6 @@
 """Canterbury in text, for `referee show`: the players' figures and the city as a grid.
 
-The city is laid out from the board graph (`referee.layout`), each district with its name
+The city is laid out from the board graph (`referee.pictures.grid`), each district with its name
 (the spec's, or its id), its structures and a row of service slots from water to culture,
 each slot showing whose cube is there. Figures that rest on provisional spec values so far
 (the structures' printed numbers, the treasury) carry a `?`.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import textwrap
 
-from ...layout import grid
-from ...view import mark, rests_on
-from .rules import CanterburyState
+from referee.pictures.grid import grid
+from referee.report.situation import mark, rests_on
+from referee.games.canterbury.rules import CanterburyState
 
 EMPTY_SLOT = "·"
 

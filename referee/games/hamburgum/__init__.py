@@ -14,6 +14,6 @@ Where to find what:
 Every number, table and name comes from `specs/hamburgum/`.
 """
 
-from .game import Hamburgum
+from referee.games.hamburgum.game import Hamburgum
 
 GAME = Hamburgum

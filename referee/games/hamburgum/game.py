@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from itertools import accumulate
 
-from ...errors import Pos
-from ...figures import FigureTable
-from ...notation import Header, Move, word_token
-from ...spec import Spec
-from ...syntax import Tree
-from ..base import Game, Seat, Trace
-from .checks import check_spec
-from .moves import Site
-from .notation import MoveBuilder, format_move, keywords
-from .rules import FIGURE_READERS, MONEY, HamburgumState
+from referee.errors import Pos
+from referee.spec.figures import FigureTable
+from referee.notation.parser import Header, Move, word_token
+from referee.spec.loader import Spec
+from referee.notation.syntax import Tree
+from referee.games.base import Game, Seat, Trace
+from referee.games.hamburgum.checks import check_spec
+from referee.games.hamburgum.moves import Site
+from referee.games.hamburgum.notation import MoveBuilder, format_move, keywords
+from referee.games.hamburgum.rules import FIGURE_READERS, MONEY, HamburgumState
 
 
 class Hamburgum(Game):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ... import names
-from ...errors import Pos, RecordError
-from ...notation import Keywords, Move, unknown_name
-from ...syntax import Token, Tree
-from ..base import Game
-from .moves import Amounts, ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
+from referee.notation import names
+from referee.errors import Pos, RecordError
+from referee.notation.parser import Keywords, Move, unknown_name
+from referee.notation.syntax import Token, Tree
+from referee.games.base import Game
+from referee.games.hamburgum.moves import Amounts, ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 
 
 # --- names --------------------------------------------------------------------------

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 import textwrap
 
-from ... import svg
-from ...view import Illustration, situation_line
-from .rules import DUTCHMAN, HamburgumState
-from .view import office_top, parishes, prestige_rests_on_stand_ins, ship_owner, space_name
+from referee.pictures import svg
+from referee.report.situation import Illustration, situation_line
+from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
+from referee.games.hamburgum.view import office_top, parishes, prestige_rests_on_stand_ins, ship_owner, space_name
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (

@@ -16,10 +16,10 @@ from bisect import bisect
 from collections import Counter
 from typing import Callable
 
-from ...draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
-from ...notation import Move
-from .moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
-from .rules import MONEY, HamburgumState, Player, enter_harbour, one_more, production_yield, ship_loading_fits
+from referee._draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
+from referee.notation.parser import Move
+from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
+from referee.games.hamburgum.rules import MONEY, HamburgumState, Player, enter_harbour, one_more, production_yield, ship_loading_fits
 
 
 # --- the rondel ---------------------------------------------------------------------------

@@ -20,13 +20,13 @@ from dataclasses import field
 from itertools import combinations
 from typing import Any, Callable, Collection, Mapping
 
-from ...counts import counts_of
-from ...errors import Pos, RecordError, Violation
-from ...notation import Move
-from ...plain import dataclass
-from ..base import Game, Seat, Situation, Standing, State, Trace, refuse, require
-from .moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
-from .scoring import final, standings_of
+from referee._counts import counts_of
+from referee.errors import Pos, RecordError, Violation
+from referee.notation.parser import Move
+from referee._plain import dataclass
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
+from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
+from referee.games.hamburgum.scoring import final, standings_of
 
 DUTCHMAN = "dutchman"  # a Flying Dutchman in the harbour, where player ships show their colour
 MONEY = "money"

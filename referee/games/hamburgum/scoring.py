@@ -12,7 +12,7 @@ rules module can ask this one for standings without a cycle of imports.
 
 from __future__ import annotations
 
-from ..base import Standing, State
+from referee.games.base import Standing, State
 
 
 def final(state: State, player) -> dict[str, int]:

@@ -8,11 +8,11 @@ church finished or the game's end.
 
 from __future__ import annotations
 
-from ...notation import Move
-from ...view import amount, article, listing
-from .moves import ChurchTurn, Dockyard, Guildhall, Produce, Reveal, Trade
-from .rules import HamburgumState
-from .view import space_name
+from referee.notation.parser import Move
+from referee.report.situation import amount, article, listing
+from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, Produce, Reveal, Trade
+from referee.games.hamburgum.rules import HamburgumState
+from referee.games.hamburgum.view import space_name
 
 
 def describe_move(before: HamburgumState, move: Move, after: HamburgumState) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...view import mark, rests_on
-from .rules import DUTCHMAN, HamburgumState
+from referee.report.situation import mark, rests_on
+from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
 
 DUTCHMAN_LABEL = "Flying Dutchman"
 

@@ -16,6 +16,6 @@ Where to find what:
   checks.py    cross-checks of the spec
 """
 
-from .game import Speicherstadt
+from referee.games.speicherstadt.game import Speicherstadt
 
 GAME = Speicherstadt

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...errors import SpecError
-from ...keyed import check_keys, counts, player_counts, span
-from ...spec import Spec
+from referee.errors import SpecError
+from referee.spec.keyed import check_keys, counts, player_counts, span
+from referee.spec.loader import Spec
 
 
 def check_spec(spec: Spec) -> None:

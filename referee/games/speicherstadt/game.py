@@ -9,14 +9,14 @@ cross-check the spec (checks.py) and for legal and random moves (play.py).
 
 from __future__ import annotations
 
-from ...errors import Pos
-from ...figures import FigureTable
-from ...notation import Header, Move
-from ...spec import Spec
-from ...syntax import Tree
-from ..base import Game, Seat, Trace
-from . import checks, notation
-from .rules import FIGURE_READERS, SpeicherstadtState
+from referee.errors import Pos
+from referee.spec.figures import FigureTable
+from referee.notation.parser import Header, Move
+from referee.spec.loader import Spec
+from referee.notation.syntax import Tree
+from referee.games.base import Game, Seat, Trace
+from referee.games.speicherstadt import checks, notation
+from referee.games.speicherstadt.rules import FIGURE_READERS, SpeicherstadtState
 
 
 class Speicherstadt(Game):

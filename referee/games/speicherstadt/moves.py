@@ -9,8 +9,8 @@ or passed; goods are moved in Loading, one of LOAD_ACTIONS at a time. The rules
 from __future__ import annotations
 
 
-from ...notation import Move
-from ...plain import dataclass
+from referee.notation.parser import Move
+from referee._plain import dataclass
 
 
 @dataclass

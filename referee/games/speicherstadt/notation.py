@@ -10,12 +10,12 @@ tables say which card type shows which face.
 
 from __future__ import annotations
 
-from ... import names
-from ...errors import Pos, RecordError
-from ...notation import Keywords, Move, unknown_name, word_token
-from ...syntax import Token, Tree
-from ..base import Game
-from .moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
+from referee.notation import names
+from referee.errors import Pos, RecordError
+from referee.notation.parser import Keywords, Move, unknown_name, word_token
+from referee.notation.syntax import Token, Tree
+from referee.games.base import Game
+from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
 
 # --- names ------------------------------------------------------------------------------
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import textwrap
 
-from ... import svg
-from ...view import Illustration, rests_on, situation_line
-from .rules import PURCHASE, SpeicherstadtState
-from .view import card_text, offered_from, points
+from referee.pictures import svg
+from referee.report.situation import Illustration, rests_on, situation_line
+from referee.games.speicherstadt.rules import PURCHASE, SpeicherstadtState
+from referee.games.speicherstadt.view import card_text, offered_from, points
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (

@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ...draws import choice
-from ...notation import Move
-from .moves import Load, Offer, Place, Reveal, RoundStart
-from .rules import DEMAND, FINAL_FIRES, LOADING, PURCHASE, SUPPLY, Player, SpeicherstadtState
+from referee._draws import choice
+from referee.notation.parser import Move
+from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
+from referee.games.speicherstadt.rules import DEMAND, FINAL_FIRES, LOADING, PURCHASE, SUPPLY, Player, SpeicherstadtState
 
 
 def legal_moves(state: SpeicherstadtState) -> list[Move]:

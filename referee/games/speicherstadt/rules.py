@@ -17,12 +17,12 @@ from collections import Counter
 from dataclasses import field
 from typing import Any, Collection
 
-from ...errors import RecordError, Violation
-from ...notation import Move
-from ...plain import dataclass
-from ..base import Game, Seat, Situation, Standing, State, Trace, refuse, require
-from . import scoring
-from .moves import Load, Offer, Place, Reveal, RoundStart
+from referee.errors import RecordError, Violation
+from referee.notation.parser import Move
+from referee._plain import dataclass
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
+from referee.games.speicherstadt import scoring
+from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
 
 # the phases of a round, and the two after the last one, as the state tracks them
 SUPPLY, DEMAND, PURCHASE, LOADING, FINAL_FIRES, OVER = "supply", "demand", "purchase", "loading", "final fires", "over"

@@ -7,11 +7,11 @@ and the end of a round (income) when a move opens the next one.
 
 from __future__ import annotations
 
-from ...notation import Move
-from ...view import amount, article, listing, ordinal, signed
-from .moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
-from .rules import SpeicherstadtState
-from .view import card_text
+from referee.notation.parser import Move
+from referee.report.situation import amount, article, listing, ordinal, signed
+from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
+from referee.games.speicherstadt.rules import SpeicherstadtState
+from referee.games.speicherstadt.view import card_text
 
 
 def describe_move(before: SpeicherstadtState, move: Move, after: SpeicherstadtState) -> str:

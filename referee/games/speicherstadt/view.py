@@ -9,8 +9,8 @@ and at what price. Points that rest on provisional spec values so far carry a `?
 
 from __future__ import annotations
 
-from ...view import amount, mark, rests_on
-from .rules import Card, SpeicherstadtState, Slot
+from referee.report.situation import amount, mark, rests_on
+from referee.games.speicherstadt.rules import Card, SpeicherstadtState, Slot
 
 
 def card_text(state: SpeicherstadtState, card: Card) -> str:

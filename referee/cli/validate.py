@@ -1,0 +1,76 @@
+"""`referee validate`: every game's spec and every variant, alone and checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.engine.replay import SETUP_ERRORS, setup_error
+from referee.errors import EXIT_OK, EXIT_SPEC, SpecError
+from referee.games import cross_check, game_class
+from referee.notation.parser import parser_for
+from referee.spec.loader import available_games, grammar_root, iter_uncertain, load_spec, no_games
+from referee.pictures.svg import colours_of
+
+
+def _targets(root: Path) -> tuple[Path, list[str]]:
+    """A specs root and the games to validate; SPECDIR may be one game's directory."""
+    if (root / "game.yaml").is_file():
+        return root.parent, [root.name]
+    return root, available_games(root)
+
+
+def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
+    specs_root, games = _targets(root)
+    lines: list[str] = []
+    code = EXIT_OK
+    if not games:
+        return [no_games(root).display()], EXIT_SPEC
+    # the grammar beside the specs (a data folder has both), or the one these specs are read with
+    grammars = specs_root.parent / "grammar"
+    grammars = grammars if grammars.is_dir() else grammar_root()
+    for game in games:
+        variants = sorted(p.stem for p in (specs_root / game / "variants").glob("*.yaml"))
+        for combo in [()] + [(v,) for v in variants]:
+            label = game + (f" + variant {combo[0]}" if combo else "")
+            loaded = False
+            try:
+                spec = load_spec(game, combo, root=specs_root)
+                loaded = True
+                try:
+                    cls = game_class(game)
+                except SpecError as exc:
+                    lines.append(f"{label}: data valid; {exc.message}")
+                    continue
+                cross_check(cls, spec)
+                cls(spec)  # the game module can read everything it needs
+                if not combo:
+                    parser_for(game, str(grammars))  # its records can be read
+            except SpecError as exc:
+                lines.append(f"{exc.display()}  ({label})")
+                code = EXIT_SPEC
+                if not combo and not loaded and variants:
+                    # each variant is read over the same broken files: the same error again, and
+                    # again the time to read them (a large file read once per variant)
+                    lines.append(f"{game}: its {len(variants)} variants are not checked until its own spec is valid")
+                    break
+                continue
+            except SETUP_ERRORS as exc:
+                lines.append(f"{setup_error(specs_root / game, exc).display()}  ({label})")
+                code = EXIT_SPEC
+                continue
+            uncertain = list(iter_uncertain(spec))
+            lines.append(f"{label}: valid ({len(spec.files)} files, {len(spec.rules)} rules, {len(uncertain)} uncertain values)")
+            if provenance and not combo:
+                for p in uncertain:
+                    shown = "not known" if p.status == "unknown" else repr(p.value)
+                    lines.append(f"  {p.status:<11} {spec.path_of(p.file)}:{p.key} = {shown}")
+                    lines.append(f"              {p.note}")
+    colours = specs_root / "common" / "colours.yaml"
+    if colours.is_file() or (specs_root / "common").is_dir():
+        try:
+            table, _ = colours_of(str(specs_root))
+            lines.append(f"colours: valid ({len(table)} colours for pictures)")
+        except SpecError as exc:
+            lines.append(f"{exc.display()}  (colours)")
+            code = EXIT_SPEC
+    return lines, code

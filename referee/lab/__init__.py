@@ -1,0 +1,1 @@
+"""Games played by agents through the engine: random legal games, and simulations."""

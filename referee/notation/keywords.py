@@ -1,0 +1,59 @@
+"""A game's keywords in the languages of its spec: grammar rules extended with other spellings.
+
+A grammar writes a keyword that names a thing of the game as a rule of its own, with the
+English word: `_trade: "trade"i`. The game's spec gives the thing other names (Kontor,
+Kereskedés), and `keyword_rules` turns them into `%extend` lines for Lark, so that the parser
+accepts every name, each word in any case, and stays LALR: each spelling is a sequence of
+plain literals, like the English one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from referee.notation.names import words
+
+# Other spellings of a grammar's keyword rules, from a game's spec: (rule, (spelling, ...)), ...
+Keywords = tuple[tuple[str, tuple[str, ...]], ...]
+
+_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"i?')
+_REGEX = re.compile(r"/(?:[^/\\\n]|\\.)+/[imsulx]*")
+_PLAIN_WORD = re.compile(r"^(?:[0-9]+-)?[^\W\d_][\w\-\u0300-\u036f]*$|^&$")
+_COMMENT = re.compile(r"//[^\n]*")
+_DEFINITION = re.compile(r"^([?!]?\w+)\s*:(.*)$", re.MULTILINE)  # a rule or terminal and its alternatives
+
+
+def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]]:
+    """`%extend` lines that give each keyword rule (such as `_trade: "trade"i`) the other
+    spellings a spec lists (Kontor, Kereskedés), each word case-insensitive, and the words
+    they add. A spelling the grammar already has, or one that is not plain words, is left out,
+    so that the spec can never make two keywords alike."""
+    # the comments quote keywords too, and a regular expression may hold a lone quote
+    grammar = _REGEX.sub("", _COMMENT.sub("", grammar))
+    literals = _LITERAL.findall(grammar)
+    taken = {(w.lower(),) for w in literals}
+    definitions: dict[str, str] = {}  # each name's first definition, as a search from the top finds it
+    for found in _DEFINITION.finditer(grammar):
+        definitions.setdefault(found.group(1), found.group(2))
+    defined = set()  # a spec's name for a rule the grammar lacks is ignored
+    for rule, _ in keywords:
+        definition = definitions.get(rule)
+        if definition is not None:
+            defined.add(rule)
+            taken.update(tuple(w.lower() for w in _LITERAL.findall(a)) for a in definition.split("|"))
+    lines, added = [], set()
+    for rule, spellings in keywords:
+        if rule not in defined:
+            continue
+        alternatives = []
+        for text in spellings:
+            parts = words(text)
+            key = tuple(w.lower() for w in parts)
+            if not parts or key in taken or not all(_PLAIN_WORD.match(w) for w in parts):
+                continue
+            taken.add(key)
+            alternatives.append(" ".join(f'"{w.lower()}"i' if w != "&" else '"&"' for w in parts))
+            added.update(key)
+        if alternatives:
+            lines.append(f"%extend {rule}: " + " | ".join(alternatives))
+    return ("\n" + "\n".join(lines) + "\n" if lines else ""), frozenset(added - {w.lower() for w in literals})

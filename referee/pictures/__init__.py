@@ -1,0 +1,1 @@
+"""Pictures of positions (SVG) and the self-contained HTML replay page."""

@@ -1,0 +1,152 @@
+"""The line editor of `referee record` at a terminal: prompt_toolkit's prompt, with completion.
+
+The session itself (checks, the file, undo, the messages) is `record.py`; this module only
+reads lines for it. Tab completes from the legal moves of the position (`Continuations`),
+synchronously, so that what Tab inserts does not depend on timing; the moves of a new position
+are worked out in a background thread while the prompt waits, so Tab finds them ready (where a
+position has thousands of moves, only its first words are: the rest is asked for word by word,
+as the line is typed). A bar at the bottom says how many of the listed legal moves the line
+typed so far can still become, or, where that many are not counted as one types, that there
+are more than a dozen. Ctrl-C clears the line; Ctrl-D on an empty line (or `quit`) ends the
+session.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Iterable
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
+from prompt_toolkit.buffer import CompletionState
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
+
+from referee.engine.continuations import MoreThan
+from referee.recording.session import Recording, record
+
+
+class MoveCompleter(Completer):
+    """Completions from the legal moves of the session's current position."""
+
+    def __init__(self, recording: Recording):
+        self.recording = recording
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        for choice in self.recording.continuations().complete(document.text_before_cursor):
+            yield Completion(choice.text, start_position=-choice.replace, display=choice.display, display_meta=choice.meta)
+
+
+def _common_prefix(texts: list[str]) -> str:
+    return os.path.commonprefix(texts) if texts else ""
+
+
+def key_bindings(completer: MoveCompleter) -> KeyBindings:
+    bindings = KeyBindings()
+
+    @bindings.add("tab")
+    def _complete(event) -> None:
+        """Insert the only completion, or what all completions share, and list the others;
+        Tab again steps through the list."""
+        buffer = event.current_buffer
+        if buffer.complete_state:
+            buffer.complete_next()
+            return
+        completions = list(completer.get_completions(buffer.document, CompleteEvent(completion_requested=True)))
+        if not completions:
+            return
+        if len(completions) == 1:
+            buffer.apply_completion(completions[0])
+            return
+        typed = buffer.document.text_before_cursor
+        starts = {c.start_position for c in completions}
+        if len(starts) == 1:
+            replaced = typed[len(typed) + completions[0].start_position:]
+            shared = _common_prefix([c.text for c in completions])
+            if len(shared) > len(replaced) and shared.lower().startswith(replaced.lower()):
+                buffer.delete_before_cursor(len(replaced))
+                buffer.insert_text(shared)
+                return
+        buffer.complete_state = CompletionState(original_document=buffer.document, completions=completions)
+        buffer.on_completions_changed.fire()
+
+    @bindings.add("s-tab")
+    def _back(event) -> None:
+        if event.current_buffer.complete_state:
+            event.current_buffer.complete_previous()
+
+    return bindings
+
+
+def toolbar(recording: Recording):
+    """The bar under the line: what `bar_text` says of the line typed so far."""
+
+    def text() -> str:
+        ready = recording.ready_continuations()
+        if ready is None:
+            return " working out the legal moves..."
+        return bar_text(ready.open_moves(get_app().current_buffer.document.text_before_cursor))
+
+    return text
+
+
+def bar_text(open_moves: int | MoreThan | None) -> str:
+    """How many of the listed legal moves (`Game.move_hints`: every move, or where a move may be
+    written in many ways, its plain forms) the typed line may still become (`open_moves`, as
+    `Continuations.open_moves` counts them: None for a command or a checkpoint line)."""
+    if open_moves is None:
+        return " Tab completes; help lists the commands"
+    if isinstance(open_moves, MoreThan):  # a position completed word by word: not every move is counted
+        if open_moves.moves is None:
+            return " Tab completes the next word of the legal moves that start like this"
+        return f" more than {open_moves.moves} listed moves start like this; Tab completes the next word"
+    if open_moves == 0:  # the listing holds the plain forms; Enter checks any line
+        return " no listed move starts like this; Enter checks the line against the rules"
+    return f" {open_moves} listed move{'s' if open_moves != 1 else ''} start{'s' if open_moves == 1 else ''} like this; Tab completes"
+
+
+def warm(recording: Recording) -> None:
+    """Work out the legal moves of the position in the background, if not done yet."""
+    if recording.ready_continuations() is None:
+        threading.Thread(target=recording.continuations, daemon=True).start()
+
+
+def session_for(recording: Recording) -> PromptSession:
+    completer = MoveCompleter(recording)
+    return PromptSession(
+        completer=completer,
+        complete_while_typing=False,
+        key_bindings=key_bindings(completer),
+        history=InMemoryHistory(),
+        bottom_toolbar=toolbar(recording),
+    )
+
+
+def record_terminal(path: str, **options) -> int:
+    """`referee record` at a terminal."""
+    state: dict = {}
+
+    def read_line(prompt: str, retry: str) -> str:
+        session = state.get("session")
+        if session is None:
+            session = state["session"] = PromptSession(history=InMemoryHistory())
+        while True:
+            try:
+                return session.prompt(prompt, default=retry)
+            except KeyboardInterrupt:  # Ctrl-C clears the line
+                retry = ""
+
+    def ask(question: str) -> str:
+        try:
+            return read_line(question, "")
+        except EOFError:
+            return ""
+
+    def prepare(recording: Recording):
+        state["session"] = session_for(recording)
+        return lambda: warm(recording)
+
+    return record(path, read_line, ask, options, prepare)

@@ -1,0 +1,670 @@
+"""`referee record`: a game written down as it is played, each line checked before it is kept.
+
+A session holds the record's text and the state of the game after its last line. A new line
+is read with the record's header (so its line number and names are as in the file), applied
+to a copy of that state by the replay `check` uses (`engine.Replay`), and
+kept only if the rules accept it: appended to the file, flushed and synced to the disk before
+the next prompt. A rejected line is not written; its diagnostic is shown as `check` shows it,
+with the nearest legal moves. The state after an accepted line is never changed again (the
+next line gets a copy), so the legal moves of a position may be worked out in the background.
+
+Nothing is lost: the file only ever grows by whole checked lines, and `undo` rewrites it
+through a temporary file renamed over it, so a process killed at any moment leaves a record
+that `check` accepts and a new session resumes. A file whose replay fails is cut at the last
+good line only when the user agrees, and the rest is kept beside it in `FILE.rejected`.
+
+This module has no terminal code: `record_prompt` is the line editor, and standard input that
+is not a terminal is read here line by line, with the same checks and the same messages.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import datetime
+import difflib
+import re
+import threading
+from dataclasses import field
+from pathlib import Path
+from typing import Callable, IO
+
+from referee.engine.continuations import Continuations, spec_spellings
+from referee.recording.durable import append_synced, create_synced, replace_synced, set_aside_path
+from referee.engine.replay import Replay, check_bytes
+from referee.errors import Pos, RecordError, SpecError, UsageError
+from referee.games.base import Game, State
+from referee.report.movelist import move_lines as listed
+from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
+from referee._plain import dataclass
+from referee.engine.players import Players, resolve as resolve_players
+from referee.report.diagnostics import Diagnostic, Report, format_diagnostic, format_report, rank
+from referee.engine.rulings import copy_state
+from referee.terminal import visible
+
+NEAREST = 5  # legal moves shown under a rejected line
+TAG_LINE = re.compile(r"[ \t\f]*\[")
+RULING_LINE = re.compile(r"\s*ruling\b", re.IGNORECASE)
+MOVE_NUMBER = re.compile(r"\s*[0-9]+\.\s*")
+YES = ("y", "yes")
+
+HELP = """Type a line of the record and press Enter: it is checked against the rules and, if they
+accept it, written to the file at once. Tab completes the next word, or the whole move, from
+the legal moves at this point (names in English, German and Hungarian too).
+
+A line may be a move, a checkpoint (check red: coins 5, points 12), a comment (# ...), or,
+once the game is over, the result (result red 41, blue 38). Before the first move, a header
+tag such as [Event "club night"] may be added. Right after a move the rules refuse, a ruling
+(ruling accept, or ruling void, with the table's words after a colon) writes the move with
+the table's decision.
+
+  undo    take the last line back (the file is rewritten safely)
+  show    the state of the game
+  moves   the legal next moves
+  help    this text
+  quit    end the session (Ctrl-D does too); Ctrl-C clears the line"""
+
+
+class Stop(Exception):
+    """The session cannot start: the message to show and the exit code (`check`'s for the file)."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class LineError(Exception):
+    """An input line that cannot be read at all (too long, not UTF-8)."""
+
+
+@dataclass
+class Outcome:
+    """What became of a line or a command: whether it was kept, and what to tell the user."""
+
+    accepted: bool
+    messages: list[str] = field(default_factory=list)
+
+
+# --- the session ---------------------------------------------------------------------------
+
+
+class Recording:
+    """A record being written: its text, the state after its last line, and the checks."""
+
+    def __init__(self, path: str, variants: list[str], text: str, report: Report, floor: int = 0):
+        """`floor`: how many lines of the file `undo` never takes back (beyond the header tags),
+        such as the lines a new record starts with."""
+        self.path = path
+        self.floor = floor
+        self.name = path
+        self.variants = list(variants)
+        self._lock = threading.Lock()
+        self._continuations: tuple[State, Continuations] | None = None
+        self._hints: tuple[State, list[str]] | None = None
+        self._spellings: tuple[object, dict] | None = None
+        self._load(text, report)
+
+    def _load(self, text: str, report: Report) -> None:
+        """Take the text and the replay of it (`check_bytes` with an open end) as the session's."""
+        assert report.state is not None and report.record is not None
+        self.text = text
+        self.state: State = report.state
+        self.game = report.state.game
+        self.report = report
+        tags = report.record.header.tags.values()
+        self.header_end = max((tag.pos.line for tag in tags), default=0)
+        self.header_text = "\n".join(text.split("\n")[: self.header_end]) + "\n"
+        self.has_entries = bool(report.record.entries)
+        self.result_given = any(isinstance(e, Result) for e in report.record.entries)
+        self.last_move_line = max((e.pos.line for e in report.record.entries if isinstance(e, Move) and e.pos), default=None)
+        self.move_lines = sum(isinstance(e, Move) for e in report.record.entries)  # void ones too: move numbers count them
+        self.refused_move: str | None = None  # a move the rules refused on the line before, which a ruling may decide on
+        self.seats = [s.label for s in report.state.seats]
+
+    # --- where the record stands ---
+
+    def next_line(self) -> int:
+        """The line number the next line gets in the file."""
+        lines = self.text.count("\n") + 1
+        return lines if not self.text or self.text.endswith("\n") else lines + 1
+
+    def prompt(self) -> str:
+        """`23 · round 3 · Purchase · slot 2 offered to orange at 3 coins > `"""
+        return self.where() + " > "
+
+    def where(self) -> str:
+        """Where the game stands: the next move's number, the round, the phase, what is pending."""
+        situation = self.state.situation()
+        parts = [str(self.move_lines if situation.over else self.move_lines + 1)]
+        if situation.round is not None:
+            parts.append(f"round {situation.round}")
+        if situation.phase:
+            parts.append(situation.phase)
+        pending = situation.pending
+        if situation.over and not self.result_given:
+            pending += ": the result line may follow"
+        parts.append(pending)
+        return visible(" · ".join(parts))
+
+    def opening(self, new: bool) -> str:
+        where = "a new record" if new else f"recording goes on after move {self.report.moves} (line {self.next_line() - 1})"
+        return visible(f"{self.name}: {self.game.name}, {', '.join(self.seats)}; {where}. Type help for the commands.")
+
+    # --- the legal next moves, worked out once per position ---
+
+    def hints(self) -> list[str]:
+        """The legal next lines as a record writes them: the moves, or the result line once the
+        game is over."""
+        state = self.state
+        cached = self._hints
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        trial = copy_state(state)  # the search for moves may note rules in the state's trace
+        if trial.is_over():
+            hints = [] if self.result_given else ["result " + ", ".join(f"{s.seat.colour} {s.total}" for s in rank(trial.standings()))]
+        else:
+            hints = self.game.move_hints(trial)
+        self._hints = (state, hints)
+        return hints
+
+    def continuations(self) -> Continuations:
+        """What may be typed at this point, for completion (built once per position): from
+        the list of every legal move, or, where the game completes a move word by word
+        (`word_by_word`), from its next words, asked as the line is typed."""
+        with self._lock:
+            state = self.state
+            cached = self._continuations
+            if cached is not None and cached[0] is state:
+                return cached[1]
+            try:
+                trial = copy_state(state)
+                checkpoints = {seat.colour: list(trial.figures(seat.colour)) for seat in trial.seats}
+
+                def fill(placeholder: str) -> list[str]:
+                    return self.game.placeholder_words(trial, placeholder)
+
+                if self.word_by_word(trial):
+                    found = Continuations((), self._spellings_of(), fill, checkpoints, next_words=self._next_words_in(copy_state(state)))
+                    found.open_moves("")  # the first words, asked while the prompt waits
+                else:
+                    found = Continuations(self.hints(), self._spellings_of(), fill, checkpoints)
+            except Exception:  # completion helps; it must never end a session
+                found = Continuations([])
+            self._continuations = (state, found)
+            return found
+
+    def word_by_word(self, state: State) -> bool:
+        """Whether a line is completed from the game's next words (`Game.next_words`) rather
+        than from the list of every legal move: where the game answers them without listing
+        its moves, because its positions may hold thousands of moves that take long to list
+        (Canterbury's: a few hundred milliseconds, against a few for its next words; see
+        benchmarks/README.md). Where the game lists its moves to answer, as the others do
+        (their positions list in a millisecond or two), the list is used, with every count
+        exact; and an ended game's only line is its result."""
+        return type(self.game).next_words is not Game.next_words and not state.is_over()
+
+    def _next_words_in(self, trial: State) -> Callable[[list[str]], list[str]]:
+        """The game's next words in a position, asked as a line is completed; a fault of the
+        search offers nothing there rather than ending the session."""
+        game = self.game
+
+        def next_words(words: list[str]) -> list[str]:
+            try:
+                return game.next_words(trial, words)
+            except Exception:
+                return []
+
+        return next_words
+
+    def ready_continuations(self) -> Continuations | None:
+        """The completions of this position if they are worked out already (None if not yet)."""
+        cached = self._continuations
+        return cached[1] if cached is not None and cached[0] is self.state else None
+
+    def _spellings_of(self) -> dict:
+        """The specs' names and aliases that the record's grammar reads as a word."""
+        if self._spellings is None or self._spellings[0] is not self.game:
+            try:
+                word = re.compile(parser_for(self.game.name).get_terminal("WORD").pattern.to_regexp())
+            except (KeyError, re.error):  # a grammar without the terminal: offer every spelling
+                word = re.compile(r".+")
+            self._spellings = (self.game, spec_spellings(self.game.spec, lambda text: word.fullmatch(text) is not None))
+        return self._spellings[1]
+
+    def nearest(self, line: str) -> list[str]:
+        """The legal next moves closest to a line, best first."""
+        typed = " ".join(MOVE_NUMBER.sub("", line, count=1).lower().split())
+        try:
+            hints = self.hints()
+        except Exception:
+            return []
+        matcher = difflib.SequenceMatcher(None)
+        matcher.set_seq2(typed)  # the matcher keeps what it learns of the second text
+        best: list[tuple[float, int]] = []  # (-similarity, index): the moves' order among equals
+        for i, hint in enumerate(hints):
+            matcher.set_seq1(hint)
+            floor = -best[-1][0] if len(best) == NEAREST else -1.0
+            if matcher.real_quick_ratio() <= floor or matcher.quick_ratio() <= floor:
+                continue  # cannot beat the five found so far (the quick ratios bound the real one)
+            score = matcher.ratio()
+            if score > floor:
+                bisect.insort(best, (-score, i))
+                del best[NEAREST:]
+        return [hints[i] for _, i in best]
+
+    # --- a line ---
+
+    def enter(self, line: str) -> Outcome:
+        """Check a line against the rules and, if they accept it, write it to the file."""
+        number = self.next_line()
+        refused, self.refused_move = self.refused_move, None
+        problem = self._unwritable(line, number)
+        if problem:
+            return self._refuse([problem], line, number, nearest=False)
+        if TAG_LINE.match(line):
+            return self._enter_tag(line, number)
+        text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
+        try:
+            parsed = parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
+        except RecordError as exc:
+            return self._refuse([Diagnostic("error", exc.message, exc.pos)], line, number, nearest=self._looks_like_move(line))
+        if not parsed.entries:  # a comment or a blank line
+            return self._keep(line, self.state, self.report, None)
+        resolve_players(parsed.entries, Players(self.state.seats))  # a player's name stands for their colour
+        entry = parsed.entries[-1]
+        if isinstance(entry, Ruling):
+            return self._enter_ruling(line, number, refused)
+        trial = copy.copy(self.report)
+        trial.diagnostics, trial.rulings = list(self.report.diagnostics), list(self.report.rulings)
+        trial.state = copy_state(self.state)
+        replay = Replay(trial, self.game, Record(self.name, self._text_with(line), Header(), [entry]), keep_going=False)
+        replay.move_lines = self.move_lines
+        try:
+            replay.run(None, open_end=True)
+        except RecordError as exc:
+            trial.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
+        except SpecError as exc:
+            trial.diagnostics.append(Diagnostic("error", f"{exc.key}: {exc.message}" if exc.key else exc.message, None, file=exc.where))
+        except Exception as exc:  # a bug in the referee, reported as `check` reports it
+            trial.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", entry.pos))
+        errors = [d for d in trial.diagnostics[len(self.report.diagnostics):] if d.severity == "error"]
+        if errors:
+            outcome = self._refuse(errors, line, number, nearest=isinstance(entry, Move))
+            if isinstance(entry, Move) and all(d.rule for d in errors):
+                self.refused_move = line
+                outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
+            return outcome
+        outcome = self._keep(line, trial.state, trial, entry)
+        if outcome.accepted:
+            self.move_lines = replay.move_lines
+        return outcome
+
+    def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:
+        """A ruling decides on the move on the line before it: the move the rules just refused
+        is written with it, if the record with both replays (a ruling is rare: the record is
+        replayed whole, as `check` replays it)."""
+        lines = [refused, line] if refused is not None else [line]
+        text = self._text_with("\n".join(lines))
+        report = check_bytes(text.encode(), self.name, self.variants, open_end=True)
+        if report.status != "legal" or report.state is None:
+            outcome = self._refuse(report.errors, line, number, nearest=False, report=report)
+            if refused is not None:
+                outcome.messages[-1] = f"lines {number}-{number + 1} are not recorded"
+            return outcome
+        outcome = self._keep("\n".join(lines), report.state, report, None)
+        if outcome.accepted:
+            self._load(self.text, report)
+            if refused is not None:
+                outcome.messages.insert(0, visible(f"line {number}: {refused.strip()}  (the ruling on line {number + 1} decides on it)"))
+        return outcome
+
+    @staticmethod
+    def _looks_like_move(line: str) -> bool:
+        words = line.split()
+        return bool(words) and words[0].lower() not in ("check", "result")
+
+    def _unwritable(self, line: str, number: int) -> Diagnostic | None:
+        """A line that no record may hold: too long, a NUL, a line break inside it, or one that
+        would take the record over its size limit."""
+        try:
+            decode(line.encode("utf-8", "surrogateescape"))
+        except RecordError as exc:
+            column = exc.pos.column if exc.pos else 1
+            return Diagnostic("error", exc.message, Pos(number, column))
+        except UnicodeError:
+            return Diagnostic("error", "not UTF-8 text", Pos(number, 1))
+        for mark in ("\r", "\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"):
+            if mark in line:
+                return Diagnostic("error", "a line break inside the line", Pos(number, line.index(mark) + 1))
+        if len(self.text.encode()) + len(line.encode()) + 2 > MAX_RECORD_BYTES:
+            return Diagnostic("error", f"the record would be longer than {MAX_RECORD_BYTES} bytes, the most a record may hold", Pos(number, 1))
+        return None
+
+    def _enter_tag(self, line: str, number: int) -> Outcome:
+        """A header tag, before the first move: the header is read again with it."""
+        column = len(line) - len(line.lstrip()) + 1
+        if self.has_entries:
+            return self._refuse([Diagnostic("error", "a header tag belongs before the first move; this record has moves already", Pos(number, column))], line, number, nearest=False)
+        text = self._text_with(line)
+        report = check_bytes(text.encode(), self.name, self.variants, open_end=True)
+        if report.status != "legal":
+            return self._refuse(report.errors, line, number, nearest=False, report=report)
+        outcome = self._keep(line, report.state, report, None)
+        if outcome.accepted:
+            self._load(self.text, report)
+        return outcome
+
+    def _text_with(self, line: str) -> str:
+        return self.text + ("\n" if self.text and not self.text.endswith("\n") else "") + line + "\n"
+
+    def _keep(self, line: str, state: State, report: Report, entry: object) -> Outcome:
+        """Write an accepted line (`entry` is what it holds, None for a comment, a blank line or
+        a tag); the session moves on only once the disk has it."""
+        was_over = self.state.is_over()
+        warned = len(self.state.trace.warnings)
+        text = self._text_with(line)
+        try:
+            append_synced(self.path, text[len(self.text):].encode("utf-8"))
+        except OSError as exc:
+            return Outcome(False, [visible(f"{self.name}: error: cannot write the line: {exc.strerror or exc}; it is not recorded")])
+        self.text = text
+        self.has_entries = self.has_entries or entry is not None
+        self.result_given = self.result_given or isinstance(entry, Result)
+        if isinstance(entry, Move):
+            self.last_move_line = self.next_line() - 1
+        self.state, self.report = state, report
+        messages = [visible(f"warning[{rule}]: {message}") for rule, message, _ in state.trace.warnings[warned:]]
+        if state.is_over() and not was_over:
+            messages.append(visible(format_report(self.final_report()), keep_lines=True))
+        return Outcome(True, messages)
+
+    def _refuse(self, diagnostics: list[Diagnostic], line: str, number: int, nearest: bool, report: Report | None = None) -> Outcome:
+        """A line that is not written: its diagnostics as `check` shows them, and the nearest
+        legal moves where the line was meant as a move."""
+        if report is None:
+            text = self._text_with(line)
+            report = Report(self.name)
+            report.source = text
+            report.record = Record(self.name, text, Header(), [])
+        messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics]
+        close = self.nearest(line) if nearest else []
+        if close:
+            messages.append("nearest legal moves:\n" + "\n".join(f"  {visible(m)}" for m in close))
+        messages.append(f"line {number} is not recorded")
+        return Outcome(False, messages)
+
+    # --- commands ---
+
+    def undo(self) -> Outcome:
+        """Take the last line back: the file is rewritten without it (blank lines after it go too)."""
+        lines = self.text.split("\n")
+        last = max((i for i, text in enumerate(lines) if text.strip()), default=-1)
+        if last < max(self.header_end, self.floor) or TAG_LINE.match(lines[last]):
+            return Outcome(False, ["nothing to take back: the record has only its header"])
+        first = last
+        if RULING_LINE.match(lines[last]):  # a ruling goes with the move it decides on
+            first = max((i for i in range(last) if lines[i].strip()), default=last)
+        kept = "\n".join(lines[:first]) + "\n"
+        report = check_bytes(kept.encode(), self.name, self.variants, open_end=True)
+        if report.status != "legal" or report.state is None:
+            return Outcome(False, [visible(f"cannot take back line {last + 1}: what is left does not replay ({'; '.join(d.message for d in report.errors)})")])
+        try:
+            replace_synced(self.path, kept.encode("utf-8"))
+        except OSError as exc:
+            return Outcome(False, [visible(f"{self.name}: error: cannot rewrite the file: {exc.strerror or exc}; nothing is taken back")])
+        self._load(kept, report)
+        taken = [f"took back line {i + 1}: {lines[i].strip()}" for i in range(first, last + 1) if lines[i].strip()]
+        return Outcome(True, [visible("\n".join(taken), keep_lines=True)])
+
+    def show(self) -> str:
+        """Where the game stands, as `referee show` prints it."""
+        from referee.engine.positions import Position
+        from referee.report.show import render
+
+        return render(Position(self.report, copy_state(self.state), self.report.moves, self.last_move_line))
+
+    def moves(self) -> str:
+        hints = self.hints()
+        if not hints:
+            return "no legal move follows: the game is over"
+        count = f"{len(hints)} legal next move{'s' if len(hints) != 1 else ''} after move {self.report.moves}"
+        return visible("\n".join([count] + [f"  {m}" for m in listed(hints)]), keep_lines=True)
+
+    def final_report(self) -> Report:
+        """`check`'s report on the file as it is on the disk."""
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read(MAX_RECORD_BYTES + 1)
+        except OSError:
+            data = self.text.encode("utf-8")
+        return check_bytes(data, self.name, self.variants)
+
+    def closing(self, report: Report) -> str:
+        """The last word of a session: what the file holds now."""
+        lines = [visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors]
+        if report.complete and not self.state.is_over():  # the record's end closed the game
+            lines.append(visible(format_report(report), keep_lines=True))
+        if report.complete:
+            state = "the game is complete"
+        else:
+            state = f"the game goes on: `referee record {self.name}` resumes it"
+        lines.append(visible(f"{self.name}: {report.moves} move{'s' if report.moves != 1 else ''} recorded; {state}"))
+        return "\n".join(lines)
+
+
+# --- starting a session --------------------------------------------------------------------
+
+
+def _read_file(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {visible(path)}: {exc.strerror or exc}") from None
+
+
+def open_recording(path: str, ask: Callable[[str], str], game: str | None = None, players: str | None = None,
+                   start: str | None = None, variants: list[str] | tuple[str, ...] = ()) -> tuple[Recording, bool]:
+    """The session for FILE, and whether FILE is new: a new file gets the header from the
+    options; an existing one is replayed and resumed at its end, or, where its replay fails,
+    cut at the last good line if `ask` agrees (the rest kept in FILE.rejected)."""
+    if path == "-":
+        raise UsageError("record writes a file: give its name (standard input is read for the lines when it is not a terminal)")
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{visible(path)} is a directory")
+    if not target.exists() or target.stat().st_size == 0:
+        return _create(path, game, players, start, list(variants)), True
+    data = _read_file(path)
+    report = check_bytes(data, path, list(variants), open_end=True)
+    if report.status == "legal":
+        _agree(report, game, players, start)
+        return Recording(path, list(variants), report.source, report), False
+    return _recover(path, data, report, list(variants), ask), False
+
+
+def _create(path: str, game: str | None, players: str | None, start: str | None, variants: list[str]) -> Recording:
+    from referee.games import game_class
+    from referee.spec.loader import available_games, looks_like_path
+
+    if not game or not players:
+        raise UsageError(f'{visible(path)} does not exist yet: a new record needs --game and --players, for example --game speicherstadt --players "red Ann, blue Ben"')
+    if game not in available_games():
+        raise UsageError(f"unknown game {visible(game)!r}; games: {', '.join(available_games())}")
+    seated = [part.split() for part in re.split(r"[;,]", players) if part.split()]
+    if not seated:
+        raise UsageError('--players names no player, for example --players "red Ann, blue Ben"')
+    variants = list(dict.fromkeys([*game_class(game).required_variants(len(seated)), *variants]))
+    variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
+    lines = header_lines(game, ", ".join(" ".join(words) for words in seated), start or seated[0][0], datetime.date.today().isoformat(), None, variants)
+    text = "\n".join(lines) + "\n"
+    report = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    if report.status == "invalid-spec":
+        raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
+    if report.status != "legal" or report.state is None:
+        raise UsageError(f"cannot start the record: {visible('; '.join(d.message for d in report.errors))}")
+    try:
+        create_synced(path, text.encode("utf-8"))
+    except FileExistsError:
+        raise UsageError(f"{visible(path)} appeared while the record was being started; run the command again to resume it") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {visible(path)}: {exc.strerror or exc}") from None
+    return Recording(path, variants, text, report, floor=text.count("\n"))
+
+
+def _agree(report: Report, game: str | None, players: str | None, start: str | None) -> None:
+    """Options given for an existing record must say what its header says."""
+    state = report.state
+    assert state is not None and report.record is not None
+    if game and game.lower() != report.game:
+        raise UsageError(f"{visible(report.name)} records {report.game}, not {visible(game)}; leave out --game to resume it")
+    if players:
+        seated = [part.split() for part in re.split(r"[;,]", players) if part.split()]
+        given = [(w[0].lower(), " ".join(w[1:])) for w in seated]
+        if given != [(s.colour, s.name) for s in state.seats]:
+            raise UsageError(f"{visible(report.name)} seats {visible(report.record.header.get('players') or '')}; leave out --players to resume it")
+    if start:
+        seats, first = state.game.seats_from_header(report.record.header)
+        if start.lower() != seats[first].colour:
+            raise UsageError(f"{visible(report.name)} starts with {seats[first].colour}; leave out --start to resume it")
+
+
+def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: Callable[[str], str]) -> Recording:
+    """A record whose replay fails: say where, and offer to go on after the last good line."""
+    shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
+    refuse = Stop(report.exit_code, shown + f"\n{visible(path)}: no line before the error replays on its own; correct the record in an editor")
+    if report.status not in ("malformed", "illegal"):
+        raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
+    first = report.errors[0].pos if report.errors else None
+    if first is None or first.line <= 1:
+        raise refuse
+    cut = first.line - 1  # lines kept
+    if report.source:
+        lines = report.source.split("\n")
+        good, rest = "\n".join(lines[:cut]) + "\n", "\n".join(lines[cut:])
+        good_bytes, rest_bytes = good.encode("utf-8"), rest.encode("utf-8")
+    else:  # the text could not be decoded: cut the bytes
+        parts = data.split(b"\n")
+        good_bytes, rest_bytes = b"\n".join(parts[:cut]) + b"\n", b"\n".join(parts[cut:])
+    good_report = check_bytes(good_bytes, path, variants, open_end=True)
+    if good_report.status != "legal" or good_report.state is None:
+        raise refuse
+    last = cut + max(1, rest_bytes.rstrip(b"\n").count(b"\n") + 1)
+    rejected = set_aside_path(path, "rejected")
+    question = (f"{shown}\n{visible(path)}: lines 1-{cut} replay without error. Go on recording after line {cut}, "
+                f"keeping lines {cut + 1}-{last} in {visible(rejected)}? [y/N] ")
+    if ask(question).strip().lower() not in YES:
+        raise Stop(report.exit_code, f"{visible(path)}: left as it is")
+    try:
+        create_synced(rejected, rest_bytes if rest_bytes.endswith(b"\n") else rest_bytes + b"\n")
+        replace_synced(path, good_bytes)
+    except OSError as exc:
+        raise UsageError(f"cannot set the failing lines aside: {exc.strerror or exc}") from None
+    print(visible(f"{path}: lines {cut + 1}-{last} are kept in {rejected}"))
+    return Recording(path, variants, good_report.source, good_report)
+
+
+# --- the session loop, shared by the terminal and by piped input ------------------------------
+
+
+ReadLine = Callable[[str, str], str]  # (prompt, text to start the line with) -> line; EOFError ends
+
+
+SESSION_COMMANDS = ("undo", "show", "moves", "help")
+
+
+def respond(recording: Recording, line: str) -> Outcome:
+    """What a line typed in a session does: a command, or a line of the record."""
+    command = line.strip().lower()
+    try:
+        if command == "undo":
+            return recording.undo()
+        if command == "show":
+            return Outcome(True, [recording.show()])
+        if command == "moves":
+            return Outcome(True, [recording.moves()])
+        if command == "help":
+            return Outcome(True, [HELP])
+        return recording.enter(line)
+    except Exception as exc:  # a bug of the referee: said plainly, and the session goes on
+        return Outcome(False, [visible(f"internal error: {type(exc).__name__}: {exc}; the file is as it was")])
+
+
+def run(recording: Recording, read_line: ReadLine, new: bool, on_position: Callable[[], None] | None = None) -> int:
+    """Read lines until the end of input or `quit`; the exit code is `check`'s for the file."""
+    print(recording.opening(new))
+    retry = ""
+    while True:
+        if on_position is not None:
+            on_position()
+        try:
+            line = read_line(recording.prompt(), retry)
+        except EOFError:
+            break
+        except LineError as exc:
+            print(visible(f"{recording.name}:{recording.next_line()}:1: error: {exc}"))
+            continue
+        retry = ""
+        if line.strip().lower() in ("quit", "exit"):
+            break
+        outcome = respond(recording, line)
+        messages = outcome.messages
+        if not outcome.accepted and line.strip().lower() not in SESSION_COMMANDS:
+            retry = line
+        for message in messages:
+            print(message)
+    report = recording.final_report()
+    print(recording.closing(report))
+    return report.exit_code
+
+
+def stream_reader(stream: IO[bytes]) -> ReadLine:
+    """Lines of a stream that is not a terminal (a pipe, a file), read as UTF-8; the prompt
+    is not shown and a rejected line is not offered again (the next line is read)."""
+    limit = MAX_LINE_CHARS * 4 + 2  # UTF-8 takes at most four bytes a character
+
+    def read(prompt: str, retry: str) -> str:
+        raw = stream.readline(limit)
+        if not raw:
+            raise EOFError
+        if not raw.endswith(b"\n") and len(raw) >= limit:
+            while True:  # the rest of an overlong line is not read into memory
+                more = stream.readline(limit)
+                if not more or more.endswith(b"\n"):
+                    break
+            raise LineError(f"the line is longer than {MAX_LINE_CHARS} characters, the most a line may hold")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LineError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded") from None
+        return text[:-1].removesuffix("\r") if text.endswith("\n") else text
+
+    return read
+
+
+def record(path: str, read_line: ReadLine, ask: Callable[[str], str], options: dict,
+           prepare: Callable[[Recording], Callable[[], None] | None] | None = None) -> int:
+    """A whole session: open FILE (asking, where it does not replay, whether to cut it), then
+    read lines until the end. `prepare` sees the session before the first line is read and may
+    return what to do at each new prompt."""
+    try:
+        recording, new = open_recording(path, ask, **options)
+    except Stop as stop:
+        print(stop.message)
+        return stop.code
+    return run(recording, read_line, new, prepare(recording) if prepare else None)
+
+
+def record_stream(path: str, stream: IO[bytes], **options) -> int:
+    """`referee record` with standard input not a terminal: the same session, read line by line."""
+    read = stream_reader(stream)
+
+    def ask(question: str) -> str:
+        print(question)
+        try:
+            return read("", "")
+        except (EOFError, LineError):
+            return ""
+
+    return record(path, read, ask, options)

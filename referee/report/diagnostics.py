@@ -1,0 +1,395 @@
+"""What a replay found, and how it is shown: the text a person reads and the JSON a program does.
+
+The engine fills a `Report`; this module orders the standings (`rank`) and renders the
+report. Diagnostics look like a compiler's, with the record's line quoted and the spot
+marked, and a `see:` link to the rule's heading on the rulebook site.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos
+from referee.games.base import Seat, Standing, State
+from referee.notation.parser import Record
+from referee._plain import dataclass
+from referee.spec.loader import Provenance, data_root
+from referee.terminal import quote, shorten, visible
+
+if TYPE_CHECKING:  # a check keeps a ledger only when a figure is contradicted
+    from referee.engine.ledger import Change, Ledger
+
+# The output of one record is bounded whatever the record holds: a record of 128 KB can
+# contradict thousands of figures, each on a line of 10,000 characters.
+MAX_SHOWN = 200  # diagnostics shown per record; the others are counted ("... and N more")
+MAX_MESSAGE = 600  # characters of a diagnostic's message (a message may quote the record)
+
+
+@dataclass
+class Diagnostic:
+    """One problem or remark of a check, with where it is and the rule it names."""
+
+    severity: str  # error | warning | note
+    message: str
+    pos: Pos | None = None
+    rule: str | None = None
+    file: str | None = None  # a spec file, for spec errors
+    notes: list[str] = field(default_factory=list)  # what the replay did about it (check --keep-going)
+    follows: int | None = None  # the line of an earlier problem this one may follow from
+    figure: tuple[str, str] | None = None  # (owner, figure) of a contradicted checkpoint figure
+    ledger: list[Change] = field(default_factory=list)  # that figure's last changes before it
+
+
+@dataclass
+class RulingNote:
+    """A ruling the referee honoured: which move, what the table decided, the rules concerned."""
+
+    verdict: str  # accept | void
+    line: int
+    move_line: int
+    rules: list[str]  # the rules set aside (accept), or the rule the move broke (void)
+    text: str | None = None
+
+
+@dataclass(eq=False)  # a report is never compared with another
+class Report:
+    """What a check found out about one record: its verdict, diagnostics, standings and sources."""
+
+    name: str
+    status: str = "legal"  # legal | illegal | malformed | invalid-spec | internal-error
+    game: str | None = None
+    variants: list[str] = field(default_factory=list)
+    complete: bool = False
+    moves: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+    relied_on: list[Provenance] = field(default_factory=list)
+    record_facts: list[tuple[str, Pos | None]] = field(default_factory=list)
+    checkpoints_confirmed: int = 0
+    record: Record | None = None
+    source: str = ""  # the record's text, quoted under a diagnostic even when it cannot be parsed
+    state: State | None = None
+    position: Pos | None = None  # the entry being replayed, for internal-error reports
+    rulings: list[RulingNote] = field(default_factory=list)
+    replayed: bool = False  # the replay went through the record (with --keep-going, past its problems)
+    ledger: Ledger | None = None
+
+    def worsen(self, status: str) -> None:
+        """Take on a status if it is worse than the present one: the exit code is the worst problem's."""
+        if VERDICT_ORDER.index(status) > VERDICT_ORDER.index(self.status):
+            self.status = status
+
+    @property
+    def exit_code(self) -> int:
+        return {
+            "legal": EXIT_OK,
+            "illegal": EXIT_VIOLATION,
+            "malformed": EXIT_MALFORMED,
+            "invalid-spec": EXIT_SPEC,
+            "internal-error": EXIT_INTERNAL,
+        }[self.status]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def winners(self) -> list[Seat]:
+        return [s.seat for s in self.standings if s.rank == 1] if self.complete else []
+
+
+VERDICT_ORDER = ("legal", "illegal", "malformed", "invalid-spec", "internal-error")  # the worst last
+
+
+def rank(standings: list[Standing]) -> list[Standing]:
+    """Order by points, then by the game's tie-breaks; equal keys share a rank."""
+
+    def key(s: Standing):
+        return (s.total, *(sign * value for _, value, sign in s.tiebreak))
+
+    ordered = sorted(standings, key=key, reverse=True)
+    for i, s in enumerate(ordered):
+        s.rank = ordered[i - 1].rank if i and key(ordered[i - 1]) == key(s) else i + 1
+    return ordered
+
+
+def docs_base() -> str:
+    """Where the rulebook site is: $REFEREE_DOCS_URL, else the `site/` that `mkdocs build` writes."""
+    base = os.environ.get("REFEREE_DOCS_URL")
+    if base:
+        return base.rstrip("/")
+    return (Path(data_root()) / "site").as_uri()
+
+
+def rule_link(rule: str) -> str:
+    """The rule's heading on its game's rules page (mkdocs.yml builds plain file names: rules.html)."""
+    game, _, anchor = rule.partition("/")
+    return f"{docs_base()}/{game}/rules.html#{anchor}"
+
+
+def format_diagnostic(report: Report, d: Diagnostic) -> str:
+    """A diagnostic as a compiler writes one, every line shown visibly (see terminal.visible)."""
+    message = shorten(d.message, MAX_MESSAGE)
+    if d.file:
+        return visible(f"{d.file}: {d.severity}: {message}")
+    pos = d.pos or Pos(1, 1)
+    tag = f"{d.severity}[{d.rule}]" if d.rule else d.severity
+    out = [f"{report.name}:{pos.line}:{pos.column}: {tag}: {message}"]
+    if report.record is not None or d.pos is not None:
+        source = report.record.line(pos.line) if report.record else _line_of(report.source, pos.line)
+        if source.strip() and pos.column <= len(source) + 1:
+            gutter = f"{pos.line:>5}"
+            # a rule violation spans its move; a reading error marks where reading stopped
+            rest = len(source) + 1 if d.rule else pos.column + 1
+            shown, marker = quote(source, pos.column, pos.end_column or rest)
+            out.append(f"{gutter} | {shown}")
+            out.append(f"{' ' * len(gutter)} | {marker}")
+    out.extend(f"note: {n}" for n in d.notes)
+    if d.follows is not None:
+        out.append(f"note: this may follow from the problem on line {d.follows}")
+    if d.figure and d.ledger:
+        owner, figure = d.figure
+        where = "" if d.rule and d.rule.endswith("/result") else f" up to line {pos.line}"
+        out.append(f"the last changes of {owner} {figure}{where} (referee explain shows them all):")
+        from referee.engine.ledger import change_line  # only a contradicted figure has changes to show
+
+        out.extend(change_line(c) for c in d.ledger)
+    if d.rule:
+        out.append(f"see: {rule_link(d.rule)}")
+    return "\n".join(visible(line) for line in out)
+
+
+def shown_diagnostics(report: Report, severity: str | None = None) -> tuple[list[Diagnostic], int]:
+    """The diagnostics (of one severity) that a report shows, and how many more it only counts."""
+    found = [d for d in report.diagnostics if severity is None or d.severity == severity]
+    return found[:MAX_SHOWN], max(0, len(found) - MAX_SHOWN)
+
+
+def unread_json(name: str, message: str, exit_code: int, status: str = "usage") -> dict:
+    """The JSON entry of a file that was not checked (unreadable, or its worker died): the
+    keys of a report, with the reason as its one diagnostic."""
+    return {
+        "file": name,
+        "status": status,
+        "exit_code": exit_code,
+        "message": message,
+        "diagnostics": [{"severity": "error", "rule": None, "message": message, "line": None, "column": None, "end_column": None, "spec": None, "see": None}],
+    }
+
+
+
+def _line_of(text: str, number: int) -> str:
+    lines = text.split("\n", number)
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def format_standings(report: Report) -> list[str]:
+    out = []
+    for s in report.standings:
+        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
+        ties = ", ".join(f"{label} {value}" for label, value, _ in s.tiebreak)
+        out.append(visible(f"  {s.rank}. {s.seat.label:<18} {s.total:>4} points   {parts or 'no points'}" + (f"   [{ties}]" if ties else "")))
+    return out
+
+
+def tie_note(report: Report) -> str | None:
+    """Say how a tie on points was broken, when one was."""
+    if not report.standings:
+        return None
+    top = report.standings[0].total
+    tied = [s for s in report.standings if s.total == top]
+    if len(tied) < 2:
+        return None
+    labels = [label for label, _, _ in tied[0].tiebreak]
+    winners = [s for s in tied if s.rank == 1]
+    names = ", ".join(s.seat.colour for s in tied)
+    if len(winners) == len(tied):
+        return f"tie-break: {names} tied on {top} points and on {', '.join(labels) or 'every tie-break'}; they share the win"
+    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{l} {v}" for l, v, _ in s.tiebreak) for s in tied)
+    return f"tie-break: {names} tied on {top} points; decided by {', '.join(labels)} ({detail})"
+
+
+def format_report(report: Report, details: bool = False) -> str:
+    """The report as a person reads it, every line shown visibly, at most MAX_SHOWN diagnostics
+    of a kind; `details` adds each uncertain value's note."""
+    out = []
+    errors, more = shown_diagnostics(report, "error")
+    for d in errors:
+        out.append(format_diagnostic(report, d))
+    if more:
+        out.append(f"{visible(report.name)}: ... and {more} more errors")
+    verdicts = {
+        "legal": "legal",
+        "illegal": "ILLEGAL",
+        "malformed": "MALFORMED record",
+        "invalid-spec": "INVALID spec data",
+        "internal-error": "INTERNAL ERROR",
+    }
+    if report.status in ("malformed", "invalid-spec", "internal-error") and not (report.replayed and report.status == "malformed"):
+        out.append(visible(f"{report.name}: {verdicts[report.status]}"))
+        return "\n".join(out)
+    progress = "game complete" if report.complete else "game unfinished"
+    variants = f", variants: {', '.join(report.variants)}" if report.variants else ""
+    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)"))
+    out.extend(visible(line) for line in format_rulings(report))
+    resting = f"resting on {len(report.rulings)} ruling{'s' if len(report.rulings) != 1 else ''} of the table" if report.rulings else ""
+    if report.status != "legal" and not report.complete and not report.replayed:
+        out.append(f"standings when the replay stopped{f' ({resting})' if resting else ''}:")
+    elif report.complete:
+        out.append(f"final standings{f' ({resting})' if resting else ''}:")
+    else:
+        out.append(f"standings so far (the record stops before the game ends{f'; {resting}' if resting else ''}):")
+    out.extend(format_standings(report))
+    if report.complete and report.status == "legal":
+        names = " and ".join(s.label for s in report.winners)
+        out.append(visible(f"winner: {names}"))
+        note = tie_note(report)
+        if note:
+            out.append(visible(note))
+    warnings, more = shown_diagnostics(report, "warning")
+    if warnings:
+        out.append("rules not checked for missing data:")
+        for d in warnings:
+            out.append(visible(f"  warning[{d.rule}]: {shorten(d.message, MAX_MESSAGE)}"))
+        if more:
+            out.append(f"  ... and {more} more warnings")
+    if report.relied_on:
+        out.extend(visible(line) for line in format_relied_on(report.relied_on, details))
+    if report.record_facts:
+        out.append(f"facts taken from the record rather than the spec ({len(report.record_facts)}):")
+        summary: dict[str, int] = {}
+        for text, _ in report.record_facts:
+            summary[text] = summary.get(text, 0) + 1
+        for text, count in list(summary.items())[:MAX_SHOWN]:
+            out.append(visible(f"  {count} x {shorten(text, MAX_MESSAGE)}"))
+        if len(summary) > MAX_SHOWN:
+            out.append(f"  ... and {len(summary) - MAX_SHOWN} more kinds of fact")
+    return "\n".join(out)
+
+
+# The least certain first: what no source gives, then stand-ins, then readings.
+STATUS_ORDER = ("unknown", "provisional", "guess", "likely")
+
+
+def format_relied_on(relied_on: list[Provenance], details: bool = False) -> list[str]:
+    """The uncertain spec values a verdict relied on: one line per spec file, its keys grouped
+    by how sure they are; with `details`, one line per value with its value and note."""
+    if details:
+        out = ["this verdict relies on uncertain spec values (check them against your box):"]
+        for p in relied_on:
+            shown = "not known" if p.status == "unknown" else _short(p.value)
+            out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
+        return out
+    out = ["this verdict relies on uncertain spec values (check them against your box; --details gives why each is uncertain):"]
+    files: dict[str, dict[str, list[str]]] = {}
+    for p in relied_on:
+        files.setdefault(p.file, {}).setdefault(p.status, []).append(p.key)
+    for stem, by_status in files.items():
+        groups = [f"{status} {', '.join(brace_keys(by_status[status]))}" for status in sorted(by_status, key=_status_rank)]
+        out.append(f"  {stem}.yaml: {'; '.join(groups)}")
+    return out
+
+
+def brace_keys(keys: list[str]) -> list[str]:
+    """Dotted keys that differ in one part written once, shell-style, to keep the line short:
+    `types.fire.faces.0.points` to `.3.points` become `types.fire.faces.{0,1,2,3}.points`."""
+    merged = [k.split(".") for k in keys]
+    for depth in (1, 2, 3):  # the last part first, then the one before it, ...
+        groups: dict[tuple, list[list[str]]] = {}
+        for parts in merged:
+            if len(parts) < depth:
+                groups[(len(parts), tuple(parts))] = [parts]
+                continue
+            i = len(parts) - depth
+            groups.setdefault((len(parts), tuple(parts[:i]), tuple(parts[i + 1 :])), []).append(parts)
+        merged = []
+        for group in groups.values():
+            if len(group) == 1:
+                merged.append(group[0])
+                continue
+            i = len(group[0]) - depth
+            alternatives = [p[i].strip("{}") for p in group]
+            merged.append(group[0][:i] + ["{" + ",".join(alternatives) + "}"] + group[0][i + 1 :])
+    return [".".join(parts) for parts in merged]
+
+
+def _status_rank(status: str) -> int:
+    return STATUS_ORDER.index(status) if status in STATUS_ORDER else len(STATUS_ORDER)
+
+
+def format_rulings(report: Report) -> list[str]:
+    """Every ruling the referee honoured: its line, the move, the rules concerned, the table's words."""
+    if not report.rulings:
+        return []
+    out = [f"rulings of the table ({len(report.rulings)}):"]
+    for r in report.rulings:
+        move = report.record.line(r.move_line).strip() if report.record else ""
+        if r.verdict == "accept":
+            what = f"line {r.line}: accept line {r.move_line} ({move}), setting aside {', '.join(r.rules)}"
+        else:
+            what = f"line {r.line}: void line {r.move_line} ({move}), which broke {', '.join(r.rules)}"
+        out.append("  " + visible(what + (f": {r.text}" if r.text else "")))
+    return out
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def report_json(report: Report) -> dict:
+    """The report for a program; like the text, at most MAX_SHOWN diagnostics of a kind, the
+    number left out in `diagnostics_omitted`."""
+    from referee.engine.ledger import change_json  # imported by the commands that write JSON only
+
+    errors, more_errors = shown_diagnostics(report, "error")
+    warnings, more_warnings = shown_diagnostics(report, "warning")
+    shown = errors + warnings + [d for d in report.diagnostics if d.severity not in ("error", "warning")][:MAX_SHOWN]
+    return {
+        "file": report.name,
+        "status": report.status,
+        "exit_code": report.exit_code,
+        "game": report.game,
+        "variants": report.variants,
+        "moves": report.moves,
+        "complete": report.complete,
+        "checkpoints_confirmed": report.checkpoints_confirmed,
+        "diagnostics": [
+            {
+                "severity": d.severity,
+                "rule": d.rule,
+                "message": shorten(d.message, MAX_MESSAGE),
+                "line": d.pos.line if d.pos else None,
+                "column": d.pos.column if d.pos else None,
+                "end_column": d.pos.end_column if d.pos else None,  # the marked span ends before it
+                "spec": d.file,
+                "see": rule_link(d.rule) if d.rule else None,
+                "notes": d.notes,
+                "follows_line": d.follows,
+                **({"figure": {"owner": d.figure[0], "key": d.figure[1]}, "ledger": [change_json(c) for c in d.ledger]} if d.figure else {}),
+            }
+            for d in shown
+        ],
+        "diagnostics_omitted": more_errors + more_warnings,
+        "rulings": [
+            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text}
+            for r in report.rulings
+        ],
+        "standings": [
+            {
+                "rank": s.rank,
+                "player": s.seat.colour,
+                "name": s.seat.name,
+                "total": s.total,
+                "breakdown": s.breakdown,
+                "tiebreak": {label: value for label, value, _ in s.tiebreak},
+            }
+            for s in report.standings
+        ],
+        "winners": [s.colour for s in report.winners],
+        "relies_on": [{"address": p.address, "status": p.status, "value": p.value, "note": p.note} for p in report.relied_on],
+        "record_facts": [{"fact": t, "line": p.line if p else None} for t, p in report.record_facts],
+    }

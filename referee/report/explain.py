@@ -1,0 +1,109 @@
+"""`referee explain`: how a figure came to be, change by change, to settle an argument.
+
+The record is replayed as `check --keep-going` replays it (past its problems, honouring
+its rulings), with a ledger (ledger.py). The figure's start value and every change up
+to the line asked for are shown with the record line, the move as written, the amount
+and the rule that made it; the sum closes the list, and each rule's page is linked once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.replay import check_bytes
+from referee.errors import UsageError
+from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
+from referee._plain import dataclass
+from referee.report.diagnostics import Report, format_diagnostic, rule_link
+from referee.terminal import odd_letters, visible
+
+
+@dataclass
+class Explanation:
+    """One figure's ledger: where it started, what it is at the line asked about, and each
+    change between."""
+
+    owner: str
+    figure: str
+    line: int | None  # None: the end of the record
+    start: Any
+    value: Any
+    changes: list[Change]
+
+
+def explain_bytes(data: bytes, name: str, variants: list[str], who: str, figure: str, line: int | None = None) -> tuple[Report, Explanation | None]:
+    """Replay with a ledger and pick out one figure. Raises UsageError for a colour or figure
+    the game does not have; the explanation is None when the record cannot be replayed."""
+    if line is not None and line < 1:
+        raise UsageError("--line takes a line number of 1 or more")
+    report = check_bytes(data, name, variants, keep_going=True, ledger=True)
+    book, state = report.ledger, report.state
+    if book is None or state is None or not report.replayed:
+        return report, None
+    owner = _owner(state, who)
+    known = state.figures(owner)
+    key = figure.lower()
+    if key not in known:
+        raise UsageError(f"{owner} has no figure {visible(figure)!r}; figures: {', '.join(sorted(known))}")
+    last_line = len(report.record.lines) if report.record else 0
+    upto = None if line is None or line >= last_line else line
+    start, changes = book.history(owner, key, upto)
+    return report, Explanation(owner, key, upto, start, book.value(owner, key, upto), changes)
+
+
+def _owner(state, who: str) -> str:
+    """A colour, a player's name, or another owner a checkpoint may name (Canterbury's city)."""
+    word = who.strip().lower()
+    owners = state.figure_owners()
+    if word in owners:
+        return word
+    for seat in state.seats:
+        if seat.name and seat.name.lower() == word:
+            return seat.colour
+    raise UsageError(f"no player {visible(who)!r}{odd_letters(who)} in this game; one of: {', '.join(owners)}")
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(value) or "nothing"
+    return str(value)
+
+
+def format_explanation(report: Report, ex: Explanation) -> str:
+    where = f"at line {ex.line}" if ex.line is not None else "at the end of the record"
+    out = [f"{visible(report.name)}: {ex.owner} {ex.figure} {where}: {visible(_words(ex.value))}"]
+    if report.status != "legal":
+        problems = len(report.errors)
+        out.append(f"note: the record has {problems} problem{'s' if problems != 1 else ''} (referee check --keep-going lists them); this ledger follows the replay past them")
+    out.append(f"  {'start':>9}  {'':<{MOVE_WIDTH}} {visible(_words(ex.start)):>6}")
+    out.extend(change_line(c) for c in ex.changes)
+    out.append(f"  {'=':>9}  {'':<{MOVE_WIDTH}} {visible(_words(ex.value)):>6}")
+    rules = list(dict.fromkeys(r for c in ex.changes for r in c.rules))
+    if rules:
+        out.append("see:")
+        width = max(len(r) for r in rules)
+        out.extend(f"  {r:<{width}}  {rule_link(r)}" for r in rules)
+    return "\n".join(out)
+
+
+def explanation_json(report: Report, ex: Explanation) -> dict:
+    rules = list(dict.fromkeys(r for c in ex.changes for r in c.rules))
+    return {
+        "file": report.name,
+        "status": report.status,
+        "exit_code": report.exit_code,
+        "game": report.game,
+        "owner": ex.owner,
+        "figure": ex.figure,
+        "line": ex.line,
+        "start": ex.start,
+        "value": ex.value,
+        "changes": [change_json(c) for c in ex.changes],
+        "see": {r: rule_link(r) for r in rules},
+    }
+
+
+def cannot_explain(report: Report) -> str:
+    """Why no ledger could be kept: the record's own diagnostics."""
+    lines = [format_diagnostic(report, d) for d in report.errors]
+    return "\n".join(lines + [f"{report.name}: the record cannot be replayed, so no figure can be explained"])

@@ -1,0 +1,184 @@
+"""The rulebook site's pages, rendered from the specs.
+
+Every game gets seven pages, one module each: an overview (`overview`), its rules
+(`rules`: each rule's anchor is the part of its id after the game, which is where a
+diagnostic's `see:` link points), its components and tables (`tables`), its variants
+with values before and after each overlay (`variants`), the values to verify against
+a physical box (`verify`), and its notation with the complete example records
+(`notation`), and its example records as replays to step through (`replays`, which also
+draws the pictures the rules page shows; the replay pages and pictures themselves are files
+of their own, `site_files`). The command-line reference (`commandline`) is rendered from the
+argument parser. Nothing here is copied by hand from a rulebook: when a spec
+changes, the next build shows the change.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from referee.errors import UsageError
+from referee._plain import dataclass
+from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
+from referee.site import commandline, notation, overview, replays, rules, tables, variants, verify
+from referee.site.markdown import LANGS, DocsError, table
+from referee.site.tables import GamePages
+
+__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets"]
+
+
+@dataclass
+class Page:
+    """One page of the rulebook site, written from the specs."""
+
+    path: str  # relative to the site's docs directory, e.g. "speicherstadt/rules.md"
+    title: str  # its title in the navigation
+    group: str | None  # the navigation section it belongs to (a game's name)
+    text: str
+
+
+def game_specs(data: Path | None = None) -> tuple[Path, list[Spec]]:
+    """The data root and the spec of every game in it (a spec that does not load raises)."""
+    data = Path(data) if data else data_root()
+    games = available_games(data / "specs")
+    if not games:
+        raise no_games(data / "specs")
+    return data, [load_spec(game, root=data / "specs") for game in games]
+
+
+def render_site(data: Path | None = None) -> list[Page]:
+    """Every generated page: the command-line reference, then six pages per game."""
+    data, specs = game_specs(data)
+    pages = [Page("cli.md", "Command line", None, commandline.render())]
+    for spec in specs:
+        pages += game_pages(spec, data)
+    return pages
+
+
+def game_pages(spec: Spec, data: Path) -> list[Page]:
+    """The six pages of one game."""
+    doc = GamePages(spec, data)
+    table_page = tables.render(doc)  # first: it records the anchors the other pages link to
+    game, title = doc.game, doc.title
+    return [
+        Page(f"{game}/index.md", "Overview", title, overview.render(doc)),
+        Page(f"{game}/rules.md", "Rules", title, rules.render(doc)),
+        Page(f"{game}/tables.md", "Components and tables", title, table_page),
+        Page(f"{game}/variants.md", "Variants", title, variants.render(doc)),
+        Page(f"{game}/verify.md", "Verify with your box", title, verify.render(doc)),
+        Page(f"{game}/notation.md", "Notation", title, notation.render(doc)),
+        Page(f"{game}/replays.md", "Replays", title, replays.render(doc)),
+    ]
+
+
+def site_files(data: Path | None = None) -> list[tuple[str, str]]:
+    """The site's files that are not Markdown pages: each game's replay pages and the pictures
+    its rules page shows, as (path, text)."""
+    data, specs = game_specs(data)
+    return [item for spec in specs for item in replays.files(GamePages(spec, data))]
+
+
+MARKER = ".referee-docs"  # in a folder `write_docs` wrote, which it may therefore replace
+
+
+def write_docs(out: Path, data: Path | None = None) -> list[Path]:
+    """Write the generated pages as Markdown under `out`, with the replay pages and pictures;
+    returns the paths written.
+
+    The files are written into a fresh folder beside `out`, which then takes its place: no
+    page of an earlier build stays behind, and a failure leaves the old folder as it was. A
+    folder that holds anything but files of `referee docs` is refused, not replaced.
+    """
+    files = [(page.path, page.text) for page in render_site(data)] + site_files(data)  # first: a spec error leaves `out` untouched
+    out = Path(out)
+    if out.exists() or out.is_symlink():
+        _check_replaceable(out, {relative for relative, _ in files})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(fresh, 0o777 & ~mask)  # as a folder made by mkdir would be, not private
+        for relative, text in files:
+            path = fresh / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        (fresh / MARKER).write_text("This folder is written by `referee docs`, which replaces it whole at each run.\n", encoding="utf-8")
+        if out.exists() or out.is_symlink():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+            os.rename(out, old / "pages")
+            os.rename(fresh, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(fresh, out)
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return [out / relative for relative, _ in files]
+
+
+def _check_replaceable(out: Path, ours: set[str]) -> None:
+    """Only a folder of generated files may be replaced: one with the marker, or whose every
+    file is one `referee docs` writes (a folder written before the marker existed)."""
+    if not out.is_dir():
+        raise UsageError(f"{out} is not a folder")
+    if (out / MARKER).is_file():
+        return
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out).as_posix()
+        if path.is_symlink() or (not path.is_dir() and rel not in ours):
+            raise UsageError(f"{out} holds files that referee docs did not write (such as {rel}); give it a new or empty folder, or one it wrote before")
+
+
+def nav(pages: list[Page]) -> list:
+    """mkdocs navigation entries for the generated pages, a section per game."""
+    entries: list = []
+    groups: dict[str, list] = {}
+    for page in pages:
+        if page.group is None:
+            entries.append({page.title: page.path})
+        else:
+            if page.group not in groups:
+                groups[page.group] = []
+                entries.append({page.group: groups[page.group]})
+            groups[page.group].append({page.title: page.path})
+    return entries
+
+
+# --- snippets in the hand-written pages ----------------------------------------------------
+
+
+def games_table(data: Path | None = None) -> str:
+    """A table of the games with links to their pages, for the home page."""
+    rows = []
+    for spec in game_specs(data)[1]:
+        names, players, game = spec.meta["names"], spec.meta["players"], spec.game
+        rows.append([
+            f"[{names['en']}]({game}/index.md)",
+            *(names.get(lang, "—") for lang in ("de", "hu")),
+            f"{players['min']}–{players['max']}",
+            f"[rules]({game}/rules.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
+        ])
+    return table(["Game", LANGS["de"], LANGS["hu"], "Players", "Pages"], rows)
+
+
+def notation_links(data: Path | None = None) -> str:
+    """A list of the games' notation pages, for the general notation page."""
+    return "".join(f"- [{spec.meta['names']['en']}]({spec.game}/notation.md)\n" for spec in game_specs(data)[1])
+
+
+SNIPPETS = {"games": games_table, "notation": notation_links}
+SNIPPET = re.compile(r"<!-- referee:([a-z-]+) -->")
+
+
+def expand_snippets(markdown: str, data: Path | None = None) -> str:
+    """Replace `<!-- referee:NAME -->` in a hand-written page by generated Markdown."""
+
+    def expand(match: re.Match) -> str:
+        if match.group(1) not in SNIPPETS:
+            raise DocsError("docs", match.group(0), f"no generated snippet {match.group(1)!r}; known: {', '.join(SNIPPETS)}")
+        return SNIPPETS[match.group(1)](data)
+
+    return SNIPPET.sub(expand, markdown)

@@ -1,0 +1,89 @@
+"""A game's replays page, its example records as replay pages, and the rules page's pictures.
+
+Each example record of a game becomes a page to step through (`referee replay`, written next
+to the Markdown as `<game>/replays/<record>.html`), listed on the game's Replays page. A game
+names the positions that explain a rule (`Game.illustrations()`); each is drawn from its
+example record as `<game>/pictures/<rule>.svg` and shown on the rules page under its rule.
+The Markdown pages are rendered with the rest of the site (`render`, `figure`); the replay
+pages and pictures are files of their own (`files`), made by `referee docs` and the mkdocs
+build, since a replay of every example takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from referee.engine.replay import check_bytes
+from referee.games import load_game
+from referee.pictures.replay_page import build
+from referee.report.situation import Illustration, quietly
+from referee.site.markdown import escape, slug
+from referee.site.tables import GamePages
+
+
+def render(doc: GamePages) -> str:
+    out = [
+        f"# Replays of {doc.title}",
+        "",
+        f"Each example record of {doc.title} as a page to step through: the moves beside a picture of the "
+        "position, each move told in a sentence, and charts of the score and the money by round. Step with "
+        "the arrow keys or pick a move. `referee replay FILE -o FILE.html` makes the same page of any record.",
+        "",
+    ]
+    if not doc.examples():
+        out += [f"No example records of {doc.title} are bundled yet.", ""]
+    for path in doc.examples():
+        about = doc.example_about(path.read_text(encoding="utf-8"))
+        out += [
+            f"## {path.name} {{#replay-{slug(path.stem)}}}",
+            "",
+            *([escape(about), ""] if about else []),
+            f"[Step through {path.name}](replays/{path.stem}.html) · [the record](notation.md#example-{slug(path.stem)})",
+            "",
+        ]
+    return "\n".join(out)
+
+
+def illustrations(doc: GamePages) -> dict[str, Illustration]:
+    """The game's pictures by rule id, those whose example record is there to draw them from."""
+    examples = {p.name for p in doc.examples()}
+    return {i.rule: i for i in load_game(doc.game).illustrations() if i.record in examples}
+
+
+def figure(doc: GamePages, rule: str) -> list[str]:
+    """The Markdown of a rule's picture, or nothing when the game draws none for it."""
+    picture = illustrations(doc).get(rule)
+    if picture is None:
+        return []
+    return [f"![{escape(picture.caption)}](pictures/{slug(rule.split('/', 1)[1])}.svg)", "", f"*{escape(picture.caption)}*", ""]
+
+
+def files(doc: GamePages) -> list[tuple[str, str]]:
+    """(path, text) of every replay page and picture of the game, paths relative to the site."""
+    out = []
+    for rule, picture in illustrations(doc).items():
+        out.append((f"{doc.game}/pictures/{slug(rule.split('/', 1)[1])}.svg", draw(doc, picture)))
+    for path in doc.examples():
+        page, _ = build(path.read_bytes(), path.name, [])
+        if page is not None:
+            out.append((f"{doc.game}/replays/{path.stem}.html", page))
+    return out
+
+
+def draw(doc: GamePages, picture: Illustration) -> str:
+    """The first position of the picture's record where its condition holds (else the last)."""
+    found: list[str] = []
+    moves = itertools.count()
+
+    def watch(event: str, move, state) -> None:
+        number = next(moves) if event != "end" else None
+        if found:
+            return
+        with quietly(state):
+            if picture.when(state) or event == "end":
+                where = "the start" if not number else f"after move {number}"
+                found.append(state.game.draw(state, f"{picture.record}, {where}").tostring())
+
+    record = doc.spec.directory / "examples" / picture.record
+    check_bytes(record.read_bytes(), picture.record, [], watch=watch)
+    return found[0]

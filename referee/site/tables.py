@@ -1,0 +1,319 @@
+"""Spec values as Markdown tables, and the game's "Components and tables" page.
+
+Spec files have free structure, so tables are rendered generically: a mapping
+of entries becomes a table with a row per entry, a list of mappings a table
+with a row per item, a small mapping or list a single cell. A value that is
+less than certain carries a link to the verify page. Data that cannot be laid
+out as tables stops the build with a `DocsError`.
+
+`GamePages` holds one game's spec and the anchors of its tables, which the
+other pages link to; every page module renders from it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+from referee.spec.loader import Spec, read_spec_text
+from referee.site.markdown import (
+    LANGS,
+    MAX_INLINE_ITEMS,
+    DocsError,
+    dotted,
+    entry_title,
+    escape,
+    flatten,
+    human,
+    is_entries,
+    is_names,
+    is_scalar,
+    key_header,
+    names_line,
+    names_of,
+    slug,
+    table,
+    table_like,
+    verify_anchor,
+    words,
+)
+
+GAME_KEYS = {"kind", "id", "names", "designer", "publisher", "players", "colours", "summary", "sources", "phases", "turn"}
+MAX_TABLE_COLUMNS = 10  # entries with more fields than this get a small table each instead of one wide table
+GRID_WIDTH = 10  # long lists of numbers are shown ten to a row
+
+
+class GamePages:
+    """The pages of one game, rendered from its spec."""
+
+    def __init__(self, spec: Spec, data: Path):
+        self.spec = spec
+        self.data = data
+        self.game = spec.game
+        self.title = spec.meta["names"]["en"]
+        self.anchors: dict[str, str] = {}  # "file:key" -> anchor on the tables page
+        self.verify_links = True  # False for a variant's values, which the verify page does not list
+
+    # --- values and cells ---------------------------------------------------------------
+
+    def where(self, stem: str) -> str:
+        """A spec file's path as a user finds it, e.g. specs/speicherstadt/cards.yaml."""
+        path = Path(self.spec.path_of(stem))
+        try:
+            return path.relative_to(self.data).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def mark(self, stem: str, path: tuple) -> str:
+        """A link to the verify page when the value at this address is not certain."""
+        p = self.spec.provenance.get(f"{stem}:{dotted(path)}")
+        if not p:
+            return ""
+        return f" <sup>[{p.status}](verify.md#{verify_anchor(p)})</sup>" if self.verify_links else f" <sup>{p.status}</sup>"
+
+    def cell(self, value: Any, stem: str, path: tuple) -> str:
+        """A value as the text of one table cell."""
+        return self.inline(value, stem, path) + self.mark(stem, path)
+
+    def inline(self, value: Any, stem: str, path: tuple) -> str:
+        if value is None:
+            return "*not known*"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, datetime.date):
+            return value.isoformat()
+        if isinstance(value, (int, float, str)):
+            return escape(value)
+        if isinstance(value, list):
+            if not value:
+                return "none"
+            sep = "; " if any(isinstance(v, (dict, list)) for v in value) else ", "
+            return sep.join(self.cell(v, stem, path + (i,)) for i, v in enumerate(value))
+        if isinstance(value, dict):
+            if names_of(value):
+                return escape(names_of(value).get("en", ""))
+            if not value:
+                return "none"
+            parts = []
+            for k, v in value.items():
+                text = self.cell(v, stem, path + (k,))
+                label = escape(words(k))
+                parts.append(f"{label} ({text})" if isinstance(v, (dict, list)) and v else f"{label}: {text}")
+            return ", ".join(parts)
+        raise DocsError(self.spec.path_of(stem), dotted(path), f"cannot show a value of type {type(value).__name__} in a table")
+
+    # --- generic tables -------------------------------------------------------------------
+
+    def block(self, node: Any, stem: str, path: tuple, level: int, title: str, ident: Any = None) -> list[str]:
+        """A heading, then the node as tables; parts too big for a cell get headings of their own."""
+        if level > 6:
+            raise DocsError(self.spec.path_of(stem), dotted(path), "nested too deeply to be shown as tables; the docs renderer needs a layout for it")
+        anchor = slug(stem, *path)
+        self.anchors[f"{stem}:{dotted(path)}"] = anchor
+        out = [f"{'#' * level} {escape(title)} {{#{anchor}}}", ""]
+        p = self.spec.provenance.get(f"{stem}:{dotted(path)}")
+        if p:
+            out += [f"*{p.status.capitalize()} data:* {escape(p.note)} [Verify]({'verify.md#' + verify_anchor(p)}).", ""]
+        if ident is not None:
+            out += [f"Id: `{ident}`", ""]
+        return out + self.body(node, stem, path, level)
+
+    def body(self, node: Any, stem: str, path: tuple, level: int) -> list[str]:
+        if isinstance(node, dict):
+            out = [names_line(node["names"]), ""] if is_names(node.get("names")) else []
+            items = {k: v for k, v in node.items() if k != "kind" and not (k == "names" and out)}
+            if not items:
+                return out or ["*(empty)*", ""]
+            if level <= 2:  # a whole file: every part gets a heading
+                return out + self.fields(items, stem, path, level, split=True)
+            if is_entries(items):
+                return out + self.entries(list(items.items()), stem, path, level, listed=False)
+            if all(isinstance(k, int) for k in items) and all(map(is_scalar, items.values())):
+                return out + [self.numbered(items, stem, path)]
+            return out + self.fields(items, stem, path, level, split=False)
+        if isinstance(node, list):
+            if node and all(isinstance(v, dict) for v in node):
+                return self.entries(list(enumerate(node)), stem, path, level, listed=True)
+            if len(node) > MAX_INLINE_ITEMS and all(map(is_scalar, node)):
+                return [self.numbered(dict(enumerate(node)), stem, path)]
+            if any(isinstance(v, (dict, list)) for v in node):
+                return self.fields(dict(enumerate(node)), stem, path, level, split=False)
+        return [self.cell(node, stem, path), ""]
+
+    def fields(self, items: dict, stem: str, path: tuple, level: int, split: bool) -> list[str]:
+        """Small values in a two-column table; big ones (all mappings and lists when `split`) below it."""
+        small = {k: v for k, v in items.items() if not (table_like(v) or (split and isinstance(v, dict)))}
+        out = []
+        if small:
+            out.append(table(["", "Value"], [[human(k), self.cell(v, stem, path + (k,))] for k, v in small.items()]))
+        for k, v in items.items():
+            if k not in small:
+                out += self.block(v, stem, path + (k,), level + 1, entry_title(v) or human(k))
+        return out
+
+    def entries(self, entries: list[tuple], stem: str, path: tuple, level: int, listed: bool) -> list[str]:
+        """Mappings side by side: a row each, or a small table each when they do not fit in one table."""
+        entries = [(key, {"names": e} if is_names(e) else e) for key, e in entries]
+        flat = {key: flatten(entry) for key, entry in entries}
+        langs = [lang for lang in LANGS if any(names_of(e).get(lang) for _, e in entries)]  # columns with a name in them
+        by_id = listed and all(is_scalar(e.get("id")) and e.get("id") is not None for _, e in entries)
+        columns: list[tuple] = []
+        for leaves, _ in flat.values():
+            columns += [c for c in leaves if c not in columns and not (by_id and c == ("id",))]
+        # fields that few entries have share one column
+        rare = [c for c in columns if len(entries) >= 4 and 4 * sum(c in leaves for leaves, _ in flat.values()) < len(entries)]
+        main = [c for c in columns if c not in rare]
+        nested = any(table_like(v) for leaves, _ in flat.values() for v in leaves.values())
+        if nested or len(main) + bool(rare) > MAX_TABLE_COLUMNS:
+            out = []
+            for key, entry in entries:
+                if listed:  # the third of the faces, ...
+                    title = f"{human(path[-1] if path else stem)} {key + 1}"
+                else:  # a card type, a player count
+                    title = human(key) if key_header(path) == "Id" else f"{key_header(path)}: {key}"
+                out += self.block(entry, stem, path + (key,), level + 1, entry_title(entry) or title, None if listed else key)
+            return out
+        keyed = not listed or by_id
+        header = [key_header(path)] if keyed else []
+        header += [LANGS[lang] for lang in langs]
+        header += [" › ".join(human(k) for k in c) for c in main] + (["Other"] if rare else [])
+        if not header:  # mappings with nothing in them
+            return ["none", ""]
+        rows = []
+        for key, entry in entries:
+            anchor = slug(stem, *path, key)
+            self.anchors[f"{stem}:{dotted(path + (key,))}"] = anchor
+            leaves, through = flat[key]
+            names = names_of(entry)
+            row = [f"`{entry['id'] if listed else key}`"] if keyed else []
+            row += [escape(names.get(lang, "—")) for lang in langs]
+            row += [self.cell(leaves[c], stem, path + (key, *c)) if c in leaves else "—" for c in main]
+            if rare:
+                row.append(", ".join(f"{escape(' '.join(map(words, c)))}: {self.cell(leaves[c], stem, path + (key, *c))}" for c in rare if c in leaves) or "—")
+            marks = "".join(self.mark(stem, path + (key, *c)) for c in [("names",), *through])
+            row[0] = f'<span id="{anchor}"></span>{row[0]}{marks}'
+            rows.append(row)
+        return [table(header, rows)]
+
+    def numbered(self, items: dict, stem: str, path: tuple) -> str:
+        """Values by number: one row when few, else ten to a row (row label + column = the number)."""
+        keys = list(items)
+        if len(keys) <= MAX_INLINE_ITEMS:
+            header = [""] + [escape(k) for k in keys]
+            return table(header, [[human(path[-1]) if path else ""] + [self.cell(items[k], stem, path + (k,)) for k in keys]])
+        if keys != list(range(keys[0], keys[0] + len(keys))):
+            return table(["", "Value"], [[escape(k), self.cell(items[k], stem, path + (k,))] for k in keys])
+        rows = []
+        for start in range(keys[0], keys[-1] + 1, GRID_WIDTH):
+            row = [self.cell(items[k], stem, path + (k,)) if k in items else "" for k in range(start, start + GRID_WIDTH)]
+            rows.append([f"**{start}**"] + row)
+        return table([""] + [f"+{i}" for i in range(GRID_WIDTH)], rows)
+
+    def table_stems(self) -> list[str]:
+        """Spec files shown on the tables page: components and setup first, then scoring, then how `referee play` plays."""
+        order = ["components", "setup", "*", "scoring", "play"]
+        stems = [s for s in self.spec.files if s not in ("game", "rules", "figures")]  # figures: on the notation page
+        return sorted(stems, key=lambda s: (order.index(s if s in order else "*"), s))
+
+    def about(self, kind: str) -> str:
+        """What a kind of spec file holds, from its schema's title ("The Speicherstadt: setup by player count")."""
+        path = self.spec.directory.parent / "schema" / f"{kind}.schema.json"
+        title = json.loads(read_spec_text(path)).get("title", "") if path.is_file() else ""
+        return title.split(": ", 1)[-1]
+
+    def link(self, address: str) -> str:
+        """A spec address as a link to the closest table that shows it."""
+        stem, _, key = address.partition(":")
+        parts = key.split(".") if key else []
+        if "*" in parts:
+            parts = parts[: parts.index("*")]
+        text = f"`{address}`"
+        if stem == "game":
+            return f"[{text}](index.md)"
+        while True:
+            anchor = self.anchors.get(f"{stem}:{'.'.join(parts)}")
+            if anchor:
+                return f"[{text}](tables.md#{anchor})"
+            if not parts:
+                return text
+            parts.pop()
+
+    def rule_groups(self) -> list[tuple[str, str]]:
+        """(section id, title) of every group of rules, in the order of rules.yaml."""
+        declared = [(s["id"], s["title"]) for s in self.spec.files["rules"].get("sections", [])]
+        used = list(dict.fromkeys(r.section or "other" for r in self.spec.rules.values()))
+        groups = [(sid, title) for sid, title in declared if sid in used]
+        return groups + [(sid, "Other rules" if sid == "other" else human(sid)) for sid in used if sid not in dict(declared)]
+
+    def variant_files(self) -> list[Path]:
+        return sorted((self.spec.directory / "variants").glob("*.yaml"))
+
+    def where_path(self, path: Path) -> str:
+        try:
+            return path.resolve().relative_to(self.data.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def examples(self) -> list[Path]:
+        return sorted((self.spec.directory / "examples").glob("*.log"))
+
+    @staticmethod
+    def example_about(text: str) -> str:
+        """What an example record is about: its leading comment lines, joined."""
+        return " ".join(line.lstrip("#").strip() for line in itertools.takewhile(lambda line: line.startswith("#"), text.splitlines()))
+
+
+def render(doc: GamePages) -> str:
+    out = [
+        f"# {doc.title}: components and tables",
+        "",
+        f"Every number below is read from the spec files of {doc.title} when the site is built. "
+        "A value marked *likely*, *guess*, *provisional* or *unknown* is less than certain; "
+        "its link leads to the page that says where it came from.",
+        "",
+    ]
+    extra = {k: v for k, v in doc.spec.meta.items() if k not in GAME_KEYS}
+    if extra:
+        out += file_section(doc, "game", extra, "Game")
+    for stem in doc.table_stems():
+        out += file_section(doc, stem, doc.spec.files[stem], human(stem))
+    return "\n".join(out)
+
+
+def file_section(doc: GamePages, stem: str, data: dict, title: str) -> list[str]:
+    doc.anchors[f"{stem}:"] = slug(stem)
+    about = doc.about(str(data.get("kind", "")))
+    out = [f"## {title} {{#{slug(stem)}}}", "", f"From `{doc.where(stem)}`" + (f": {escape(about)}." if about else "."), ""]
+    out += doc.body(data, stem, (), 2)
+    touch = TOUCHES.get(str(data.get("kind")))
+    return out + (touch(doc, stem, data) if touch else [])
+
+
+def deck_by_season(doc: GamePages, stem: str, data: dict) -> list[str]:
+    """The Speicherstadt's draw pile: how many cards of each type every season stack holds."""
+    seasons = data["seasons"]
+    ids = [s["id"] for s in seasons]
+    rows, totals = [], dict.fromkeys(ids, 0)
+    for key, card in data["types"].items():
+        counts = card.get("counts") or {}
+        for sid in ids:
+            totals[sid] += counts.get(sid, 0)
+        name = f"[{escape(card['names']['en'])}](#{slug(stem, 'types', key)})"
+        rows.append([name, *(str(counts[sid]) if sid in counts else "" for sid in ids), str(sum(counts.values()))])
+    rows.append(["**Cards counted**", *(f"**{totals[sid]}**" for sid in ids), f"**{sum(totals.values())}**"])
+    rows.append(["Cards in the stack", *(doc.cell(s.get("cards"), stem, ("seasons", i, "cards")) for i, s in enumerate(seasons)), doc.cell(data.get("deck"), stem, ("deck",))])
+    header = ["Card", *(f"{s['id']}: {escape(s['names']['en'])}" for s in seasons), "Total"]
+    return [
+        "### The deck by season {#cards-deck-by-season}",
+        "",
+        "The draw pile is built from the season stacks, the first season on top. A card type's row says how many "
+        "copies each stack holds.",
+        "",
+        table(header, rows),
+    ]
+
+
+TOUCHES = {"speicherstadt/cards": deck_by_season}
