@@ -1,0 +1,167 @@
+"""The legal next moves of a position as buttons: one tap a move where few are open, else
+word by word along the legal continuations.
+
+A menu is asked for with the text tapped so far (the start of a line, its words followed
+by a space). Its buttons come from the recorder's completion (`Continuations.complete`):
+where at most a dozen moves remain, each whole move is a button, so most moves take one
+tap; where there are more (Canterbury's thousands of builds), the next words are, each
+with how many moves it leads to. A word that is the only way on is taken at once, so no
+tap is spent on it. Chance outcomes are placeholders filled from the game's own words
+(the goods a contract shows, a fireman's value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+
+from referee._plain import dataclass
+from referee.recording.session import Recording
+
+MOST_TEXT = 400  # a menu's text is the start of one line: no longer than a line of a record
+FORCED_STEPS = 8  # words taken without a tap, at most, where each is the only way on
+
+
+@dataclass
+class Button:
+    """One tap: the text the line becomes, what the button says, and whether the tap
+    enters the line (a whole move) or opens the next choice."""
+
+    text: str
+    label: str
+    note: str
+    enters: bool
+
+
+@dataclass
+class Menu:
+    text: str  # the line so far, after any forced words
+    buttons: list[Button] = field(default_factory=list)
+    can_enter: bool = False  # the text is a whole line already (it may go on, too)
+    groups: list[tuple[str, list[Button]]] = field(default_factory=list)
+
+
+def menu(recording: Recording, text: str) -> Menu:
+    """The buttons after `text` in the recording's position."""
+    text = text[:MOST_TEXT]
+    if text.strip() == "":
+        text = ""
+    elif not text.endswith(" "):
+        text += " "
+    for _ in range(FORCED_STEPS):
+        buttons, filling = _buttons(recording, text)
+        whole = _is_whole(recording, text, filling)
+        if len(buttons) == 1 and not buttons[0].enters and not whole and text:
+            text = buttons[0].text  # the only way on: taken without a tap
+            continue
+        break
+    found = Menu(text, buttons, whole)
+    found.groups = _grouped(text, buttons)
+    return found
+
+
+def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
+    """The choices after `text`, and whether a chance outcome is being filled in."""
+    continuations = recording.continuations()
+    out: list[Button] = []
+    filling = False
+    grows = recording.word_by_word(recording.state)
+    trial = _trial(recording) if grows else None
+    for choice in continuations.complete(text):
+        if choice.meta in ("command", "a checkpoint line") or choice.meta.startswith("= "):
+            continue  # commands and checkpoints have their own buttons; other spellings are not needed
+        filling = filling or choice.meta.startswith("<")
+        new = text[: len(text) - choice.replace] + choice.text
+        enters = not new.endswith(" ")
+        if enters and grows:  # a word the completion did not look past: ask whether it ends the move
+            try:
+                after = recording.game.next_words(trial, new.split())
+            except Exception:
+                after = [""]
+            if after != [""]:
+                new, enters = new + " ", False
+        label = new[len(text):].strip() or new.strip()
+        out.append(Button(new, label, "" if choice.meta in ("move", "") else choice.meta, enters))
+    return out, filling
+
+
+def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
+    """Whether the text so far is a whole line: a legal move as listed, one the game says
+    may end here, or a chance outcome being filled in (the rules then say if it is whole)."""
+    line = text.strip()
+    if not line:
+        return False
+    if filling:
+        return True
+    state = recording.state
+    if recording.word_by_word(state):
+        try:
+            return "" in recording.game.next_words(_trial(recording), line.split())
+        except Exception:
+            return False
+    hints = recording.hints()
+    if line in hints:
+        return True
+    for hint in hints:  # a chance outcome: its placeholder's words are the game's to judge
+        if "<" in hint:
+            fixed = hint[: hint.index("<")]
+            if line.startswith(fixed) and len(line) > len(fixed):
+                return True
+    return False
+
+
+def _trial(recording: Recording):
+    from referee.engine.rulings import copy_state
+
+    return copy_state(recording.state)
+
+
+def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]:
+    """Buttons grouped the way the moves are: by their first words after the text (the
+    player and the action), so a phone shows a short heading over each group."""
+    groups: dict[str, list[Button]] = {}
+    for button in buttons:
+        rest = button.text[len(text):].split()
+        key = " ".join(rest[:2]) if button.enters and len(rest) > 2 else ""
+        groups.setdefault(key, []).append(button)
+    out = []
+    for key, items in groups.items():
+        if key and len(items) > 1:
+            for item in items:
+                item.label = item.text[len(text):].strip()[len(key):].strip() or item.label
+        out.append((key if len(items) > 1 else "", items))
+    return out
+
+
+def checkpoint_offer(recording: Recording) -> list[str]:
+    """The checkpoint lines the referee would write here (`State.play_checkpoints`, as
+    `referee play` writes them), with its own figures filled in, for the table to confirm or
+    correct; none where the game does not take a checkpoint at this point."""
+    state = recording.state
+    if state.is_over():
+        return []
+    trial = _trial(recording)
+    try:
+        if recording.word_by_word(state):
+            return list(trial.play_checkpoints(None))
+        for move in recording.game.legal_moves(trial):
+            lines = trial.play_checkpoints(move)
+            if lines:
+                return list(lines)
+    except Exception:  # an offer helps; it must never stop the page
+        return []
+    return []
+
+
+def checkpoint_line(recording: Recording, owner: str) -> str:
+    """A checkpoint of every plain figure of one owner, for a table that wants one now."""
+    try:
+        figures = recording.state.figures(owner)
+    except Exception:
+        return ""
+    parts = []
+    for key, value in figures.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            parts.append(f"{key} {value}")
+    return f"check {owner}: " + ", ".join(parts) if parts else ""
