@@ -32,6 +32,17 @@ read from it with the same checks and messages (the answer to that question is t
 line read). The exit code is check's for the file at the end."""
 
 
+SERVE_EPILOG = """Open the address it prints in a browser. A new game is started from a form (game, variant,
+players, start player), or a record of DIR is opened. Each tapped move is checked against
+the rules and appended to the record file, synced to the disk, before any phone is told it
+is kept, so `referee check` and `referee record` read the same file, and a stopped server
+loses nothing. Every phone on a game sees each move within a second.
+
+Bound to this machine (the default), no code is asked. With --host 0.0.0.0 the address of
+the server is printed with its join code and a QR code of both; each game has its own join
+code, shown on its page for the next phone. Stop the server with Ctrl-C."""
+
+
 SHOW = """Where the game stands: the round and phase, who acts next and what the game waits for,
 each player's figures in a table, and the board in text where that reads naturally.
 --format yaml or json prints the whole state as data instead.
@@ -138,6 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--players", metavar="P", help='the players of a new record in seat order, each a colour and an optional name: "red Ann, blue Ben"')
     r.add_argument("--start", metavar="C", help="the start player's colour in a new record (default: the first seat)")
     r.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable); a new record names the variants in its header")
+
+    sv = command("serve", "a local web app for the phones at the table: one tap a move, every phone in step", epilog=SERVE_EPILOG)
+    sv.add_argument("--games", metavar="DIR", default=None, help="the folder of record files the app opens and writes (default: referee/games in the user's data folder, e.g. ~/.local/share/referee/games)")
+    sv.add_argument("--host", metavar="H", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code")
+    sv.add_argument("--port", metavar="P", type=int, default=8765, help="the port to listen on (default: 8765)")
 
     pl = command("play", "write a complete random legal game as a record", epilog=None)
     pl.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")

@@ -197,6 +197,12 @@ def cmd_record(args) -> int:
     return record_stream(args.file, sys.stdin.buffer, **options)
 
 
+def cmd_serve(args) -> int:
+    from referee.server.run import serve
+
+    return serve(args.games, args.host, args.port)
+
+
 def cmd_explain(args) -> int:
     from referee.report.explain import cannot_explain, explain_bytes, explanation_json, format_explanation
 
@@ -266,7 +272,7 @@ def cmd_docs(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
 
 
 if __name__ == "__main__":  # pragma: no cover

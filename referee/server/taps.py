@@ -50,7 +50,7 @@ def menu(recording: Recording, text: str) -> Menu:
     for _ in range(FORCED_STEPS):
         buttons, filling = _buttons(recording, text)
         whole = _is_whole(recording, text, filling)
-        if len(buttons) == 1 and not buttons[0].enters and not whole and text:
+        if len(buttons) == 1 and not buttons[0].enters and not whole:
             text = buttons[0].text  # the only way on: taken without a tap
             continue
         break
