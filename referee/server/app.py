@@ -108,7 +108,7 @@ def create_app(settings: Settings) -> Starlette:
             response.set_cookie(name, value, httponly=True, samesite="lax", path=where)
         response.headers["Content-Security-Policy"] = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
         response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make a browser send Origin: null on a form
         return response
 
     def _join(request: Request, path: str) -> list[tuple[str, str, str]]:
@@ -196,7 +196,7 @@ def create_app(settings: Settings) -> Starlette:
                 "table": table, "id": table.id, "version": table.version, "where": recording.where(),
                 "menu": menu, "picture": picture, "offer": offer, "owners": owners, "over": over,
                 "refused": recording.refused_move, "messages": messages,
-                "recent": [line for line in recording.text.split("\n") if line.strip()][-RECENT:],
+                "recent": [line for line in recording.text.split("\n") if line.strip() and not line.lstrip().startswith("[")][-RECENT:],
                 "standings": exports.standings(state) if over or request.query_params.get("scores") else None,
                 "code": table.code if settings.codes else None, "game": recording.game.name,
                 "seats": [seat.label for seat in state.seats],
