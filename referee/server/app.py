@@ -205,11 +205,17 @@ def create_app(settings: Settings) -> Starlette:
     async def game_page(request: Request) -> Response:
         table = table_of(request)
         text = request.query_params.get("text", "")
+        if len(text) > taps.MOST_TEXT or any(not ch.isprintable() for ch in text):
+            raise guard.Refused(400, "the start of a move in this address cannot be read; start the move again")
         values = await run_in_threadpool(play_values, request, table, text, [])
+        status = 200
+        if text.strip() and not values["menu"].buttons and not values["menu"].can_enter:
+            values = await run_in_threadpool(play_values, request, table, "", [shown(f"no legal move starts with {text.strip()}; here are the moves from the start")])
+            status = 400
         if request.headers.get("x-partial"):
-            return page(request, "play.html", **values)
+            return page(request, "play.html", status, **values)
         values["qr"] = _qr(f"http://{request.headers.get('host', '')}/g/{quote(table.id)}?join={quote(table.code)}") if settings.codes else None
-        return page(request, "game.html", title=f"{table.id}", **values)
+        return page(request, "game.html", status, title=f"{table.id}", **values)
 
     async def enter(request: Request) -> Response:
         table = table_of(request)
@@ -287,7 +293,7 @@ def create_app(settings: Settings) -> Starlette:
             try:
                 report, found = explain_bytes(data, table.id, table.recording.variants, who, figure)
             except UsageError as exc:
-                return None, exc.message
+                return None, str(exc)
             if found is None:
                 return None, "the record cannot be replayed to explain it"
             return format_explanation(report, found), None

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from referee._plain import dataclass
+from referee.engine.continuations import COUNTS, TOKEN
 from referee.recording.session import Recording
 
 MOST_TEXT = 400  # a menu's text is the start of one line: no longer than a line of a record
@@ -86,12 +87,11 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
 
 def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
     """Whether the text so far is a whole line: a legal move as listed, one the game says
-    may end here, or a chance outcome being filled in (the rules then say if it is whole)."""
+    may end here, or a chance outcome filled in with as many words as its placeholder takes
+    (the rules then judge the words themselves)."""
     line = text.strip()
     if not line:
         return False
-    if filling:
-        return True
     state = recording.state
     if recording.word_by_word(state):
         try:
@@ -101,10 +101,16 @@ def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
     hints = recording.hints()
     if line in hints:
         return True
-    for hint in hints:  # a chance outcome: its placeholder's words are the game's to judge
-        if "<" in hint:
-            fixed = hint[: hint.index("<")]
-            if line.startswith(fixed) and len(line) > len(fixed):
+    words = line.split()
+    for hint in hints:
+        parts = TOKEN.findall(hint)
+        if parts and parts[-1].startswith("<") and words[: len(parts) - 1] == parts[:-1]:
+            filled = len(words) - (len(parts) - 1)
+            counts = COUNTS.fullmatch(parts[-1])
+            if counts:
+                if filled in {int(n) for n in counts.group(1).split("/")}:
+                    return True
+            elif filled == 1:
                 return True
     return False
 
