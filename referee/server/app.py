@@ -188,13 +188,12 @@ def create_app(settings: Settings) -> Starlette:
             recording = table.recording
             state = recording.state
             menu = taps.menu(recording, text)
-            picture = table.cached("picture", lambda: _picture(state))
             offer = table.cached("offer", lambda: taps.checkpoint_offer(recording))
             owners = table.cached("figures", lambda: _figures(state))
             over = state.is_over()
             return {
                 "table": table, "id": table.id, "version": table.version, "where": recording.where(),
-                "menu": menu, "picture": picture, "offer": offer, "owners": owners, "over": over,
+                "menu": menu, "offer": offer, "owners": owners, "over": over,
                 "refused": recording.refused_move, "messages": messages,
                 "recent": [line for line in recording.text.split("\n") if line.strip() and not line.lstrip().startswith("[")][-RECENT:],
                 "standings": exports.standings(state) if over or request.query_params.get("scores") else None,
@@ -303,6 +302,18 @@ def create_app(settings: Settings) -> Starlette:
             raise guard.Refused(400, visible(problem))
         return page(request, "explain.html", title=f"{who} {figure}", id=table.id, text=shown(text), who=who, figure=figure)
 
+    async def picture(request: Request) -> Response:
+        """The position's picture, drawn once per version of the game; the page asks for it
+        by version, so a phone's cache never shows an old position."""
+        table = table_of(request)
+
+        def work():
+            with table.lock:
+                return table.cached("picture", lambda: _picture(table.recording.state))
+
+        svg = await run_in_threadpool(work)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
+
     async def record_file(request: Request) -> Response:
         table = table_of(request)
         with table.lock:
@@ -348,6 +359,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/g/{game}/events", events),
         Route("/g/{game}/explain", explain),
         Route("/g/{game}/record", record_file),
+        Route("/g/{game}/picture.svg", picture),
         Route("/g/{game}/scores.csv", scores),
         Route("/g/{game}/bgstats.json", bg_stats),
         Route("/g/{game}/replay", replay),

@@ -116,9 +116,15 @@ def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
 
 
 def _trial(recording: Recording):
+    """A copy of the position for the search to ask (it may note rules in the copy's trace),
+    made once per position rather than once per question."""
     from referee.engine.rulings import copy_state
 
-    return copy_state(recording.state)
+    cached = getattr(recording, "_tap_trial", None)
+    if cached is None or cached[0] is not recording.state:
+        cached = (recording.state, copy_state(recording.state))
+        recording._tap_trial = cached
+    return cached[1]
 
 
 def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]:
