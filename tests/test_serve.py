@@ -201,3 +201,57 @@ def test_most_moves_take_one_tap(folder):
     first = taps.menu(canterbury.recording, "")
     assert first.text == "blue: full build "  # the only words on are taken without a tap
     assert {b.label for b in first.buttons} >= {"well", "garden", "fountain"}
+
+
+def taps_to_enter(recording, target: str) -> tuple[str, int]:
+    """The taps a phone takes to enter `target` from the menus: whole moves, words, goods,
+    and a typed outcome where no list gives one (the typing counted as one tap)."""
+    text, count = "", 0
+    for _ in range(40):
+        menu = taps.menu(recording, text)
+        text = menu.text
+        if menu.can_enter and text.strip() == target:
+            return target, count + 1
+        if menu.free and target.startswith(text) and " " not in target[len(text):]:
+            return target, count + 1
+        leading = [b for b in menu.buttons if (b.enters and b.text == target) or (not b.enters and (target.startswith(b.text) or target == b.text.strip()))]
+        assert leading, f"no button leads to {target!r} from {text!r}"
+        best = max(leading, key=lambda b: len(b.text))
+        count += 1
+        if best.enters:
+            return best.text, count
+        text = best.text
+    raise AssertionError(f"{target!r} takes more than 40 taps")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
+    """At most 40 taps a round for two and three players; with more, a round has more moves
+    than that (every worker placed and every offer answered is a move), and it takes at most
+    two taps a line."""
+    from referee.lab.random_game import play_game
+
+    record = play_game("speicherstadt", players, seed=players)
+    lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")]
+    seats = record.split('[Players "')[1].split('"')[0]
+    table = Tables(folder).new_game(f"rounds-{players}", "speicherstadt", seats, None, [])
+    i, rounds, round_taps, most, round_lines, ratio = 0, 0, 0, 0, 0, 0.0
+    while i < len(lines):
+        if lines[i].startswith("check "):
+            offer = taps.checkpoint_offer(table.recording)
+            assert offer and offer == lines[i:i + len(offer)]
+            outcome, _ = table.enter(offer, table.version)
+            assert outcome.accepted
+            ratio = max(ratio, (round_taps + 1) / (round_lines + len(offer)))
+            i, rounds, most, round_taps, round_lines = i + len(offer), rounds + 1, max(most, round_taps + 1), 0, 0
+            continue
+        line, count = taps_to_enter(table.recording, lines[i])
+        outcome, _ = table.enter([line], table.version)
+        assert outcome.accepted, outcome.messages
+        round_taps += count
+        round_lines += 1
+        i += 1
+    assert rounds >= 3 and ratio <= 2, (most, ratio)
+    if players <= 3:
+        assert most <= 40
+    assert [line for line in table.path.read_text("utf-8").split("\n") if line.strip() and not line.startswith("[")] == lines

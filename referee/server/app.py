@@ -220,6 +220,9 @@ def create_app(settings: Settings) -> Starlette:
         table = table_of(request)
         form = await read_form(request)
         lines = [line for line in form.get("line", []) if line.strip()]
+        fill = " ".join((form.get("fill") or [""])[0].split())
+        if not lines and fill:  # a chance outcome typed in after the words tapped before it
+            lines = [(form.get("prefix") or [""])[0] + fill]
         if not lines:
             raise guard.Refused(400, "no line to enter: tap a move, or type one")
         if len(lines) > 16:

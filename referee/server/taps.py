@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from referee._plain import dataclass
-from referee.engine.continuations import COUNTS, TOKEN
+from referee.engine.continuations import COUNTS, RANGE, TOKEN
 from referee.recording.session import Recording
 
 MOST_TEXT = 400  # a menu's text is the start of one line: no longer than a line of a record
@@ -38,6 +38,7 @@ class Menu:
     text: str  # the line so far, after any forced words
     buttons: list[Button] = field(default_factory=list)
     can_enter: bool = False  # the text is a whole line already (it may go on, too)
+    free: str = ""  # a chance outcome the table states that no list gives (a fire's points): typed in
     groups: list[tuple[str, list[Button]]] = field(default_factory=list)
 
 
@@ -54,10 +55,25 @@ def menu(recording: Recording, text: str) -> Menu:
         if len(buttons) == 1 and not buttons[0].enters and not whole:
             text = buttons[0].text  # the only way on: taken without a tap
             continue
+        shared = _shared_words(text, buttons)
+        if shared and not whole:
+            text = shared  # every button goes on with the same word: it needs no tap either
+            continue
         break
-    found = Menu(text, buttons, whole)
+    found = Menu(text, buttons, whole, _free(recording, text))
     found.groups = _grouped(text, buttons)
     return found
+
+
+def _shared_words(text: str, buttons: list[Button]) -> str:
+    """The text with the words that every button adds first, where they all add one."""
+    if len(buttons) < 2:
+        return ""
+    rests = [b.text[len(text):].split(" ") for b in buttons]
+    first = rests[0][0]
+    if first and all(len(rest) > 1 and rest[0] == first for rest in rests):
+        return text + first + " "
+    return ""
 
 
 def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
@@ -73,6 +89,8 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
         filling = filling or choice.meta.startswith("<")
         new = text[: len(text) - choice.replace] + choice.text
         enters = not new.endswith(" ")
+        if not enters and choice.meta.startswith("<") and _fills_up(recording, new):
+            new, enters = new.rstrip(), True  # the last of a chance outcome's pieces ends the move
         if enters and grows:  # a word the completion did not look past: ask whether it ends the move
             try:
                 after = recording.game.next_words(trial, new.split())
@@ -113,6 +131,33 @@ def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
             elif filled == 1:
                 return True
     return False
+
+
+def _fills_up(recording: Recording, text: str) -> bool:
+    """Whether `text` fills a move's last placeholder with as many words as it can take."""
+    words = text.split()
+    for hint in recording.hints():
+        parts = TOKEN.findall(hint)
+        counts = COUNTS.fullmatch(parts[-1]) if parts else None
+        if counts and words[: len(parts) - 1] == parts[:-1]:
+            if len(words) - (len(parts) - 1) == max(int(n) for n in counts.group(1).split("/")):
+                return True
+    return False
+
+
+def _free(recording: Recording, text: str) -> str:
+    """The placeholder that comes next after `text` where neither a list nor a range of
+    numbers fills it (`<points>` of a fire whose printed points no source gives)."""
+    if recording.word_by_word(recording.state):
+        return ""
+    words = text.split()
+    for hint in recording.hints():
+        parts = TOKEN.findall(hint)
+        if len(parts) > len(words) and parts[: len(words)] == words:
+            token = parts[len(words)]
+            if token.startswith("<") and not COUNTS.fullmatch(token) and not RANGE.fullmatch(token):
+                return token
+    return ""
 
 
 def _trial(recording: Recording):
