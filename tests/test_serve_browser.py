@@ -152,7 +152,6 @@ def tap(driver, element) -> None:
     from selenium.webdriver.support import expected_conditions as EC
 
     old = state_of(driver)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
     wait_for(driver, EC.staleness_of(old))
 
@@ -162,28 +161,33 @@ def version(driver) -> int:
     return int(driver.execute_script("var s = document.querySelector('#play .state'); return s ? s.getAttribute('data-version') : '-1'"))
 
 
+MOVES = "#play .moves [data-move]"
+
+
 def enter_line(driver, target: str) -> int:
     """Enter one line of a record by taps, as a person would: the whole move where it is a
-    button, else the word that leads to it, one after another. Returns the taps it took."""
+    button, else the word that leads to it, one after another. Returns the taps it took.
+    (The buttons are read in one script call: a call per button would cost more than the taps.)"""
     from selenium.webdriver.common.by import By
 
     taps = 0
     for _ in range(40):
-        text = state_of(driver).get_attribute("data-text")
+        text, offered = driver.execute_script(
+            "var s = document.querySelector('#play .state');"
+            f"return [s.getAttribute('data-text'), Array.from(document.querySelectorAll('{MOVES}')).map(function (e) {{ return [e.tagName, e.getAttribute('data-move')]; }})];")
         if text.strip() == target:
             buttons = driver.find_elements(By.CSS_SELECTOR, "#play .moves button.enter")
             assert buttons, f"{target!r} is whole but no enter button is offered"
             tap(driver, buttons[0])
             return taps + 1
         best, best_text = None, ""
-        for element in driver.find_elements(By.CSS_SELECTOR, "#play .moves [data-move]"):
-            move = element.get_attribute("data-move")
-            whole = element.tag_name == "button"
+        for index, (tag, move) in enumerate(offered):
+            whole = tag.lower() == "button"
             if (whole and move == target) or (not whole and (target.startswith(move) or target == move.strip())):
                 if len(move) > len(best_text):
-                    best, best_text = element, move
+                    best, best_text = index, move
         assert best is not None, f"no button leads to {target!r} from {text!r}"
-        tap(driver, best)
+        tap(driver, driver.execute_script(f"return document.querySelectorAll('{MOVES}')[{best}]"))
         taps += 1
         if best_text == target:  # a whole move's button: the tap entered it
             return taps
