@@ -100,6 +100,16 @@ class Position:
         self.move_lines = 0  # move lines met, refused ones included: move numbers count them
         self.closed = False
 
+    @classmethod
+    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0) -> "Position":
+        """A position around a state already set up and played to (a session that goes on from
+        where its file ends); `state` becomes the position's own."""
+        position = cls.__new__(cls)
+        position.game, position.header, position.record, position.book = game, header, record, None
+        position.players = Players(state.seats)
+        position.state, position.moves, position.move_lines, position.closed = state, moves, move_lines, False
+        return position
+
     # --- questions ---------------------------------------------------------------------------
 
     def is_over(self) -> bool:

@@ -150,6 +150,7 @@ class Record:
     text: str
     header: Header
     entries: list  # Move | Checkpoint | Result | Ruling, in order
+    unreadable: list = field(default_factory=list)  # lines not read, when read with keep_going
 
     @functools.cached_property
     def lines(self) -> list[str]:
