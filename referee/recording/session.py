@@ -37,7 +37,7 @@ from referee.errors import Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.report.movelist import move_lines as listed
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.engine.players import Players, resolve as resolve_players
 from referee.report.diagnostics import Diagnostic, Report, format_diagnostic, format_report, rank
 from referee.engine.rulings import copy_state

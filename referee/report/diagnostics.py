@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from referee.errors import Pos, Status
 from referee.games.base import Seat, Standing, State
 from referee.notation.parser import Record
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import Provenance, data_root
 from referee.terminal import quote, shorten, visible
 

@@ -15,6 +15,8 @@ verdict relied on, and `validate --provenance` can list them all.
 
 from __future__ import annotations
 
+import hashlib
+
 import copy
 import dataclasses
 import functools
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
 from referee.spec.files import FileRefused, read_bytes, read_text
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
 
 if TYPE_CHECKING:
@@ -620,7 +622,7 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
         files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
         package = Path(__file__).resolve().parent.parent
         files += [package / code for code in ("spec/loader.py", "errors.py", "spec/files.py", "spec/safeschema.py")]
-        digest = cache.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
+        digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
         for path in files:
             digest.update(str(path).encode("utf-8") + b"\0")
             # read as the full load reads it: a FIFO or a link to /dev/zero is not waited on
