@@ -74,6 +74,14 @@ def load_game(name: str, variants=(), box: bool = True):
     return _load(name, tuple(variants), str(specs_root()), box_fingerprint(name) if box else None, box)
 
 
+def load_game_with_box(name: str, box_file: Path, variants=()):
+    """The game with a box file of one's choosing under its variants, checked as the game
+    checks its spec (`referee box --use` tries a file with it before keeping it)."""
+    from referee.spec.loader import load_spec_with_box
+
+    return cross_check(game_class(name), load_spec_with_box(name, box_file, variants))
+
+
 def forget_loaded_data() -> None:
     """Drop every spec, game and grammar read so far, so that the next use reads the files again.
 

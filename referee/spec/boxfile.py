@@ -52,7 +52,11 @@ def box_in_use(game: str) -> Path | None:
 def box_fingerprint(game: str) -> tuple | None:
     """What tells one box file from another without reading it: a spec loaded once per
     process is loaded again when the group's file is put in place, changed or removed."""
-    path = box_path(game)
+    return fingerprint_of(box_path(game))
+
+
+def fingerprint_of(path: Path) -> tuple | None:
+    """A box file's path, modification time and size; None when there is no such file."""
     try:
         info = path.stat()
     except OSError:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
-from referee.spec.boxfile import box_error, box_fingerprint, lay_over, read_answers, read_box_bytes
+from referee.spec.boxfile import box_error, box_fingerprint, fingerprint_of, lay_over, read_answers, read_box_bytes
 from referee.spec.files import FileRefused, read_bytes, read_text
 from referee._plain import dataclass
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
@@ -584,6 +584,15 @@ def load_spec(game: str, variants: tuple[str, ...] | list[str] = (), root: Path 
     """A game's spec with its variants; with the group's box file under them when there is
     one (`box=False`: the spec as shipped, for `referee box` to compare with)."""
     return _load_spec(game, tuple(variants), str(root or specs_root()), box_fingerprint(game) if box else None)
+
+
+def load_spec_with_box(game: str, box_file: Path, variants: tuple[str, ...] | list[str] = ()) -> Spec:
+    """A game's spec with a box file of one's choosing under its variants (to try a box file
+    before it is put in use, or to replay with values worked out from records)."""
+    found = fingerprint_of(box_file)
+    if found is None:
+        raise SpecError(box_file, "", "no such box file")
+    return _load_spec(game, tuple(variants), str(specs_root()), found)
 
 
 @functools.lru_cache(maxsize=None)

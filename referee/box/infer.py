@@ -1,0 +1,308 @@
+"""Learning printed numbers from records (`referee box GAME --infer RECORDS...`).
+
+A checkpoint states a figure the table wrote down; the referee's own figure at that line
+follows from the spec. Where the figure grows by printed numbers (a Canterbury build takes
+the tile's cost from the builder's money and adds its points to the builder's prosperity),
+each checkpoint is one linear equation over those numbers with whole coefficients (how many
+of each tile the player built so far):
+
+    written figure = referee's figure + sum of count * (true number - number used)
+
+The equations of all records are solved exactly, with fractions, by Gauss-Jordan
+elimination. A number whose row holds no other unknown is determined, and the checkpoints
+that row was combined from are the lines that prove it; the others are left open. A row
+that reduces to 0 = c, or a determined number that is not whole, means that no numbers
+satisfy those lines: the record (or the records together) is refused.
+
+Everything else a move changes (a Levy, which reads the city track, a district scoring)
+follows the spec, so the replay is done again with the numbers found until nothing changes:
+a few rounds at most.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from referee._plain import dataclass
+from referee.errors import RecordError, SpecError, UsageError, Violation
+from referee.games.base import Trace, waiving
+from referee.notation.parser import Checkpoint, Move, decode, game_of, parse
+from referee.terminal import readable_name
+
+ROUNDS = 6  # replays with the numbers found, at most; each round settles what the last one moved
+
+
+@dataclass(frozen=True)
+class Equation:
+    """One checkpoint figure: written = referee's + sum of coefficient * (x - used)."""
+
+    file: str
+    line: int
+    owner: str
+    figure: str
+    written: int
+    ours: int
+    coefficients: tuple[tuple[str, int], ...]
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass
+class Finding:
+    """What the records say about the printed numbers."""
+
+    values: dict[str, int]  # determined: address -> number
+    proofs: dict[str, list[Equation]]  # the checkpoints each determined number rests on
+    open: list[str]  # numbers the records read but do not determine
+    unread: list[str]  # numbers no record's moves touch
+    refused: dict[str, str]  # record -> why no numbers can satisfy it
+    conflict: list[Equation]  # checkpoints of several records that no numbers satisfy together
+    used: dict[str, Any]  # the value in use at each address (the spec with the group's box)
+    rounds: int
+
+
+class Unsupported(UsageError):
+    """A game whose records teach no printed numbers."""
+
+
+def printed_rules(game):
+    name = type(game).printed_module
+    if not name:
+        raise Unsupported(f"the {game.name} records teach no printed numbers yet: --infer knows Canterbury's builds")
+    return importlib.import_module(name)
+
+
+def equations(game, text: str, name: str) -> list[Equation]:
+    """The checkpoint equations of one record, replayed with the game's current numbers.
+    A move the current numbers make illegal (a build the stand-in cost makes too dear) is
+    played all the same with the rule set aside: the numbers, not the record, may be wrong."""
+    from referee.engine.players import Players, resolve as resolve_players
+
+    rules = printed_rules(game)
+    record = parse(text, name, game.name, game.build_move, None, game.keywords())
+    seats, start = game.seats_from_header(record.header)
+    resolve_players(record.entries, Players(seats))
+    state = game.new_state(seats, start, record.header, Trace())
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    found: list[Equation] = []
+    for entry in record.entries:
+        if isinstance(entry, Move):
+            added = rules.terms(state, entry)
+            state = _played(state, entry)
+            for owner, figure, address, coefficient in added:
+                counts[(owner, figure)][address] += coefficient
+        elif isinstance(entry, Checkpoint):
+            owner = state.seat(entry.player, entry.pos).colour
+            settled = rules.settled(state)
+            figures = state.figures(entry.player, {f.key for f in entry.figures})
+            for fig in entry.figures:
+                ours = figures.get(fig.key)
+                if not isinstance(fig.value, int) or not isinstance(ours, int) or isinstance(ours, bool) or (owner, fig.key) in settled:
+                    continue
+                terms = tuple(sorted((a, c) for a, c in counts[(owner, fig.key)].items() if c))
+                line = fig.pos.line if fig.pos else entry.pos.line
+                found.append(Equation(name, line, owner, fig.key, fig.value, ours, terms))
+    return found
+
+
+def _played(state, move):
+    """The state after the move, with every rule it breaks set aside (see engine/rulings.py);
+    a move that cannot be carried out at all is the record's error."""
+    from referee.engine.rulings import CANNOT_CARRY_OUT, copy_state
+
+    waived: list[str] = []
+    while True:
+        trial = copy_state(state)
+        try:
+            with waiving(waived):
+                trial.apply(move)
+            return trial
+        except Violation as v:
+            if v.rule in waived:
+                raise RecordError(f"the move breaks {v.rule} whatever the printed numbers: {v.message}", move.pos) from None
+            waived.append(v.rule)
+        except CANNOT_CARRY_OUT:
+            raise RecordError("the move cannot be carried out with the numbers in use", move.pos) from None
+
+
+# --- solving ------------------------------------------------------------------------------
+
+
+@dataclass
+class Solution:
+    values: dict[str, Fraction]
+    proofs: dict[str, list[int]]  # rows (indices into the equations)
+    free: list[str]
+    contradiction: list[int] | None  # rows that no values satisfy together
+
+
+def solve(rows: list[Equation], used: dict[str, Any]) -> Solution:
+    """Gauss-Jordan elimination over fractions of sum(c * x) = written - ours + sum(c * used);
+    each row keeps which equations it was combined from."""
+    names = sorted({a for eq in rows for a, _ in eq.coefficients})
+    matrix: list[tuple[dict[str, Fraction], Fraction, dict[int, Fraction]]] = []
+    for i, eq in enumerate(rows):
+        coefficients = {a: Fraction(c) for a, c in eq.coefficients}
+        right = Fraction(eq.written - eq.ours) + sum(Fraction(c) * _number(used.get(a)) for a, c in eq.coefficients)
+        matrix.append((coefficients, right, {i: Fraction(1)}))
+    pivots: dict[str, int] = {}
+    done = 0
+    for name in names:
+        row = next((r for r in range(done, len(matrix)) if matrix[r][0].get(name)), None)
+        if row is None:
+            continue
+        matrix[done], matrix[row] = matrix[row], matrix[done]
+        coefficients, right, made = matrix[done]
+        scale = coefficients[name]
+        matrix[done] = ({a: c / scale for a, c in coefficients.items()}, right / scale, {k: v / scale for k, v in made.items()})
+        for r in range(len(matrix)):
+            if r != done and matrix[r][0].get(name):
+                matrix[r] = _subtract(matrix[r], matrix[done], matrix[r][0][name])
+        pivots[name] = done
+        done += 1
+    for coefficients, right, made in matrix[done:]:
+        if right != 0:
+            return Solution({}, {}, names, sorted(made))
+    values, proofs = {}, {}
+    for name, r in pivots.items():
+        coefficients, right, made = matrix[r]
+        if all(a == name or not c for a, c in coefficients.items()):
+            if right.denominator != 1:
+                return Solution({}, {}, names, sorted(made))
+            values[name] = right
+            proofs[name] = sorted(k for k, v in made.items() if v)
+    return Solution(values, proofs, [n for n in names if n not in values], None)
+
+
+def _subtract(row, pivot, times: Fraction):
+    coefficients, right, made = row
+    p_coefficients, p_right, p_made = pivot
+    out = dict(coefficients)
+    for a, c in p_coefficients.items():
+        value = out.get(a, Fraction(0)) - times * c
+        if value:
+            out[a] = value
+        else:
+            out.pop(a, None)
+    combined = dict(made)
+    for k, v in p_made.items():
+        value = combined.get(k, Fraction(0)) - times * v
+        if value:
+            combined[k] = value
+        else:
+            combined.pop(k, None)
+    return out, right - times * p_right, combined
+
+
+def _number(value: Any) -> Fraction:
+    """A number in use as a fraction: a dash (None) counts as 0 (a record builds nothing there)."""
+    return Fraction(value) if isinstance(value, int) and not isinstance(value, bool) else Fraction(0)
+
+
+# --- the records, round by round ----------------------------------------------------------
+
+
+def infer(game_name: str, paths: list[str], variants=()) -> Finding:
+    """The printed numbers the records' checkpoints determine, worked out round by round."""
+    from referee.games import load_game
+    from referee.spec.boxfile import box_in_use, read_answers
+
+    records = [_read(path) for path in paths]
+    for text, name in records:
+        found = game_of(text)
+        if not found or found[0].strip().lower() != game_name:
+            raise UsageError(f"{name} is not a {game_name} record" + (f" (it is {found[0]!r})" if found else " (no [Game] tag)"))
+    base = load_game(game_name, variants)
+    rules = printed_rules(base)
+    box = box_in_use(game_name)
+    answers = dict(read_answers(box, game_name)) if box else {}
+    learnt: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="referee-infer-") as folder:
+        for rounds in range(1, ROUNDS + 1):
+            trial = Path(folder) / f"round-{rounds}" / f"{game_name}.yaml" if learnt else None
+            games = _games(game_name, records, variants, trial, {**answers, **learnt})
+            used = _values(games[0][1] if games else base, rules.addresses(base))
+            rows: list[Equation] = []
+            refused: dict[str, str] = {}
+            for (text, name), (_, game) in zip(records, games):
+                try:
+                    mine = equations(game, text, name)
+                except RecordError as exc:
+                    refused[name] = f"line {exc.pos.line if exc.pos else '?'}: {exc.message}"
+                    continue
+                alone = solve(mine, used)
+                if alone.contradiction is not None:  # (again next round: the numbers found may settle it)
+                    refused[name] = _why(mine, alone.contradiction)
+                    continue
+                rows += mine
+            solution = solve(rows, used)
+            changed = {a: int(v) for a, v in solution.values.items() if _number(used.get(a)) != v}
+            if solution.contradiction is not None or not changed:
+                break
+            learnt.update(changed)
+    values = {a: int(v) for a, v in solution.values.items()}
+    proofs = {a: [rows[i] for i in solution.proofs[a]] for a in values}
+    conflict = [rows[i] for i in solution.contradiction] if solution.contradiction is not None else []
+    read = {a for eq in rows for a, _ in eq.coefficients}
+    every = rules.addresses(base)
+    return Finding(values, proofs, [a for a in every if a in read and a not in values], [a for a in every if a not in read],
+                   refused, conflict, used, rounds)
+
+
+def _why(rows: list[Equation], contradiction: list[int]) -> str:
+    lines = ", ".join(str(rows[i].line) for i in contradiction[:8]) + (" ..." if len(contradiction) > 8 else "")
+    return f"no printed numbers satisfy its checkpoints on lines {lines} together"
+
+
+def _games(game_name: str, records, variants, trial: Path | None, answers: dict) -> list:
+    """Each record's game (its own variants) with the numbers tried in this round."""
+    from referee.engine.replay import record_variants
+    from referee.games import load_game, load_game_with_box
+
+    if trial is not None:
+        trial.parent.mkdir(parents=True, exist_ok=True)
+        _write_box(trial, game_name, answers)
+    out, made = [], {}
+    for text, _name in records:
+        wanted = tuple(dict.fromkeys(record_variants(text, game_name) + list(variants)))
+        if wanted not in made:
+            made[wanted] = load_game_with_box(game_name, trial, wanted) if trial is not None else load_game(game_name, wanted)
+        out.append((wanted, made[wanted]))
+    return out
+
+
+def _write_box(path: Path, game: str, answers: dict) -> None:
+    import json
+
+    lines = ["kind: box", f"game: {game}", "answers:"]
+    lines += [f"  {address}: {'dash' if value is None else json.dumps(value)}" for address, value in sorted(answers.items())]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _values(game, addresses: list[str]) -> dict[str, Any]:
+    out = {}
+    for address in addresses:
+        try:
+            out[address] = game.spec.get(address)
+        except (KeyError, IndexError, TypeError, ValueError):
+            pass
+    return out
+
+
+def _read(path: str) -> tuple[str, str]:
+    from referee.engine.replay import read_source
+
+    try:
+        data, name = read_source(path)
+    except OSError as exc:
+        raise UsageError(f"cannot read {readable_name(path)}: {exc.strerror or exc}") from None
+    try:
+        return decode(data), readable_name(name)
+    except RecordError as exc:
+        raise UsageError(f"{readable_name(name)}: {exc.message}") from None
