@@ -65,6 +65,7 @@ class Finding:
     conflict: list[Equation]  # checkpoints of several records that no numbers satisfy together
     used: dict[str, Any]  # the value in use at each address (the spec with the group's box)
     rounds: int
+    figures: int  # checkpoint figures that the numbers enter
 
 
 class Unsupported(UsageError):
@@ -138,46 +139,68 @@ def _played(state, move):
 class Solution:
     values: dict[str, Fraction]
     proofs: dict[str, list[int]]  # rows (indices into the equations)
-    free: list[str]
     contradiction: list[int] | None  # rows that no values satisfy together
+    skipped: list[int]  # rows left out, each contradicting those before it
 
 
-def solve(rows: list[Equation], used: dict[str, Any]) -> Solution:
-    """Gauss-Jordan elimination over fractions of sum(c * x) = written - ours + sum(c * used);
-    each row keeps which equations it was combined from."""
-    names = sorted({a for eq in rows for a, _ in eq.coefficients})
-    matrix: list[tuple[dict[str, Fraction], Fraction, dict[int, Fraction]]] = []
-    for i, eq in enumerate(rows):
-        coefficients = {a: Fraction(c) for a, c in eq.coefficients}
-        right = Fraction(eq.written - eq.ours) + sum(Fraction(c) * _number(used.get(a)) for a, c in eq.coefficients)
-        matrix.append((coefficients, right, {i: Fraction(1)}))
-    pivots: dict[str, int] = {}
-    done = 0
-    for name in names:
-        row = next((r for r in range(done, len(matrix)) if matrix[r][0].get(name)), None)
-        if row is None:
-            continue
-        matrix[done], matrix[row] = matrix[row], matrix[done]
-        coefficients, right, made = matrix[done]
+class Elimination:
+    """Gauss-Jordan elimination over fractions, one equation at a time, kept in reduced row
+    echelon form. Each row keeps the combination of equations it was made from, so that a
+    value names the checkpoints that prove it, and a contradiction the ones that clash."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[dict[str, Fraction], Fraction, dict[int, Fraction]]] = []
+        self.pivots: dict[str, int] = {}
+
+    def add(self, index: int, coefficients: dict[str, Fraction], right: Fraction) -> list[int] | None:
+        """Take in equation `index`; the equations it contradicts together with it, or None."""
+        row = (dict(coefficients), right, {index: Fraction(1)})
+        for name in [n for n in row[0] if n in self.pivots]:
+            if row[0].get(name):
+                row = _subtract(row, self.rows[self.pivots[name]], row[0][name])
+        coefficients, right, made = row
+        if not coefficients:
+            return None if right == 0 else sorted(made)
+        name = min(coefficients)
         scale = coefficients[name]
-        matrix[done] = ({a: c / scale for a, c in coefficients.items()}, right / scale, {k: v / scale for k, v in made.items()})
-        for r in range(len(matrix)):
-            if r != done and matrix[r][0].get(name):
-                matrix[r] = _subtract(matrix[r], matrix[done], matrix[r][0][name])
-        pivots[name] = done
-        done += 1
-    for coefficients, right, made in matrix[done:]:
-        if right != 0:
-            return Solution({}, {}, names, sorted(made))
-    values, proofs = {}, {}
-    for name, r in pivots.items():
-        coefficients, right, made = matrix[r]
-        if all(a == name or not c for a, c in coefficients.items()):
-            if right.denominator != 1:
-                return Solution({}, {}, names, sorted(made))
-            values[name] = right
-            proofs[name] = sorted(k for k, v in made.items() if v)
-    return Solution(values, proofs, [n for n in names if n not in values], None)
+        row = ({a: c / scale for a, c in coefficients.items()}, right / scale, {k: v / scale for k, v in made.items()})
+        for r, other in enumerate(self.rows):
+            if other[0].get(name):
+                self.rows[r] = _subtract(other, row, other[0][name])
+        self.pivots[name] = len(self.rows)
+        self.rows.append(row)
+        return None
+
+    def values(self) -> tuple[dict[str, Fraction], dict[str, list[int]]]:
+        """The values determined (a row with no other unknown left) and the equations of each."""
+        values, proofs = {}, {}
+        for name, r in self.pivots.items():
+            coefficients, right, made = self.rows[r]
+            if len(coefficients) == 1:
+                values[name] = right
+                proofs[name] = sorted(k for k, v in made.items() if v)
+        return values, proofs
+
+
+def solve(rows: list[Equation], used: dict[str, Any], skip: bool = False) -> Solution:
+    """The values the equations sum(c * x) = written - ours + sum(c * used) determine.
+    Without `skip` the first contradiction ends it; with it, an equation that contradicts those
+    before it is left out and the rest are taken in. A determined value that is not a whole
+    number is a contradiction too: printed numbers are whole."""
+    work = Elimination()
+    skipped: list[int] = []
+    for i, eq in enumerate(rows):
+        right = Fraction(eq.written - eq.ours) + sum(Fraction(c) * _number(used.get(a)) for a, c in eq.coefficients)
+        clash = work.add(i, {a: Fraction(c) for a, c in eq.coefficients}, right)
+        if clash is not None:
+            if not skip:
+                return Solution({}, {}, clash, skipped)
+            skipped.append(i)
+    values, proofs = work.values()
+    for name, value in values.items():
+        if value.denominator != 1:
+            return Solution({}, {}, proofs[name], skipped)
+    return Solution(values, proofs, None, skipped)
 
 
 def _subtract(row, pivot, times: Fraction):
@@ -228,31 +251,37 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             trial = Path(folder) / f"round-{rounds}" / f"{game_name}.yaml" if learnt else None
             games = _games(game_name, records, variants, trial, {**answers, **learnt})
             used = _values(games[0][1] if games else base, rules.addresses(base))
-            rows: list[Equation] = []
-            refused: dict[str, str] = {}
+            each: dict[str, list[Equation]] = {}
+            unplayable: dict[str, str] = {}
             for (text, name), (_, game) in zip(records, games):
                 try:
-                    mine = equations(game, text, name)
+                    each[name] = equations(game, text, name)
                 except RecordError as exc:
-                    refused[name] = f"line {exc.pos.line if exc.pos else '?'}: {exc.message}"
-                    continue
-                alone = solve(mine, used)
-                if alone.contradiction is not None:  # (again next round: the numbers found may settle it)
-                    refused[name] = _why(mine, alone.contradiction)
-                    continue
-                rows += mine
-            solution = solve(rows, used)
+                    unplayable[name] = f"line {exc.pos.line if exc.pos else '?'}: {exc.message}"
+            # a record's later checkpoints may follow the numbers in other ways too (a Levy at
+            # the space the city marker reached): this round learns from the lines that agree
+            # the records taken together, their earliest checkpoints first; one that clashes
+            # with those before it waits for a later round
+            mixed = [eq for _, _, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
+            solution = solve(mixed, used, skip=True)
             changed = {a: int(v) for a, v in solution.values.items() if _number(used.get(a)) != v}
-            if solution.contradiction is not None or not changed:
+            if not changed:
                 break
             learnt.update(changed)
+    refused = dict(unplayable)
+    for name, mine in each.items():
+        alone = solve(mine, used)
+        if alone.contradiction is not None:
+            refused[name] = _why(mine, alone.contradiction)
+    rows = [eq for name, mine in each.items() if name not in refused for eq in mine]
+    solution = solve(rows, used)
     values = {a: int(v) for a, v in solution.values.items()}
     proofs = {a: [rows[i] for i in solution.proofs[a]] for a in values}
     conflict = [rows[i] for i in solution.contradiction] if solution.contradiction is not None else []
     read = {a for eq in rows for a, _ in eq.coefficients}
     every = rules.addresses(base)
     return Finding(values, proofs, [a for a in every if a in read and a not in values], [a for a in every if a not in read],
-                   refused, conflict, used, rounds)
+                   refused, conflict, used, rounds, sum(1 for eq in rows if eq.coefficients))
 
 
 def _why(rows: list[Equation], contradiction: list[int]) -> str:
