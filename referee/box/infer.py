@@ -263,9 +263,12 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             # the records taken together, their earliest checkpoints first; one that clashes
             # with those before it waits for a later round
             mixed = [eq for _, _, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
+            if rounds == 1:  # the figures that follow the printed numbers alone come first
+                alone = rules.first(base)
+                mixed = [eq for eq in mixed if (eq.owner, eq.figure) in alone] or mixed
             solution = solve(mixed, used, skip=True)
             changed = {a: int(v) for a, v in solution.values.items() if _number(used.get(a)) != v}
-            if not changed:
+            if not changed and rounds > 1:
                 break
             learnt.update(changed)
     refused = dict(unplayable)

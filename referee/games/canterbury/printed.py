@@ -49,6 +49,15 @@ def addresses(game) -> list[str]:
     return out
 
 
+def first(game) -> set[tuple[str, str]]:
+    """The figures that follow the printed numbers alone: the city marker moves by the city
+    points and nothing else, while the tax, the Levy and the district scorings follow where
+    the marker stands. These are solved first, so that the replay the rest is read from
+    has the marker where the record has it."""
+    city = game.spec["board"]["city_cube"]["owner"]
+    return {(city, PROSPERITY), (city, POSITION)}
+
+
 def settled(state) -> set[tuple[str, str]]:
     """The figures that no longer follow the printed numbers linearly: the city's, once the
     last disc has set the marker to its final space."""

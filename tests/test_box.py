@@ -1,0 +1,264 @@
+"""`referee box`: the template of questions, the group's box file laid over the spec by every
+command, and the printed numbers learnt from records' checkpoints."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from referee.box.infer import equations, infer
+from referee.box.interactive import write_box
+from referee.box.questions import ASKED, questions
+from referee.cli.main import main
+from referee.engine.replay import check_bytes
+from referee.games import load_game
+from referee.lab.random_game import play_game
+from referee.spec.loader import iter_uncertain
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORD = ROOT / "specs" / "canterbury" / "examples" / "random-4p-seed7.log"
+WELL_COST = "structures:structures.well.printed.cost"
+WELL_POINTS = "structures:structures.well.printed.player"
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    """A configuration folder of the test's own: no box file until the test keeps one."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    return folder
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def standings(report) -> list:
+    return [(s.seat.colour, s.total, dict(s.breakdown)) for s in report.standings]
+
+
+# --- the template ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["canterbury", "hamburgum", "speicherstadt"])
+def test_the_template_asks_for_every_provisional_and_unknown_value(game, config, capsys):
+    code, out, _ = run(capsys, "box", game)
+    assert code == 0
+    data = yaml.safe_load(out)
+    assert data["kind"] == "box" and data["game"] == game
+    assert all(v is None for v in data["answers"].values())  # nothing answered yet
+    spec = load_game(game).spec
+    for p in iter_uncertain(spec, ASKED):
+        assert any(a == p.address or a.startswith(p.address + ".") for a in data["answers"]), p.address
+    for address in data["answers"]:
+        assert re.search(rf"^  # .+\n  {re.escape(address)}:$", out, re.M), address  # each after its question
+
+
+def test_a_question_is_in_the_words_of_the_tile_with_its_stand_in(config, capsys):
+    _, out, _ = run(capsys, "box", "canterbury")
+    assert "# cost printed on the Well tile, in shillings (top left) (stand-in: 2)\n  structures:structures.well.printed.cost:\n" in out
+    assert "  # == Well tile ==" in out
+    _, german, _ = run(capsys, "box", "canterbury", "--lang", "de")
+    assert "auf dem Plättchen Well gedruckte Kosten" in german or "Plättchen" in german
+
+
+def test_the_hamburg_map_is_asked_by_sites_and_lines(config, capsys):
+    _, out, _ = run(capsys, "box", "hamburgum")
+    assert "  board:sites:" in out and "  board:links:" in out
+    assert "{parish: petri, number: 1, type: brewery}" in out
+
+
+# --- the box file in use --------------------------------------------------------------------
+
+
+def filled(tmp_path: Path, game: str, change: dict | None = None) -> Path:
+    """The template with every stand-in written in as the answer, and `change` on top."""
+    spec = load_game(game, box=False).spec
+    answers = {q.address: ("dash" if q.standin is None else q.standin) for q in questions(spec) if not q.unknown}
+    answers.update(change or {})
+    path = tmp_path / f"{game}-box.yaml"
+    write_box(path, game, answers)
+    return path
+
+
+def test_a_template_filled_with_the_stand_ins_changes_no_figure_and_leaves_only_what_is_likely(config, tmp_path, capsys):
+    before = check_bytes(RECORD.read_bytes(), "game.log")
+    code, out, _ = run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury")))
+    assert code == 0 and "box file in use" in out
+    after = check_bytes(RECORD.read_bytes(), "game.log")
+    assert after.exit_code == before.exit_code == 0
+    assert standings(after) == standings(before)
+    assert after.checkpoints_confirmed == before.checkpoints_confirmed
+    assert {p.status for p in before.relied_on} >= {"provisional"}
+    assert {p.status for p in after.relied_on} <= {"likely", "guess"}  # the answered values are the group's
+
+
+def test_one_changed_value_changes_exactly_the_figures_that_use_it(config, tmp_path, capsys):
+    text = RECORD.read_text(encoding="utf-8")
+    base = equations(load_game("canterbury"), text, "game.log")
+    run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury", {WELL_POINTS: 3})))  # stand-in 1
+    changed = equations(load_game("canterbury"), text, "game.log")
+    assert [(e.line, e.owner, e.figure) for e in base] == [(e.line, e.owner, e.figure) for e in changed]
+    moved = 0
+    for b, c in zip(base, changed):
+        wells = dict(b.coefficients).get(WELL_POINTS, 0)
+        assert c.ours - b.ours == 2 * wells, (b.line, b.owner, b.figure)
+        moved += bool(wells)
+    assert moved > 10
+    report = check_bytes(RECORD.read_bytes(), "game.log")
+    assert report.exit_code == 1
+    lines = {d.pos.line for d in report.diagnostics if d.rule == "canterbury/checkpoint"}
+    assert lines == {b.line for b in base if dict(b.coefficients).get(WELL_POINTS)}
+
+
+def test_every_command_uses_the_box_file_and_reports_only_what_is_still_uncertain(config, tmp_path, capsys):
+    box = filled(tmp_path, "canterbury", {WELL_COST: 1})
+    # a box file that every command uses: a record played with it is legal with it, and not without
+    run(capsys, "box", "canterbury", "--use", str(box))
+    game = tmp_path / "game.log"
+    code, _, _ = run(capsys, "play", "canterbury", "--players", "3", "--seed", "4", "--out", str(game))
+    assert code == 0
+    code, out, _ = run(capsys, "check", str(game), "--format", "json")
+    assert code == 0
+    relied = {p["address"] for p in json.loads(out)["relies_on"]}
+    assert relied and not any(a.startswith("structures:") for a in relied)
+    code, out, _ = run(capsys, "explain", str(game), "blue", "money")
+    assert code == 0
+    code, _, _ = run(capsys, "show", str(game))
+    assert code == 0
+    recorded = tmp_path / "recorded.log"
+    moves = [line for line in game.read_text(encoding="utf-8").splitlines() if line and not line.startswith(("[", "#", "check", "result"))][:6]
+    import sys
+
+    stdin = sys.stdin
+    try:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(("\n".join(moves) + "\n").encode()))
+        code = main(["record", str(recorded), "--game", "canterbury", "--players", "blue, red, green"])
+    finally:
+        sys.stdin = stdin
+    capsys.readouterr()
+    assert code == 0 and len([l for l in recorded.read_text(encoding="utf-8").splitlines() if l in moves]) == 6
+    code, out, _ = run(capsys, "validate", "--provenance")
+    assert "structures.yaml:structures.well.printed.cost" not in out
+    code, out, _ = run(capsys, "box", "canterbury", "--show")
+    assert str(config / "referee" / "box" / "canterbury.yaml") in out
+    assert re.search(r"changed structures:structures\.well\.printed\.cost: 2 -> 1", out)
+    # without it, the stand-in cost of 2 contradicts the record
+    code, out, _ = run(capsys, "box", "canterbury", "--forget")
+    assert code == 0 and "removed" in out
+    code, _, _ = run(capsys, "check", str(game))
+    assert code == 1
+
+
+def test_a_record_names_variants_on_top_of_the_box_file(config, tmp_path, capsys):
+    run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury", {WELL_COST: 1})))
+    game = load_game("canterbury", ["two-player"])
+    assert game.spec.get(WELL_COST) == 1 and game.spec.variants[0].id == "two-player"
+
+
+def test_a_box_file_with_a_wrong_answer_is_refused_at_its_line(config, tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("kind: box\ngame: canterbury\nanswers:\n  structures:structures.well.size: large\n", encoding="utf-8")
+    code, _, err = run(capsys, "box", "canterbury", "--use", str(bad))
+    assert code == 4 and f"{bad}:4:" in err and "certain" in err
+    bad.write_text("kind: box\ngame: canterbury\nanswers:\n  structures:structures.well.printed.cost: many\n", encoding="utf-8")
+    code, _, err = run(capsys, "box", "canterbury", "--use", str(bad))
+    assert code == 4 and f"{bad}:4:" in err
+    assert not (config / "referee" / "box" / "canterbury.yaml").exists()  # nothing kept
+
+
+def test_the_interactive_questions_check_each_answer(config, tmp_path, capsys, monkeypatch):
+    spec = load_game("canterbury", box=False).spec
+    asked = questions(spec)
+    first = asked[0]
+    assert first.address.endswith(".names")
+    answers = ["{en: Theatre}", "many", "-3", "30"]  # the name; the city points: refused, refused by the schema, taken
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\nquit\n"))
+    code, out, _ = run(capsys, "box", "canterbury", "--interactive")
+    assert code == 0
+    assert "refused: a whole number is asked for" in out
+    assert out.count("refused:") == 2
+    kept = load_game("canterbury").spec
+    assert kept.get(asked[1].address) == 30 and kept.get(first.address) == {"en": "Theatre"}
+
+
+# --- learning the numbers from records --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def secret_games(tmp_path_factory):
+    """Random games played with a secret set of printed numbers, their checkpoints written from
+    them; and the secret."""
+    folder = tmp_path_factory.mktemp("secret")
+    rng = random.Random(36)
+    spec = load_game("canterbury", box=False).spec
+    secret = {}
+    for q in questions(spec):
+        if re.fullmatch(r"structures:structures\.[a-z-]+\.printed\.(cost|city|player(\.[a-z]+)?)", q.address) and isinstance(q.standin, int):
+            secret[q.address] = max(1, q.standin + rng.choice([-2, -1, 1, 2]))
+    config = folder / "config"
+    write_box(config / "referee" / "box" / "canterbury.yaml" if (config / "referee" / "box").mkdir(parents=True) is None else None, "canterbury", secret)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(config))
+        records = []
+        for players, seed in ((3, 11), (4, 12), (2, 13)):
+            path = folder / f"game-{players}p.log"
+            path.write_text(play_game("canterbury", players, seed), encoding="utf-8")
+            records.append(path)
+    return records, secret
+
+
+def test_the_inference_recovers_the_secret_numbers(secret_games, config):
+    records, secret = secret_games
+    found = infer("canterbury", [str(p) for p in records])
+    assert not found.refused and not found.conflict
+    assert len(found.values) >= 30
+    for address, value in found.values.items():
+        assert value == secret[address], address
+    read = set(found.values) | set(found.open)
+    wrong = {a for a, v in secret.items() if a in read and v != load_game("canterbury").spec.get(a)}
+    assert wrong and wrong <= set(found.values)  # every stand-in the games show wrong is put right
+    for address in found.values:
+        assert found.proofs[address] and all(e.file in {str(p) for p in records} for e in found.proofs[address])
+
+
+def test_the_numbers_found_make_the_records_legal(secret_games, config, tmp_path, capsys):
+    records, _ = secret_games
+    out_file = tmp_path / "learnt.yaml"
+    code, out, _ = run(capsys, "box", "canterbury", "--infer", *map(str, records), "-o", str(out_file))
+    assert code == 0 and "determined by the checkpoints" in out and re.search(r"lines \d+", out)
+    for record in records:
+        assert check_bytes(record.read_bytes(), "game.log").exit_code == 1  # the stand-ins
+    run(capsys, "box", "canterbury", "--use", str(out_file))
+    for record in records:
+        assert check_bytes(record.read_bytes(), "game.log").exit_code == 0
+
+
+def test_a_record_that_no_numbers_satisfy_is_refused(secret_games, config, tmp_path, capsys):
+    records, _ = secret_games
+    lines = records[0].read_text(encoding="utf-8").splitlines()
+    # the first player's money after the first Levy, one shilling off: the cost of the first
+    # build cannot be both
+    checks = [i for i, line in enumerate(lines) if re.match(r"check \w+: money \d+", line)]
+    i = checks[len(checks) // 2]
+    lines[i] = re.sub(r"money (\d+)", lambda m: f"money {int(m.group(1)) + 1}", lines[i], count=1)
+    broken = tmp_path / "broken.log"
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "box", "canterbury", "--infer", str(broken), str(records[1]))
+    assert code == 1
+    assert f"{broken}: refused: no printed numbers satisfy its checkpoints on lines" in out
+    assert str(i + 1) in out.split(f"{broken}: refused:")[1].splitlines()[0]
+
+
+def test_the_inference_is_for_games_whose_moves_add_printed_numbers(config, capsys):
+    record = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
+    code, _, err = run(capsys, "box", "speicherstadt", "--infer", str(record))
+    assert code == 2 and "Canterbury" in err
