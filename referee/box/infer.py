@@ -79,10 +79,13 @@ def printed_rules(game):
     return importlib.import_module(name)
 
 
-def equations(game, text: str, name: str) -> list[Equation]:
+def equations(game, text: str, name: str, pinned: set[str] | None = None) -> list[Equation]:
     """The checkpoint equations of one record, replayed with the game's current numbers.
     A move the current numbers make illegal (a build the stand-in cost makes too dear) is
-    played all the same with the rule set aside: the numbers, not the record, may be wrong."""
+    played all the same with the rule set aside: the numbers, not the record, may be wrong.
+    `pinned`: the numbers that the figures solved first (the game's `first`) determine; a
+    figure changed by an amount read from those figures while they rest on any other number
+    is not read from then on (None: every figure is read)."""
     from referee.engine.players import Players, resolve as resolve_players
 
     rules = printed_rules(game)
@@ -92,19 +95,29 @@ def equations(game, text: str, name: str) -> list[Equation]:
     state = game.new_state(seats, start, record.header, Trace())
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     found: list[Equation] = []
+    off_course = False  # the replay's course has left the record's (see the game's `course`)
+    first = rules.first(game)
+    tainted: set[tuple[str, str]] = set()
     for entry in record.entries:
         if isinstance(entry, Move):
             added = rules.terms(state, entry)
-            state = _played(state, entry)
+            before, state = state, _played(state, entry)
             for owner, figure, address, coefficient in added:
                 counts[(owner, figure)][address] += coefficient
+            if pinned is not None and any(a not in pinned for key in first for a, c in counts[key].items() if c):
+                tainted.update(rules.follows_first(before, entry, state))
         elif isinstance(entry, Checkpoint):
             owner = state.seat(entry.player, entry.pos).colour
-            settled = rules.settled(state)
             figures = state.figures(entry.player, {f.key for f in entry.figures})
             for fig in entry.figures:
                 ours = figures.get(fig.key)
-                if not isinstance(fig.value, int) or not isinstance(ours, int) or isinstance(ours, bool) or (owner, fig.key) in settled:
+                if rules.course(state, owner, fig.key) and ours != fig.value:
+                    off_course = True
+            for fig in entry.figures:
+                ours = figures.get(fig.key)
+                if not isinstance(fig.value, int) or not isinstance(ours, int) or isinstance(ours, bool) or not rules.linear(state, owner, fig.key, fig.value):
+                    continue
+                if (off_course and (owner, fig.key) not in first) or (owner, fig.key) in tainted:
                     continue
                 terms = tuple(sorted((a, c) for a, c in counts[(owner, fig.key)].items() if c))
                 line = fig.pos.line if fig.pos else entry.pos.line
@@ -246,6 +259,7 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     box = box_in_use(game_name)
     answers = dict(read_answers(box, game_name)) if box else {}
     learnt: dict[str, int] = {}
+    pinned: set[str] | None = None
     with tempfile.TemporaryDirectory(prefix="referee-infer-") as folder:
         for rounds in range(1, ROUNDS + 1):
             trial = Path(folder) / f"round-{rounds}" / f"{game_name}.yaml" if learnt else None
@@ -255,18 +269,18 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             unplayable: dict[str, str] = {}
             for (text, name), (_, game) in zip(records, games):
                 try:
-                    each[name] = equations(game, text, name)
+                    each[name] = equations(game, text, name, pinned)
                 except RecordError as exc:
                     unplayable[name] = f"line {exc.pos.line if exc.pos else '?'}: {exc.message}"
-            # a record's later checkpoints may follow the numbers in other ways too (a Levy at
-            # the space the city marker reached): this round learns from the lines that agree
             # the records taken together, their earliest checkpoints first; one that clashes
-            # with those before it waits for a later round
+            # with those before it (it may follow the numbers in other ways too, as a Levy
+            # follows where the city marker stands) waits for a later round
             mixed = [eq for _, _, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
             if rounds == 1:  # the figures that follow the printed numbers alone come first
                 alone = rules.first(base)
                 mixed = [eq for eq in mixed if (eq.owner, eq.figure) in alone] or mixed
             solution = solve(mixed, used, skip=True)
+            pinned = _pinned(each, rules.first(base), used)
             changed = {a: int(v) for a, v in solution.values.items() if _number(used.get(a)) != v}
             if not changed and rounds > 1:
                 break
@@ -285,6 +299,13 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     every = rules.addresses(base)
     return Finding(values, proofs, [a for a in every if a in read and a not in values], [a for a in every if a not in read],
                    refused, conflict, used, rounds, sum(1 for eq in rows if eq.coefficients))
+
+
+def _pinned(each: dict[str, list[Equation]], first: set, used: dict) -> set[str] | None:
+    """The numbers the first figures determine (None when no checkpoint states one of those
+    figures: the others are then read as they come, the best the records allow)."""
+    rows = [eq for mine in each.values() for eq in mine if (eq.owner, eq.figure) in first]
+    return set(solve(rows, used, skip=True).values) if rows else None
 
 
 def _why(rows: list[Equation], contradiction: list[int]) -> str:

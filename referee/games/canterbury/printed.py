@@ -1,8 +1,8 @@
 """What a Canterbury move changes by a number printed on a tile, for `referee box --infer`.
 
 Every build changes its builder's money by the tile's cost and prosperity by the builder's
-points of the ring it stands in, and moves the city marker by the tile's city points (a
-tile built for the neutral player moves only the city marker). These are the terms of the
+points of the ring it stands in, and adds the tile's city points to the city's prosperity (a
+tile built for the neutral player adds only those). These are the terms of the
 linear equations that checkpoints give for the printed numbers; everything else a move
 changes (the Levy, the tax, cubes, district scorings) the inference takes as the spec says.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from referee.games.canterbury.moves import Action, NeutralStep
 
-MONEY, PROSPERITY, POSITION = "money", "prosperity", "position"
+MONEY, PROSPERITY = "money", "prosperity"
 
 
 def terms(state, move) -> list[tuple[str, str, str, int]]:
@@ -29,11 +29,11 @@ def terms(state, move) -> list[tuple[str, str, str, int]]:
             out.append((move.player, MONEY, info.printed("cost"), -1))
             out.append((move.player, PROSPERITY, info.printed("player", district.ring), 1))
             if city_moves:
-                out += [(city, PROSPERITY, info.printed("city"), 1), (city, POSITION, info.printed("city"), 1)]
+                out.append((city, PROSPERITY, info.printed("city"), 1))
     elif isinstance(move, NeutralStep) and move.district is not None and city_moves and state.neutral and state.neutral["city_points"]:
         info = game.structures.get(move.structure)
         if info is not None:
-            out += [(city, PROSPERITY, info.printed("city"), 1), (city, POSITION, info.printed("city"), 1)]
+            out.append((city, PROSPERITY, info.printed("city"), 1))
     return out
 
 
@@ -49,17 +49,39 @@ def addresses(game) -> list[str]:
     return out
 
 
+def follows_first(before, move, after) -> list[tuple[str, str]]:
+    """The figures that follow where the city marker stands, once its prosperity rests on a
+    number no checkpoint pins down: every player's money (a Levy, a tax, the rank markers at
+    a district scoring) and prosperity (the district scoring comes when the marker passes a
+    disc, and when it does is no longer known)."""
+    return [(colour, figure) for colour in after.players for figure in (MONEY, PROSPERITY)]
+
+
 def first(game) -> set[tuple[str, str]]:
-    """The figures that follow the printed numbers alone: the city marker moves by the city
-    points and nothing else, while the tax, the Levy and the district scorings follow where
-    the marker stands. These are solved first, so that the replay the rest is read from
-    has the marker where the record has it."""
-    city = game.spec["board"]["city_cube"]["owner"]
-    return {(city, PROSPERITY), (city, POSITION)}
+    """The figures that follow the printed numbers alone: the city's prosperity grows by the
+    city points and nothing else, while the tax, the Levy and the district scorings follow
+    where the marker stands (and its position starts again at each disc). These are solved
+    first, so that the replay the rest is read from has the marker where the record has it."""
+    return {(game.spec["board"]["city_cube"]["owner"], PROSPERITY)}
 
 
-def settled(state) -> set[tuple[str, str]]:
-    """The figures that no longer follow the printed numbers linearly: the city's, once the
-    last disc has set the marker to its final space."""
+def course(state, owner: str, figure: str) -> bool:
+    """True for a figure that tells the course of the game: the city's discs. Where the
+    replay's differ from the record's, the district scorings came at other times, and a
+    player's figures after it are no longer sums of printed terms (until the numbers found
+    bring the discs in step)."""
+    return owner == state.spec["board"]["city_cube"]["owner"] and figure == "discs"
+
+
+def linear(state, owner: str, figure: str, written: int) -> bool:
+    """True when a checkpoint's figure is the sum of its printed terms and what the spec gives:
+    a player's money always, and prosperity until the final scoring turns money into points
+    (a whole share of it, not a sum); the city's prosperity until the last disc sets the
+    marker to its final space (in the record or in the replay); the city's position never
+    (it starts again at each disc: its prosperity says the same)."""
     city = state.spec["board"]["city_cube"]["owner"]
-    return {(city, PROSPERITY), (city, POSITION)} if state.city.discs >= state.spec["treasury"]["city"]["discs"] else set()
+    if owner != city:
+        return figure == MONEY or (figure == PROSPERITY and not state.is_over())
+    treasury = state.spec["treasury"]
+    most = treasury["city"]["discs"]
+    return figure == PROSPERITY and state.city.discs < most and written < most * treasury["track_length"]
