@@ -65,7 +65,8 @@ def template_text(game: str, lang: str, learnt: dict | None = None) -> str:
     numbers learnt from records) filled in."""
     from referee.box.template import template
     from referee.games import load_game
-    from referee.spec.boxfile import box_in_use, read_answers
+    from referee.spec.boxfile import box_in_use
+    from referee.spec.loader import read_answers
 
     shipped = load_game(game, box=False).spec
     box = box_in_use(game)

@@ -247,7 +247,8 @@ def _number(value: Any) -> Fraction:
 def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     """The printed numbers the records' checkpoints determine, worked out round by round."""
     from referee.games import load_game
-    from referee.spec.boxfile import box_in_use, read_answers
+    from referee.spec.boxfile import box_in_use
+    from referee.spec.loader import read_answers
 
     records = [_read(path) for path in paths]
     for text, name in records:

@@ -70,7 +70,8 @@ def ask(game: str, out: str | None, lang: str, say, verdict) -> int:
     from referee.box import keep
     from referee.box.questions import questions
     from referee.games import load_game
-    from referee.spec.boxfile import box_in_use, read_answers
+    from referee.spec.boxfile import box_in_use
+    from referee.spec.loader import read_answers
 
     shipped = load_game(game, box=False).spec
     asked = questions(shipped, lang)

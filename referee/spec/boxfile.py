@@ -64,12 +64,10 @@ def fingerprint_of(path: Path) -> tuple | None:
     return (str(path), info.st_mtime_ns, info.st_size)
 
 
-def read_answers(path: Path, game: str) -> dict[str, Any]:
-    """The answers of a box file, by address; a blank answer is left out (not answered yet),
-    a dash becomes null (the tile prints no number there)."""
-    from referee.spec.loader import read_yaml
-
-    data = read_yaml(path)
+def answers_in(data: Any, path: Path, game: str) -> dict[str, Any]:
+    """The answers of a box file read as YAML (loader.read_answers reads it), by address; a
+    blank answer is left out (not answered yet), a dash becomes null (the tile prints no
+    number there)."""
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
-from referee.spec.boxfile import box_error, box_fingerprint, fingerprint_of, lay_over, read_answers, read_box_bytes
+from referee.spec.boxfile import answers_in, box_error, box_fingerprint, fingerprint_of, lay_over, read_box_bytes
 from referee.spec.files import FileRefused, read_bytes, read_text
 from referee._plain import dataclass
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
@@ -289,6 +289,11 @@ def read_yaml(path: Path) -> Any:
         if mark:
             raise SpecError(path, "", f"YAML syntax: {problem}", mark.line + 1, mark.column + 1) from None
         raise SpecError(path, "", f"YAML syntax: {problem}") from None
+
+
+def read_answers(path: Path, game: str) -> dict[str, Any]:
+    """The answers of a group's box file (see spec/boxfile.py), by address."""
+    return answers_in(read_yaml(path), path, game)
 
 
 def read_spec_text(path: Path) -> str:
