@@ -268,3 +268,39 @@ def test_the_inference_is_for_games_whose_moves_add_printed_numbers(config, caps
     record = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
     code, _, err = run(capsys, "box", "speicherstadt", "--infer", str(record))
     assert code == 2 and "Canterbury" in err
+
+
+# --- the Hamburg map, by sites and lines --------------------------------------------------------
+
+HAMBURG_SITES = {  # a map of one's own: 28 sites, as many of each type as there are tiles
+    "nikolai": ["brewery", "captain", "brewery", "office", "refinery", "office"],
+    "michaelis": ["weaving-mill", "weaving-mill", "merchant", "office", "refinery", "brewery"],
+    "katharinen": ["weaving-mill", "merchant", "office", "refinery", "brewery", "captain"],
+    "petri": ["weaving-mill", "merchant", "office", "refinery", "brewery"],
+    "jacobi": ["weaving-mill", "captain", "office", "refinery", "office"],
+}
+
+
+def hamburg_box(path: Path, sites: dict) -> Path:
+    listed = [{"parish": p, "number": i + 1, "type": t} for p, types in sites.items() for i, t in enumerate(types)]
+    links = [[f"{p}-1", p] for p in sites] + [[f"{p}-{i}", f"{p}-{i + 1}"] for p, types in sites.items() for i in range(1, len(types))]
+    write_box(path, "hamburgum", {"board:sites": listed, "board:links": links})
+    return path
+
+
+def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_path, capsys):
+    record = ROOT / "specs" / "hamburgum" / "examples" / "quick-start.log"
+    before = check_bytes(record.read_bytes(), "quick-start.log")
+    assert {d.rule for d in before.diagnostics if d.severity == "warning"} >= {"hamburgum/site-type", "hamburgum/guildhall-adjacency"}
+    code, _, _ = run(capsys, "box", "hamburgum", "--use", str(hamburg_box(tmp_path / "map.yaml", HAMBURG_SITES)))
+    assert code == 0
+    after = check_bytes(record.read_bytes(), "quick-start.log")
+    assert after.exit_code == 0
+    assert not [d for d in after.diagnostics if d.severity == "warning" and "not checked" in d.message]
+    # the same map with the merchant site of St. Michaelis' parish printed for a captain
+    other = {**HAMBURG_SITES, "michaelis": ["weaving-mill", "weaving-mill", "captain", "office", "refinery", "brewery"],
+             "jacobi": ["weaving-mill", "merchant", "office", "refinery", "office"]}
+    run(capsys, "box", "hamburgum", "--use", str(hamburg_box(tmp_path / "other.yaml", other)))
+    refused = check_bytes(record.read_bytes(), "quick-start.log")
+    assert refused.exit_code == 1
+    assert [d.rule for d in refused.diagnostics if d.severity == "error"] == ["hamburgum/site-type"]
