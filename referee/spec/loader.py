@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
-from referee.spec.boxfile import answers_in, box_error, box_fingerprint, fingerprint_of, lay_over, read_box_bytes
+from referee.spec.boxfile import answers_in, box_error, box_fingerprint, box_path, fingerprint_of, lay_over, read_box_bytes
 from referee.spec.files import FileRefused, read_bytes, read_text
 from referee._plain import dataclass
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
@@ -611,7 +611,12 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str, box: tuple |
         spec = cache.read(*cached, _CACHED_CLASSES)
         if isinstance(spec, Spec):
             return spec
-    spec = _build_spec(game, variants, root_str, box_file)
+    try:
+        spec = _build_spec(game, variants, root_str, box_file)
+    except SpecError as exc:
+        if box_file is None or exc.file != str(box_file) or box_file != box_path(game):
+            raise
+        raise SpecError(exc.file, exc.key, f"{exc.message} (the box file in use for {game}: correct it, or stop using it with referee box {game} --forget)", exc.line, exc.column) from None
     if cached is not None:
         cache.write(*cached, spec)
     return spec
