@@ -304,3 +304,41 @@ def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_pa
     refused = check_bytes(record.read_bytes(), "quick-start.log")
     assert refused.exit_code == 1
     assert [d.rule for d in refused.diagnostics if d.severity == "error"] == ["hamburgum/site-type"]
+
+
+# --- the solver -------------------------------------------------------------------------------
+
+
+def eq(line: int, written: int, **counts) -> "Equation":
+    from referee.box.infer import Equation
+
+    return Equation("r.log", line, "blue", "money", written, 0, tuple(sorted(counts.items())))
+
+
+def test_the_solver_names_the_lines_behind_each_value_and_what_is_left_open():
+    from referee.box.infer import solve
+
+    # 2a + b = 7 (line 1), a + b = 5 (line 2), c + d = 4 (line 3): a = 2, b = 3, c and d open
+    found = solve([eq(1, 7, a=2, b=1), eq(2, 5, a=1, b=1), eq(3, 4, c=1, d=1)], {})
+    assert found.contradiction is None
+    assert found.values == {"a": 2, "b": 3}
+    assert found.proofs == {"a": [0, 1], "b": [0, 1]}
+
+
+def test_the_solver_refuses_lines_no_whole_numbers_satisfy():
+    from referee.box.infer import solve
+
+    assert solve([eq(1, 5, a=1), eq(2, 6, a=1), eq(3, 9, b=1)], {}).contradiction == [0, 1]
+    assert solve([eq(1, 3, a=2)], {}).contradiction == [0]  # a = 3/2 is printed on no tile
+    skipped = solve([eq(1, 5, a=1), eq(2, 6, a=1), eq(3, 9, b=1)], {}, skip=True)
+    assert skipped.values == {"a": 5, "b": 9} and skipped.skipped == [1]
+
+
+def test_a_move_the_table_took_back_adds_nothing(config, tmp_path):
+    lines = RECORD.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("blue: "))
+    taken_back = lines[: first + 1] + ["ruling void: taken back"] + lines[first:]
+    path = tmp_path / "void.log"
+    path.write_text("\n".join(taken_back) + "\n", encoding="utf-8")
+    assert equations(load_game("canterbury"), path.read_text(encoding="utf-8"), "void.log")[0].coefficients == \
+        equations(load_game("canterbury"), RECORD.read_text(encoding="utf-8"), "game.log")[0].coefficients

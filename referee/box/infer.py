@@ -31,7 +31,7 @@ from typing import Any
 from referee._plain import dataclass
 from referee.errors import RecordError, SpecError, UsageError, Violation
 from referee.games.base import Trace, waiving
-from referee.notation.parser import Checkpoint, Move, decode, game_of, parse
+from referee.notation.parser import Checkpoint, Move, Ruling, decode, game_of, parse
 from referee.terminal import readable_name
 
 ROUNDS = 6  # replays with the numbers found, at most; each round settles what the last one moved
@@ -98,8 +98,12 @@ def equations(game, text: str, name: str, pinned: set[str] | None = None) -> lis
     off_course = False  # the replay's course has left the record's (see the game's `course`)
     first = rules.first(game)
     tainted: set[tuple[str, str]] = set()
-    for entry in record.entries:
+    entries = record.entries
+    for index, entry in enumerate(entries):
+        ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
         if isinstance(entry, Move):
+            if ruling is not None and ruling.verdict == "void":
+                continue  # the table took it back
             added = rules.terms(state, entry)
             before, state = state, _played(state, entry)
             for owner, figure, address, coefficient in added:
@@ -107,6 +111,8 @@ def equations(game, text: str, name: str, pinned: set[str] | None = None) -> lis
             if pinned is not None and any(a not in pinned for key in first for a, c in counts[key].items() if c):
                 tainted.update(rules.follows_first(before, entry, state))
         elif isinstance(entry, Checkpoint):
+            if ruling is not None:
+                continue  # the table adopted its own figures: they say nothing of the numbers
             owner = state.seat(entry.player, entry.pos).colour
             figures = state.figures(entry.player, {f.key for f in entry.figures})
             for fig in entry.figures:
