@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from referee.box.infer import equations, infer
-from referee.box.interactive import write_box
+from referee.box.template import write_box
 from referee.box.questions import ASKED, questions
 from referee.cli.main import main
 from referee.engine.replay import check_bytes

@@ -30,8 +30,9 @@ from typing import Any
 
 from referee._plain import dataclass
 from referee.errors import RecordError, SpecError, UsageError, Violation
-from referee.games.base import Trace, waiving
+from referee.games.base import Trace
 from referee.notation.parser import Checkpoint, Move, Ruling, decode, game_of, parse
+from referee.box.template import write_box
 from referee.terminal import readable_name
 
 ROUNDS = 6  # replays with the numbers found, at most; each round settles what the last one moved
@@ -132,23 +133,18 @@ def equations(game, text: str, name: str, pinned: set[str] | None = None) -> lis
 
 
 def _played(state, move):
-    """The state after the move, with every rule it breaks set aside (see engine/rulings.py);
+    """The state after the move, with every rule it breaks set aside (engine/rulings.py);
     a move that cannot be carried out at all is the record's error."""
-    from referee.engine.rulings import CANNOT_CARRY_OUT, copy_state
+    from referee.engine.rulings import Refused, accept
 
-    waived: list[str] = []
-    while True:
-        trial = copy_state(state)
+    try:
+        state.apply(move)  # a move the rules refuse leaves the state as it was
+        return state
+    except Violation as broken:
         try:
-            with waiving(waived):
-                trial.apply(move)
-            return trial
-        except Violation as v:
-            if v.rule in waived:
-                raise RecordError(f"the move breaks {v.rule} whatever the printed numbers: {v.message}", move.pos) from None
-            waived.append(v.rule)
-        except CANNOT_CARRY_OUT:
-            raise RecordError("the move cannot be carried out with the numbers in use", move.pos) from None
+            return accept(state, move, broken, holding=False)[0]
+        except Refused as why:
+            raise RecordError(f"the move cannot be played whatever the printed numbers: {why}", move.pos) from None
 
 
 # --- solving ------------------------------------------------------------------------------
@@ -327,7 +323,7 @@ def _games(game_name: str, records, variants, trial: Path | None, answers: dict)
 
     if trial is not None:
         trial.parent.mkdir(parents=True, exist_ok=True)
-        _write_box(trial, game_name, answers)
+        write_box(trial, game_name, answers)
     out, made = [], {}
     for text, _name in records:
         wanted = tuple(dict.fromkeys(record_variants(text, game_name) + list(variants)))
@@ -335,14 +331,6 @@ def _games(game_name: str, records, variants, trial: Path | None, answers: dict)
             made[wanted] = load_game_with_box(game_name, trial, wanted) if trial is not None else load_game(game_name, wanted)
         out.append((wanted, made[wanted]))
     return out
-
-
-def _write_box(path: Path, game: str, answers: dict) -> None:
-    import json
-
-    lines = ["kind: box", f"game: {game}", "answers:"]
-    lines += [f"  {address}: {'dash' if value is None else json.dumps(value)}" for address, value in sorted(answers.items())]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _values(game, addresses: list[str]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.box.questions import Question
-from referee.box.template import shown
+from referee.box.template import shown, write_box
 from referee.errors import EXIT_OK, SpecError
 from referee.spec.boxfile import DASH
 from referee.spec.loader import MAX_SPEC_NUMBER
@@ -116,13 +116,6 @@ def _problem(game: str, trial: Path, answers: dict) -> str | None:
     except SpecError as exc:
         return exc.message
     return None
-
-
-def write_box(path: Path, game: str, answers: dict) -> None:
-    """A box file with these answers (YAML flow values on one line each)."""
-    lines = ["kind: box", f"game: {game}", "answers:"]
-    lines += [f"  {address}: {shown(value) if value != 'dash' else 'dash'}" for address, value in sorted(answers.items())]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _finish(game, answers, out, trial, count, say, verdict, keep) -> int:

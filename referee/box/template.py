@@ -64,3 +64,13 @@ def template(game: str, title: str, asked: list[Question], answers: dict[str, An
 def _comment(text: str) -> str:
     """Text for a comment line: visible, and on one line."""
     return visible(str(text)).replace("\n", " ")
+
+
+def write_box(path, game: str, answers: dict) -> None:
+    """A box file with these answers, one a line in YAML's flow style; an answer of None or
+    'dash' is a dash (the tile prints no number there)."""
+    from pathlib import Path
+
+    lines = ["kind: box", f"game: {game}", "answers:"]
+    lines += [f"  {address}: {'dash' if value in (None, 'dash') else shown(value)}" for address, value in sorted(answers.items())]
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
