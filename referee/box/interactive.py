@@ -129,7 +129,7 @@ def _finish(game, answers, out, trial, count, say, verdict, keep) -> int:
         return EXIT_OK
     write_box(trial, game, answers)
     say(f"{count} answered in this session")
-    for line in keep.use(game, trial):
+    for line in keep.use(game, trial, "the answers of this session and those kept before"):
         say(line)
     return EXIT_OK
 

@@ -24,8 +24,9 @@ def try_box(game: str, path: Path):
     return load_game_with_box(game, path)
 
 
-def use(game: str, source: Path) -> list[str]:
-    """Try the file, then keep a copy where every command finds it; what it answers."""
+def use(game: str, source: Path, told: str | None = None) -> list[str]:
+    """Try the file, then keep a copy where every command finds it; what it answers.
+    `told`: where the answers came from, when not from a file the user named."""
     try:
         data = read_box_bytes(source)
     except OSError as exc:
@@ -44,7 +45,7 @@ def use(game: str, source: Path) -> list[str]:
         raise UsageError(f"cannot write {readable_name(str(target))}: {exc.strerror or exc}") from None
     left = sum(1 for _ in iter_uncertain(spec, ASKED))
     return [
-        f"{game}: box file in use: {readable_name(str(target))} (copied from {readable_name(str(source))})",
+        f"{game}: box file in use: {readable_name(str(target))} ({told or 'copied from ' + readable_name(str(source))})",
         f"  {len(spec.box_replaced)} value{'s' if len(spec.box_replaced) != 1 else ''} answered; {left} provisional or unknown value{'s' if left != 1 else ''} left open",
         f"  every command now uses it for {game}; referee box {game} --show lists what it changed",
     ]
