@@ -28,7 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.errors import RecordError, SpecError, UsageError, Violation
 from referee.games.base import Trace
 from referee.notation.parser import Checkpoint, Move, Ruling, decode, game_of, parse

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import Spec, iter_uncertain, read_yaml, specs_root, validate_against_schema
 
 ASKED = ("provisional", "unknown")

@@ -42,12 +42,9 @@ def _run(argv: list[str] | None) -> int:
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](args)
-    except UsageError as exc:
-        warn(f"referee {args.command}: error: {exc}")
-        return EXIT_USAGE
-    except SpecError as exc:
-        warn(exc.display())
-        return EXIT_SPEC
+    except (UsageError, SpecError) as exc:  # the one place an error becomes its exit code
+        warn(exc.display() if isinstance(exc, SpecError) else f"referee {args.command}: error: {exc}")
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except output.OutputFailed:

@@ -14,8 +14,7 @@ floor the data gives it (`State.cannot_hold`), such as coins below zero.
 
 from __future__ import annotations
 
-import copy
-
+from referee.engine.copying import copy_state
 from referee.errors import Violation
 from referee.games.base import State, waiving
 from referee.notation.parser import Move
@@ -27,13 +26,6 @@ CANNOT_CARRY_OUT = (LookupError, TypeError, ValueError, AttributeError, Arithmet
 
 class Refused(Exception):
     """A ruling the referee cannot honour, and why."""
-
-
-def copy_state(state: State) -> State:
-    """An independent copy of a game in progress (its trace included); the game, with its
-    spec, is shared, as nothing in a replay changes it."""
-    game = state.game
-    return copy.deepcopy(state, {id(game): game, id(game.spec): game.spec})
 
 
 def accept(state: State, move: Move, broken: Violation, holding: bool = True) -> tuple[State, list[str]]:

@@ -21,10 +21,10 @@ from referee.errors import Pos, RecordError, SpecError, Violation
 from referee.spec.figures import FigureTable
 from referee.notation.names import did_you_mean
 from referee.notation.parser import Header, Keywords, Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.engine.players import Players
 from referee.spec.loader import Spec
-from referee.notation.syntax import Tree
+from lark import Tree
 from referee.terminal import odd_letters
 
 if TYPE_CHECKING:

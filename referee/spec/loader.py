@@ -15,6 +15,8 @@ verdict relied on, and `validate --provenance` can list them all.
 
 from __future__ import annotations
 
+import hashlib
+
 import copy
 import dataclasses
 import functools
@@ -30,7 +32,7 @@ from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
 from referee.spec.boxfile import answers_in, box_error, box_fingerprint, box_path, fingerprint_of, lay_over, read_box_bytes
 from referee.spec.files import FileRefused, read_bytes, read_text
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
 
 if TYPE_CHECKING:
@@ -646,7 +648,7 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str, box_file: 
         files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
         package = Path(__file__).resolve().parent.parent
         files += [package / code for code in ("spec/loader.py", "errors.py", "spec/files.py", "spec/safeschema.py")]
-        digest = cache.sha256(repr((sys.version_info[:2], root_str, game, variants, str(box_file))).encode("utf-8"))
+        digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants, str(box_file))).encode("utf-8"))
         if box_file is not None:
             digest.update(read_box_bytes(box_file) + b"\0")
         files.append(package / "spec" / "boxfile.py")

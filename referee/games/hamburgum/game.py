@@ -16,7 +16,7 @@ from referee.errors import Pos
 from referee.spec.figures import FigureTable
 from referee.notation.parser import Header, Move, word_token
 from referee.spec.loader import Spec
-from referee.notation.syntax import Tree
+from lark import Tree
 from referee.games.base import Game, Seat, Trace
 from referee.games.hamburgum.checks import check_spec
 from referee.games.hamburgum.moves import Site
@@ -53,10 +53,6 @@ class Hamburgum(Game):
         self._nearest: dict[tuple[str, str, str | None], str] = {}  # see nearest
         self._routes: dict[tuple[str, str, str | None], tuple[str, int, int]] = {}  # see route
         self._sides: dict[tuple[str | None, str], str | None] = {}  # see side_to_write
-        self.turn_options: dict[tuple[str | None, int], tuple] = {}  # the random player's, by marker space and prestige to spend (play.py)
-        self.fewer_options: dict[tuple, tuple] = {}  # the random player's, by its options and the one left out (play.py)
-        self.chance_odds: dict[str, tuple[int, float]] = {}  # the random player's, by choice of play.yaml (play.py)
-        self.turn_fields: dict[tuple[str | None, str], tuple[str, str | None]] = {}  # the random player's: action and side by marker space and target (play.py)
         self.prestige_floor = spec["components"]["prestige"]["minimum"]
         self.limits = {piece: entry["count"] for piece, entry in spec["components"]["per_player"].items()}
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
