@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from referee.box.infer import equations, infer
-from referee.box.template import write_box
 from referee.box.questions import ASKED, questions
+from referee.box.template import write_box
 from referee.cli.main import main
 from referee.engine.replay import check_bytes
 from referee.games import load_game
@@ -145,7 +145,7 @@ def test_every_command_uses_the_box_file_and_reports_only_what_is_still_uncertai
     finally:
         sys.stdin = stdin
     capsys.readouterr()
-    assert code == 0 and len([l for l in recorded.read_text(encoding="utf-8").splitlines() if l in moves]) == 6
+    assert code == 0 and len([line for line in recorded.read_text(encoding="utf-8").splitlines() if line in moves]) == 6
     code, out, _ = run(capsys, "validate", "--provenance")
     assert "structures.yaml:structures.well.printed.cost" not in out
     code, out, _ = run(capsys, "box", "canterbury", "--show")
@@ -309,7 +309,7 @@ def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_pa
 # --- the solver -------------------------------------------------------------------------------
 
 
-def eq(line: int, written: int, **counts) -> "Equation":
+def eq(line: int, written: int, **counts):
     from referee.box.infer import Equation
 
     return Equation("r.log", line, "blue", "money", written, 0, tuple(sorted(counts.items())))

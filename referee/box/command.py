@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from referee.box.questions import LANGUAGES, questions
-from referee.errors import EXIT_VIOLATION, EXIT_OK, UsageError
+from referee.errors import EXIT_OK, EXIT_VIOLATION, UsageError
 from referee.terminal import readable_name, visible
 
 PROOF_LINES = 6  # the checkpoints named for one value; more are counted

@@ -16,7 +16,12 @@ satisfy those lines: the record (or the records together) is refused.
 
 Everything else a move changes (a Levy, which reads the city track, a district scoring)
 follows the spec, so the replay is done again with the numbers found until nothing changes:
-a few rounds at most.
+a few rounds at most. The game names the figures that follow the printed numbers alone
+(Canterbury's city prosperity): the first round reads only those, so that from the second on
+the replay has the city marker where the record has it, and the Levy and the scorings come
+as they came at the table. Where the city rests on a number no checkpoint pins down (a tile
+built just before the marker's last space), the players' later figures are not read at all:
+when a scoring came is no longer known, and a wrong reading is worse than none.
 """
 
 from __future__ import annotations
@@ -24,15 +29,15 @@ from __future__ import annotations
 import importlib
 import tempfile
 from collections import defaultdict
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from dataclasses import dataclass
-from referee.errors import RecordError, SpecError, UsageError, Violation
+from referee.box.template import write_box
+from referee.errors import RecordError, UsageError, Violation
 from referee.games.base import Trace
 from referee.notation.parser import Checkpoint, Move, Ruling, decode, game_of, parse
-from referee.box.template import write_box
 from referee.terminal import readable_name
 
 ROUNDS = 6  # replays with the numbers found, at most; each round settles what the last one moved
@@ -87,7 +92,8 @@ def equations(game, text: str, name: str, pinned: set[str] | None = None) -> lis
     `pinned`: the numbers that the figures solved first (the game's `first`) determine; a
     figure changed by an amount read from those figures while they rest on any other number
     is not read from then on (None: every figure is read)."""
-    from referee.engine.players import Players, resolve as resolve_players
+    from referee.engine.players import Players
+    from referee.engine.players import resolve as resolve_players
 
     rules = printed_rules(game)
     record = parse(text, name, game.name, game.build_move, None, game.keywords())

@@ -135,11 +135,12 @@ def _finish(game, answers, out, trial, count, say, verdict, keep) -> int:
 
 
 def _stream_lines():
-    """Answers from standard input, one a line (None at its end)."""
-    q = yield
+    """Answers from standard input, one a line (None at its end); the question sent in is
+    not needed to read one."""
+    yield
     while True:
         line = sys.stdin.readline()
-        q = yield (line.rstrip("\n") if line else None)
+        yield line.rstrip("\n") if line else None
 
 
 def _terminal_lines():
@@ -175,5 +176,6 @@ def _terminal_lines():
 
 
 def _primed(lines):
+    """A generator of answers, started: each `send(question)` returns the answer to it."""
     next(lines)
     return lines

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dataclasses import dataclass
 from referee.spec.loader import Spec, iter_uncertain, read_yaml, specs_root, validate_against_schema
 
 ASKED = ("provisional", "unknown")
@@ -61,7 +61,7 @@ def _address_key(address: str) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"[:.]", address))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _question_file(game: str, root: str) -> dict:
     path = Path(root) / game / "box" / "questions.yaml"
     if not path.is_file():

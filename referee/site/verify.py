@@ -6,9 +6,9 @@ read it."""
 from __future__ import annotations
 
 from referee.box.questions import questions
-from referee.spec.loader import iter_uncertain
 from referee.site.markdown import count, escape, table, table_like, verify_anchor
 from referee.site.tables import GamePages
+from referee.spec.loader import iter_uncertain
 
 STATUS_ORDER = ("unknown", "provisional", "guess", "likely")
 STATUS_MEANING = {
