@@ -342,3 +342,24 @@ def test_a_move_the_table_took_back_adds_nothing(config, tmp_path):
     path.write_text("\n".join(taken_back) + "\n", encoding="utf-8")
     assert equations(load_game("canterbury"), path.read_text(encoding="utf-8"), "void.log")[0].coefficients == \
         equations(load_game("canterbury"), RECORD.read_text(encoding="utf-8"), "game.log")[0].coefficients
+
+
+def test_the_site_and_the_pictures_use_the_box_file(config, tmp_path, capsys):
+    from referee import site
+    from referee.spec.loader import data_root, load_spec
+
+    def verify_page() -> str:
+        spec = load_spec("canterbury", root=data_root() / "specs")
+        return next(p.text for p in site.game_pages(spec, data_root()) if p.path == "canterbury/verify.md")
+
+    def question_marks() -> int:
+        code, svg, _ = run(capsys, "draw", str(RECORD))
+        assert code == 0
+        return svg.count("?")
+
+    before, marks = verify_page(), question_marks()
+    assert "key `structures.well.printed`" in before
+    run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury")))  # the stand-ins, now the group's
+    after = verify_page()
+    assert "key `structures.well.printed" not in after and "key `district.secondary.rounding`" in after
+    assert question_marks() < marks  # money and prosperity rest on the group's numbers, not on stand-ins
