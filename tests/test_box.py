@@ -148,6 +148,8 @@ def test_every_command_uses_the_box_file_and_reports_only_what_is_still_uncertai
     assert code == 0 and len([line for line in recorded.read_text(encoding="utf-8").splitlines() if line in moves]) == 6
     code, out, _ = run(capsys, "validate", "--provenance")
     assert "structures.yaml:structures.well.printed.cost" not in out
+    code, out, _ = run(capsys, "box", "canterbury")  # the template again, with the group's answers in it
+    assert f"\n  {WELL_COST}: 1\n" in out
     code, out, _ = run(capsys, "box", "canterbury", "--show")
     assert str(config / "referee" / "box" / "canterbury.yaml") in out
     assert re.search(r"changed structures:structures\.well\.printed\.cost: 2 -> 1", out)
