@@ -332,6 +332,7 @@ def test_the_solver_refuses_lines_no_whole_numbers_satisfy():
 
     assert solve([eq(1, 5, a=1), eq(2, 6, a=1), eq(3, 9, b=1)], {}).contradiction == [0, 1]
     assert solve([eq(1, 3, a=2)], {}).contradiction == [0]  # a = 3/2 is printed on no tile
+    assert solve([eq(1, -3, a=1)], {}).contradiction == [0]  # nor is -3
     skipped = solve([eq(1, 5, a=1), eq(2, 6, a=1), eq(3, 9, b=1)], {}, skip=True)
     assert skipped.values == {"a": 5, "b": 9} and skipped.skipped == [1]
 

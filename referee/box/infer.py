@@ -11,7 +11,7 @@ of each tile the player built so far):
 The equations of all records are solved exactly, with fractions, by Gauss-Jordan
 elimination. A number whose row holds no other unknown is determined, and the checkpoints
 that row was combined from are the lines that prove it; the others are left open. A row
-that reduces to 0 = c, or a determined number that is not whole, means that no numbers
+that reduces to 0 = c, or a determined number that is not whole or is below zero, means that no numbers
 satisfy those lines: the record (or the records together) is refused.
 
 Everything else a move changes (a Levy, which reads the city track, a district scoring)
@@ -207,7 +207,7 @@ def solve(rows: list[Equation], used: dict[str, Any], skip: bool = False) -> Sol
     """The values the equations sum(c * x) = written - ours + sum(c * used) determine.
     Without `skip` the first contradiction ends it; with it, an equation that contradicts those
     before it is left out and the rest are taken in. A determined value that is not a whole
-    number is a contradiction too: printed numbers are whole."""
+    number is a contradiction too: printed numbers are whole and not below zero."""
     work = Elimination()
     skipped: list[int] = []
     for i, eq in enumerate(rows):
@@ -219,7 +219,7 @@ def solve(rows: list[Equation], used: dict[str, Any], skip: bool = False) -> Sol
             skipped.append(i)
     values, proofs = work.values()
     for name, value in values.items():
-        if value.denominator != 1:
+        if value.denominator != 1 or value < 0:
             return Solution({}, {}, proofs[name], skipped)
     return Solution(values, proofs, None, skipped)
 
