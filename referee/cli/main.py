@@ -263,7 +263,13 @@ def cmd_docs(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+def cmd_box(args) -> int:
+    from referee.box.command import run
+
+    return run(args, say, output.verdict)
+
+
+COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
 
 
 if __name__ == "__main__":  # pragma: no cover
