@@ -3,7 +3,6 @@ command, and the printed numbers learnt from records' checkpoints."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
@@ -15,11 +14,11 @@ import yaml
 from referee.box.infer import equations, infer
 from referee.box.questions import ASKED, questions
 from referee.box.template import write_box
-from referee.cli.main import main
 from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.lab.random_game import play_game
 from referee.spec.loader import iter_uncertain
+from tests.runner import run as referee
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "specs" / "canterbury" / "examples" / "random-4p-seed7.log"
@@ -35,10 +34,9 @@ def config(tmp_path, monkeypatch):
     return folder
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+def run(*argv, stdin: str | None = None) -> tuple[int, str, str]:
+    result = referee(*argv, stdin=stdin)
+    return result.returncode, result.stdout, result.stderr
 
 
 def standings(report) -> list:
@@ -49,8 +47,8 @@ def standings(report) -> list:
 
 
 @pytest.mark.parametrize("game", ["canterbury", "hamburgum", "speicherstadt"])
-def test_the_template_asks_for_every_provisional_and_unknown_value(game, config, capsys):
-    code, out, _ = run(capsys, "box", game)
+def test_the_template_asks_for_every_provisional_and_unknown_value(game, config):
+    code, out, _ = run("box", game)
     assert code == 0
     data = yaml.safe_load(out)
     assert data["kind"] == "box" and data["game"] == game
@@ -62,16 +60,16 @@ def test_the_template_asks_for_every_provisional_and_unknown_value(game, config,
         assert re.search(rf"^  # .+\n  {re.escape(address)}:$", out, re.M), address  # each after its question
 
 
-def test_a_question_is_in_the_words_of_the_tile_with_its_stand_in(config, capsys):
-    _, out, _ = run(capsys, "box", "canterbury")
+def test_a_question_is_in_the_words_of_the_tile_with_its_stand_in(config):
+    _, out, _ = run("box", "canterbury")
     assert "# cost printed on the Well tile, in shillings (top left) (stand-in: 2)\n  structures:structures.well.printed.cost:\n" in out
     assert "  # == Well tile ==" in out
-    _, german, _ = run(capsys, "box", "canterbury", "--lang", "de")
+    _, german, _ = run("box", "canterbury", "--lang", "de")
     assert "# auf dem Plättchen Well gedruckte Kosten in Schilling (oben links) (Ersatzwert: 2)\n" in german
 
 
-def test_the_hamburg_map_is_asked_by_sites_and_lines(config, capsys):
-    _, out, _ = run(capsys, "box", "hamburgum")
+def test_the_hamburg_map_is_asked_by_sites_and_lines(config):
+    _, out, _ = run("box", "hamburgum")
     assert "  board:sites:" in out and "  board:links:" in out
     assert "{parish: petri, number: 1, type: brewery}" in out
 
@@ -89,9 +87,9 @@ def filled(tmp_path: Path, game: str, change: dict | None = None) -> Path:
     return path
 
 
-def test_a_template_filled_with_the_stand_ins_changes_no_figure_and_leaves_only_what_is_likely(config, tmp_path, capsys):
+def test_a_template_filled_with_the_stand_ins_changes_no_figure_and_leaves_only_what_is_likely(config, tmp_path):
     before = check_bytes(RECORD.read_bytes(), "game.log")
-    code, out, _ = run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury")))
+    code, out, _ = run("box", "canterbury", "--use", str(filled(tmp_path, "canterbury")))
     assert code == 0 and "box file in use" in out
     after = check_bytes(RECORD.read_bytes(), "game.log")
     assert after.exit_code == before.exit_code == 0
@@ -101,10 +99,10 @@ def test_a_template_filled_with_the_stand_ins_changes_no_figure_and_leaves_only_
     assert {p.status for p in after.relied_on} <= {"likely", "guess"}  # the answered values are the group's
 
 
-def test_one_changed_value_changes_exactly_the_figures_that_use_it(config, tmp_path, capsys):
+def test_one_changed_value_changes_exactly_the_figures_that_use_it(config, tmp_path):
     text = RECORD.read_text(encoding="utf-8")
     base = equations(load_game("canterbury"), text, "game.log")
-    run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury", {WELL_POINTS: 3})))  # stand-in 1
+    run("box", "canterbury", "--use", str(filled(tmp_path, "canterbury", {WELL_POINTS: 3})))  # stand-in 1
     changed = equations(load_game("canterbury"), text, "game.log")
     assert [(e.line, e.owner, e.figure) for e in base] == [(e.line, e.owner, e.figure) for e in changed]
     moved = 0
@@ -119,72 +117,63 @@ def test_one_changed_value_changes_exactly_the_figures_that_use_it(config, tmp_p
     assert lines == {b.line for b in base if dict(b.coefficients).get(WELL_POINTS)}
 
 
-def test_every_command_uses_the_box_file_and_reports_only_what_is_still_uncertain(config, tmp_path, capsys):
+def test_every_command_uses_the_box_file_and_reports_only_what_is_still_uncertain(config, tmp_path):
     box = filled(tmp_path, "canterbury", {WELL_COST: 1})
     # a box file that every command uses: a record played with it is legal with it, and not without
-    run(capsys, "box", "canterbury", "--use", str(box))
+    run("box", "canterbury", "--use", str(box))
     game = tmp_path / "game.log"
-    code, _, _ = run(capsys, "play", "canterbury", "--players", "3", "--seed", "4", "--out", str(game))
+    code, _, _ = run("play", "canterbury", "--players", "3", "--seed", "4", "--out", str(game))
     assert code == 0
-    code, out, _ = run(capsys, "check", str(game), "--format", "json")
+    code, out, _ = run("check", str(game), "--format", "json")
     assert code == 0
     relied = {p["address"] for p in json.loads(out)["relies_on"]}
     assert relied and not any(a.startswith("structures:") for a in relied)
-    code, out, _ = run(capsys, "explain", str(game), "blue", "money")
+    code, out, _ = run("explain", str(game), "blue", "money")
     assert code == 0
-    code, _, _ = run(capsys, "show", str(game))
+    code, _, _ = run("show", str(game))
     assert code == 0
     recorded = tmp_path / "recorded.log"
     moves = [line for line in game.read_text(encoding="utf-8").splitlines() if line and not line.startswith(("[", "#", "check", "result"))][:6]
-    import sys
-
-    stdin = sys.stdin
-    try:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(("\n".join(moves) + "\n").encode()))
-        code = main(["record", str(recorded), "--game", "canterbury", "--players", "blue, red, green"])
-    finally:
-        sys.stdin = stdin
-    capsys.readouterr()
+    code, _, _ = run("record", str(recorded), "--game", "canterbury", "--players", "blue, red, green", stdin="\n".join(moves) + "\n")
     assert code == 0 and len([line for line in recorded.read_text(encoding="utf-8").splitlines() if line in moves]) == 6
-    code, out, _ = run(capsys, "validate", "--provenance")
+    code, out, _ = run("validate", "--provenance")
     assert "structures.yaml:structures.well.printed.cost" not in out
-    code, out, _ = run(capsys, "box", "canterbury")  # the template again, with the group's answers in it
+    code, out, _ = run("box", "canterbury")  # the template again, with the group's answers in it
     assert f"\n  {WELL_COST}: 1\n" in out
-    code, out, _ = run(capsys, "box", "canterbury", "--show")
+    code, out, _ = run("box", "canterbury", "--show")
     assert str(config / "referee" / "box" / "canterbury.yaml") in out
     assert re.search(r"changed structures:structures\.well\.printed\.cost: 2 -> 1", out)
     # without it, the stand-in cost of 2 contradicts the record
-    code, out, _ = run(capsys, "box", "canterbury", "--forget")
+    code, out, _ = run("box", "canterbury", "--forget")
     assert code == 0 and "removed" in out
-    code, _, _ = run(capsys, "check", str(game))
+    code, _, _ = run("check", str(game))
     assert code == 1
 
 
-def test_a_record_names_variants_on_top_of_the_box_file(config, tmp_path, capsys):
-    run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury", {WELL_COST: 1})))
+def test_a_record_names_variants_on_top_of_the_box_file(config, tmp_path):
+    run("box", "canterbury", "--use", str(filled(tmp_path, "canterbury", {WELL_COST: 1})))
     game = load_game("canterbury", ["two-player"])
     assert game.spec.get(WELL_COST) == 1 and game.spec.variants[0].id == "two-player"
 
 
-def test_a_box_file_with_a_wrong_answer_is_refused_at_its_line(config, tmp_path, capsys):
+def test_a_box_file_with_a_wrong_answer_is_refused_at_its_line(config, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("kind: box\ngame: canterbury\nanswers:\n  structures:structures.well.size: large\n", encoding="utf-8")
-    code, _, err = run(capsys, "box", "canterbury", "--use", str(bad))
+    code, _, err = run("box", "canterbury", "--use", str(bad))
     assert code == 4 and f"{bad}:4:" in err and "certain" in err
     bad.write_text("kind: box\ngame: canterbury\nanswers:\n  structures:structures.well.printed.cost: many\n", encoding="utf-8")
-    code, _, err = run(capsys, "box", "canterbury", "--use", str(bad))
+    code, _, err = run("box", "canterbury", "--use", str(bad))
     assert code == 4 and f"{bad}:4:" in err
     assert not (config / "referee" / "box" / "canterbury.yaml").exists()  # nothing kept
 
 
-def test_the_interactive_questions_check_each_answer(config, tmp_path, capsys, monkeypatch):
+def test_the_interactive_questions_check_each_answer(config):
     spec = load_game("canterbury", box=False).spec
     asked = questions(spec)
     first = asked[0]
     assert first.address.endswith(".names")
     answers = ["{en: Theatre}", "many", "-3", "30"]  # the name; the city points: refused, refused by the schema, taken
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\nquit\n"))
-    code, out, _ = run(capsys, "box", "canterbury", "--interactive")
+    code, out, _ = run("box", "canterbury", "--interactive", stdin="\n".join(answers) + "\nquit\n")
     assert code == 0
     assert "refused: a whole number is asked for" in out
     assert out.count("refused:") == 2
@@ -233,10 +222,10 @@ def test_the_inference_recovers_the_secret_numbers(secret_games, config):
         assert found.proofs[address] and all(e.file in {str(p) for p in records} for e in found.proofs[address])
 
 
-def test_the_numbers_found_and_those_read_off_the_box_make_the_records_legal(secret_games, config, tmp_path, capsys):
+def test_the_numbers_found_and_those_read_off_the_box_make_the_records_legal(secret_games, config, tmp_path):
     records, secret = secret_games
     out_file = tmp_path / "learnt.yaml"
-    code, out, _ = run(capsys, "box", "canterbury", "--infer", *map(str, records), "-o", str(out_file))
+    code, out, _ = run("box", "canterbury", "--infer", *map(str, records), "-o", str(out_file))
     assert code == 0 and "determined by the checkpoints" in out and re.search(r"lines \d+", out)
     for record in records:
         assert check_bytes(record.read_bytes(), "game.log").exit_code == 1  # the stand-ins
@@ -245,12 +234,12 @@ def test_the_numbers_found_and_those_read_off_the_box_make_the_records_legal(sec
     assert found and all(secret[a] == v for a, v in found.items())
     # what the records leave open, the group reads off the box
     write_box(out_file, "canterbury", {**found, **{a: v for a, v in secret.items() if a not in found}})
-    run(capsys, "box", "canterbury", "--use", str(out_file))
+    run("box", "canterbury", "--use", str(out_file))
     for record in records:
         assert check_bytes(record.read_bytes(), "game.log").exit_code == 0
 
 
-def test_a_record_that_no_numbers_satisfy_is_refused(secret_games, config, tmp_path, capsys):
+def test_a_record_that_no_numbers_satisfy_is_refused(secret_games, config, tmp_path):
     records, _ = secret_games
     lines = records[0].read_text(encoding="utf-8").splitlines()
     # the first player's money after the first Levy, one shilling off: the cost of the first
@@ -260,15 +249,15 @@ def test_a_record_that_no_numbers_satisfy_is_refused(secret_games, config, tmp_p
     lines[i] = re.sub(r"money (\d+)", lambda m: f"money {int(m.group(1)) + 1}", lines[i], count=1)
     broken = tmp_path / "broken.log"
     broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, out, _ = run(capsys, "box", "canterbury", "--infer", str(broken), str(records[1]))
+    code, out, _ = run("box", "canterbury", "--infer", str(broken), str(records[1]))
     assert code == 1
     assert f"{broken}: refused: no printed numbers satisfy its checkpoints on lines" in out
     assert str(i + 1) in out.split(f"{broken}: refused:")[1].splitlines()[0]
 
 
-def test_the_inference_is_for_games_whose_moves_add_printed_numbers(config, capsys):
+def test_the_inference_is_for_games_whose_moves_add_printed_numbers(config):
     record = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
-    code, _, err = run(capsys, "box", "speicherstadt", "--infer", str(record))
+    code, _, err = run("box", "speicherstadt", "--infer", str(record))
     assert code == 2 and "Canterbury" in err
 
 
@@ -290,11 +279,11 @@ def hamburg_box(path: Path, sites: dict) -> Path:
     return path
 
 
-def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_path, capsys):
+def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_path):
     record = ROOT / "specs" / "hamburgum" / "examples" / "quick-start.log"
     before = check_bytes(record.read_bytes(), "quick-start.log")
     assert {d.rule for d in before.diagnostics if d.severity == "warning"} >= {"hamburgum/site-type", "hamburgum/guildhall-adjacency"}
-    code, _, _ = run(capsys, "box", "hamburgum", "--use", str(hamburg_box(tmp_path / "map.yaml", HAMBURG_SITES)))
+    code, _, _ = run("box", "hamburgum", "--use", str(hamburg_box(tmp_path / "map.yaml", HAMBURG_SITES)))
     assert code == 0
     after = check_bytes(record.read_bytes(), "quick-start.log")
     assert after.exit_code == 0
@@ -302,7 +291,7 @@ def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_pa
     # the same map with the merchant site of St. Michaelis' parish printed for a captain
     other = {**HAMBURG_SITES, "michaelis": ["weaving-mill", "weaving-mill", "captain", "office", "refinery", "brewery"],
              "jacobi": ["weaving-mill", "merchant", "office", "refinery", "office"]}
-    run(capsys, "box", "hamburgum", "--use", str(hamburg_box(tmp_path / "other.yaml", other)))
+    run("box", "hamburgum", "--use", str(hamburg_box(tmp_path / "other.yaml", other)))
     refused = check_bytes(record.read_bytes(), "quick-start.log")
     assert refused.exit_code == 1
     assert [d.rule for d in refused.diagnostics if d.severity == "error"] == ["hamburgum/site-type"]
@@ -347,7 +336,7 @@ def test_a_move_the_table_took_back_adds_nothing(config, tmp_path):
         equations(load_game("canterbury"), RECORD.read_text(encoding="utf-8"), "game.log")[0].coefficients
 
 
-def test_the_site_and_the_pictures_use_the_box_file(config, tmp_path, capsys):
+def test_the_site_and_the_pictures_use_the_box_file(config, tmp_path):
     from referee import site
     from referee.spec.loader import data_root, load_spec
 
@@ -356,13 +345,13 @@ def test_the_site_and_the_pictures_use_the_box_file(config, tmp_path, capsys):
         return next(p.text for p in site.game_pages(spec, data_root()) if p.path == "canterbury/verify.md")
 
     def question_marks() -> int:
-        code, svg, _ = run(capsys, "draw", str(RECORD))
+        code, svg, _ = run("draw", str(RECORD))
         assert code == 0
         return svg.count("?")
 
     before, marks = verify_page(), question_marks()
     assert "key `structures.well.printed`" in before
-    run(capsys, "box", "canterbury", "--use", str(filled(tmp_path, "canterbury")))  # the stand-ins, now the group's
+    run("box", "canterbury", "--use", str(filled(tmp_path, "canterbury")))  # the stand-ins, now the group's
     after = verify_page()
     assert "key `structures.well.printed" not in after and "key `district.secondary.rounding`" in after
     assert question_marks() < marks  # money and prosperity rest on the group's numbers, not on stand-ins
