@@ -7,6 +7,8 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 _made: list[str] = []
 
 
@@ -22,3 +24,14 @@ def pytest_unconfigure(config):
         shutil.rmtree(folder, ignore_errors=True)
         if os.environ.get("REFEREE_CACHE") == folder:
             del os.environ["REFEREE_CACHE"]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The site built once for the whole session, shared by every test that reads it."""
+    from tests.built_site import mkdocs_build
+
+    dest = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(dest)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return dest

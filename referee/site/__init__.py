@@ -23,7 +23,7 @@ from pathlib import Path
 from referee.errors import UsageError
 from referee._plain import dataclass
 from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
-from referee.site import commandline, notation, overview, replays, rules, tables, variants, verify
+from referee.site import commandline, counterexamples, notation, overview, replays, rules, tables, variants, verify
 from referee.site.markdown import LANGS, DocsError, table
 from referee.site.tables import GamePages
 
@@ -76,9 +76,9 @@ def game_pages(spec: Spec, data: Path) -> list[Page]:
 
 def site_files(data: Path | None = None) -> list[tuple[str, str]]:
     """The site's files that are not Markdown pages: each game's replay pages and the pictures
-    its rules page shows, as (path, text)."""
+    its rules page shows, and the counter-example records under its rules, as (path, text)."""
     data, specs = game_specs(data)
-    return [item for spec in specs for item in replays.files(GamePages(spec, data))]
+    return [item for spec in specs for item in replays.files(GamePages(spec, data)) + counterexamples.files(spec)]
 
 
 MARKER = ".referee-docs"  # in a folder `write_docs` wrote, which it may therefore replace
