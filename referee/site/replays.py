@@ -12,12 +12,14 @@ build, since a replay of every example takes a few seconds.
 from __future__ import annotations
 
 import itertools
+import re
 
 from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.pictures.replay_page import build
 from referee.report.situation import Illustration, quietly
-from referee.site.markdown import escape, slug
+from referee.site.markdown import DocsError, escape, fenced, slug
+from referee.terminal import visible
 from referee.site.tables import GamePages
 
 
@@ -51,11 +53,37 @@ def illustrations(doc: GamePages) -> dict[str, Illustration]:
 
 
 def figure(doc: GamePages, rule: str) -> list[str]:
-    """The Markdown of a rule's picture, or nothing when the game draws none for it."""
+    """The Markdown of a rule's picture with its worked example, or nothing when the game draws
+    none for it."""
     picture = illustrations(doc).get(rule)
     if picture is None:
         return []
-    return [f"![{escape(picture.caption)}](pictures/{slug(rule.split('/', 1)[1])}.svg)", "", f"*{escape(picture.caption)}*", ""]
+    out = [f"![{escape(picture.caption)}](pictures/{slug(rule.split('/', 1)[1])}.svg){{ loading=lazy }}", "", f"*{escape(picture.caption)}*", ""]
+    return out + worked_example(doc, picture.record)
+
+
+def inline_code(text: str) -> str:
+    """Text as inline code, with a fence no backtick in it can close."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{fence}{text}{fence}" if fence == "`" else f"{fence} {text} {fence}"
+
+
+def worked_example(doc: GamePages, name: str) -> list[str]:
+    """An example record under its picture: the figures it records, each confirmed by the
+    referee at this build (an example it refuses stops the build), and its moves as written."""
+    path = doc.spec.directory / "examples" / name
+    text = path.read_text(encoding="utf-8")
+    report = check_bytes(text.encode("utf-8"), name, [])
+    if report.status != "legal" or report.errors:
+        problem = report.errors[0].message if report.errors else report.status
+        raise DocsError(str(path), "", f"a worked example must replay legal with its figures confirmed: {problem}")
+    figures = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith(("check ", "result "))]
+    out = [f"The worked example [{escape(name)}](notation.md#example-{slug(path.stem)}) records {len(figures)} lines of figures; "
+           f"the referee confirms all {report.checkpoints_confirmed} figures in them:", ""]
+    out += [f"- line {n}: {inline_code(visible(line))} ✓" for n, line in figures]
+    moves = [visible(line) for line in text.splitlines() if line.strip() and not line.startswith(("#", "["))]
+    out += ["", f'??? example "The moves of {escape(name)} as written"', "", *("    " + line for line in fenced("\n".join(moves), "text")), ""]
+    return out
 
 
 def files(doc: GamePages) -> list[tuple[str, str]]:
@@ -81,7 +109,7 @@ def draw(doc: GamePages, picture: Illustration) -> str:
             return
         with quietly(state):
             if picture.when(state) or event == "end":
-                where = "the start" if not number else f"after move {number}"
+                where = "the end" if event == "end" else "the start" if not number else f"after move {number}"
                 found.append(state.game.draw(state, f"{picture.record}, {where}").tostring())
 
     record = doc.spec.directory / "examples" / picture.record

@@ -18,6 +18,10 @@ from referee.games.canterbury.view import district_name, initials, layout, owner
 ILLUSTRATIONS = (
     Illustration("canterbury/district-names", "opening-a-district.log", lambda state: True,
                  "The city when a game begins: each district under the name a record gives it, its ring, and its six service slots from water to culture; the Roman well and the city's water cube stand in the central district."),
+    Illustration("canterbury/opening-bonus", "opening-a-district.log", lambda state: False,
+                 "The city after green opens c2 (the rulebook's example): c2 holds 4 service cubes at the end of the turn, and green scores 4."),
+    Illustration("canterbury/demolition", "guildhall-demolitions.log", lambda state: False,
+                 "The city after green's guildhall in d3 (the rulebook's demolition example): the well, garden, chapel and merchant stall are gone, each for a reason the rules accept."),
 )
 
 
