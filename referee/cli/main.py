@@ -266,7 +266,19 @@ def cmd_docs(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+def cmd_rule(args) -> int:
+    import os
+
+    from referee.cli.rule_command import run
+
+    lang = args.lang or next((code for code in ("hu", "de") if (os.environ.get("LC_ALL") or os.environ.get("LANG") or "").lower().startswith(code)), "en")
+    lines = run(args.rule, lang)
+    output.verdict(EXIT_OK)
+    say("\n".join(lines))
+    return EXIT_OK
+
+
+COMMANDS = {"rule": cmd_rule, "check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
 
 
 if __name__ == "__main__":  # pragma: no cover
