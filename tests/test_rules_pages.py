@@ -25,6 +25,14 @@ def pictures(page: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_the_gallery_page_with_its_tiles_stays_small(site, game):
+    page = site / game / "gallery.html"
+    size = page.stat().st_size + sum(p.stat().st_size for p in (site / game / "gallery").glob("*.svg"))
+    assert size < MAX_PAGE, f"{game}: {size} bytes"
+    assert all(p.get("alt", "").strip() for p in pictures(page.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_picture_of_a_rules_page_has_a_text_alternative_and_the_page_stays_small(site, game):
     page = site / game / "rules.html"
     html = page.read_text(encoding="utf-8")
@@ -41,7 +49,7 @@ def test_every_picture_of_a_rules_page_has_a_text_alternative_and_the_page_stays
 
 def test_each_svg_picture_scales_with_its_column(site):
     for game in GAMES:
-        for svg in (site / game / "pictures").glob("*.svg"):
+        for svg in [*(site / game / "pictures").glob("*.svg"), *(site / game / "gallery").glob("*.svg")]:
             head = svg.read_text(encoding="utf-8")[:2000]
             assert 'viewBox="' in head and 'width="100%"' in head, svg
             assert "<title" in head, f"{svg}: an SVG picture names itself for screen readers"
@@ -89,9 +97,9 @@ return out;
 """
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_rules_page_on_a_phone_shows_every_picture_rendered_and_scaled(phone, game):
-    phone.get(f"{phone.base}/{game}/rules.html")
+@pytest.mark.parametrize("game, page", [(g, p) for g in GAMES for p in ("rules", "gallery")])
+def test_a_rules_page_on_a_phone_shows_every_picture_rendered_and_scaled(phone, game, page):
+    phone.get(f"{phone.base}/{game}/{page}.html")
     assert phone.execute_script("return window.innerWidth") == PHONE[0]
     shown = phone.execute_script(f"return (async () => {{ {RENDERED} }})()")
     assert shown, f"{game}: no picture on the rules page"
@@ -103,5 +111,5 @@ def test_a_rules_page_on_a_phone_shows_every_picture_rendered_and_scaled(phone, 
     assert page_width <= PHONE[0] + 1, f"{game}: the page scrolls sideways ({page_width} px)"
     first = phone.execute_script("const i = document.querySelector('article img'); i.scrollIntoView({block: 'start'}); return i.getAttribute('src')")
     ARTIFACTS.mkdir(exist_ok=True)
-    phone.save_screenshot(str(ARTIFACTS / f"rules-{game}-phone.png"))
-    assert first.startswith("pictures/")
+    phone.save_screenshot(str(ARTIFACTS / f"{page}-{game}-phone.png"))
+    assert first.startswith("pictures/" if page == "rules" else "gallery/")
