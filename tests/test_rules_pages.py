@@ -113,3 +113,27 @@ def test_a_rules_page_on_a_phone_shows_every_picture_rendered_and_scaled(phone, 
     ARTIFACTS.mkdir(exist_ok=True)
     phone.save_screenshot(str(ARTIFACTS / f"{page}-{game}-phone.png"))
     assert first.startswith("pictures/" if page == "rules" else "gallery/")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_worked_example_is_drawn_as_referee_draw_draws_it_with_its_figures_confirmed(site, game, capsys):
+    from referee.cli.main import main
+    from referee.engine.replay import check_bytes
+
+    spec = load_spec(game)
+    sections = (site / game / "rules.html").read_text(encoding="utf-8")
+    for rule, picture in illustrations(GamePages(spec, data_root())).items():
+        drawn = (site / game / "pictures" / f"{rule.split('/', 1)[1]}.svg").read_text(encoding="utf-8")
+        at = re.search(r"<title>[^<]*, after move (\d+) \(line \d+\)</title>", drawn)
+        record = spec.directory / "examples" / picture.record
+        assert main(["draw", str(record), *(["--at", at.group(1)] if at else ["--at", "0"])]) == 0
+        printed = capsys.readouterr().out.strip()
+        assert printed.replace(str(record), picture.record) == drawn.strip(), rule
+        # under the picture: each figure line of the record, confirmed by the referee
+        section = sections.split(f'id="{rule.split("/", 1)[1]}"', 1)[1].split("<h3", 1)[0]
+        text = record.read_text(encoding="utf-8")
+        lines = [line.strip() for line in text.splitlines() if line.startswith(("check ", "result "))]
+        assert lines and all(f"<code>{line}</code> ✓" in section for line in lines), rule
+        report = check_bytes(text.encode("utf-8"), picture.record)
+        assert report.status == "legal" and report.checkpoints_confirmed >= len(lines)
+        assert f"the referee confirms all {report.checkpoints_confirmed} figures" in section

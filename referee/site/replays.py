@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.pictures.replay_page import build
@@ -99,17 +100,22 @@ def files(doc: GamePages) -> list[tuple[str, str]]:
 
 
 def draw(doc: GamePages, picture: Illustration) -> str:
-    """The first position of the picture's record where its condition holds (else the last)."""
+    """The first position of the picture's record where its condition holds (else the last),
+    drawn as `referee draw` draws it, its title saying where it stands in the same words."""
     found: list[str] = []
     moves = itertools.count()
+    last: list[int | None] = [None]
 
     def watch(event: str, move, state) -> None:
         number = next(moves) if event != "end" else None
+        if event == "move" and getattr(move, "pos", None) is not None:
+            last[0] = move.pos.line
         if found:
             return
         with quietly(state):
             if picture.when(state) or event == "end":
-                where = "the end" if event == "end" else "the start" if not number else f"after move {number}"
+                count = number if number is not None else next(moves) - 1
+                where = Position(None, None, count, last[0] if count else None).where
                 found.append(state.game.draw(state, f"{picture.record}, {where}").tostring())
 
     record = doc.spec.directory / "examples" / picture.record
