@@ -128,3 +128,14 @@ def test_a_fix_the_referee_refuses_stops_the_build(data_copy):
     with pytest.raises(DocsError) as caught:
         render_site(data_copy)
     assert "the corrected record is refused: speicherstadt/round-number" in caught.value.display()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rule_the_tests_break_has_its_counterexample_on_the_site(game):
+    """The tests' illegal records per rule (tests/<game>/test_rules.py) and the site's
+    counter-examples cover the same rules: neither falls behind when a rule is added."""
+    import importlib
+
+    illegal = importlib.import_module(f"tests.{game}.test_rules").ILLEGAL
+    found = counterexamples.load(load_spec(game))
+    assert set(illegal) <= set(found.by_rule), sorted(set(illegal) - set(found.by_rule))
