@@ -259,7 +259,7 @@ def cmd_docs(args) -> int:
         raise UsageError(f"cannot write {readable_name(args.out)}: {exc.strerror or exc}{where}") from None
     output.verdict(EXIT_OK)
     pages = sum(1 for path in written if path.suffix == ".md")
-    say(f"wrote {pages} pages and {len(written) - pages} replay pages and pictures to {readable_name(args.out)}")
+    say(f"wrote {pages} pages and {len(written) - pages} files beside them (replay pages, pictures, counter-example records) to {readable_name(args.out)}")
     return EXIT_OK
 
 
