@@ -61,3 +61,11 @@ def test_another_language_without_its_text_says_so(capsys, monkeypatch):
 def test_an_unreadable_counterexample_says_check_cannot_read_it(capsys):
     code, out, _ = run(capsys, "canterbury/structure-names")
     assert code == 0 and "referee check cannot read it:" in out and "unknown structure 'tavern'" in out
+
+
+def test_a_rule_with_a_worked_example_names_it_with_its_figures_confirmed(capsys):
+    code, out, _ = run(capsys, "speicherstadt/fire-resolution")
+    assert code == 0
+    assert "worked example: " in out and "fire-ties.log" in out
+    assert "the figures it records, confirmed by the referee:" in out
+    assert "   84 | check purple: points -2" in out

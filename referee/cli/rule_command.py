@@ -16,7 +16,7 @@ from referee.report.diagnostics import rule_link
 from referee.site import counterexamples
 from referee.site.markdown import LANGS
 from referee.site.rules import CHECKED
-from referee.spec.loader import Rule, Spec, available_games, load_spec
+from referee.spec.loader import Rule, Spec, available_games, data_root, load_spec
 
 WIDTH = 88  # columns of the wrapped rule text
 
@@ -54,6 +54,7 @@ def describe(spec: Spec, rule: Rule, lang: str = "en") -> list[str]:
     out += ["", f"source: {rule.source} · {CHECKED.get(rule.checked, rule.checked)}"]
     if rule.reading:
         out += ["", "how we read it:", *wrapped(rule.reading, "  ")]
+    out += worked_example(spec, rule)
     found = counterexamples.load(spec)
     if rule.id in found.by_rule:
         judged = counterexamples.judge(found.by_rule[rule.id], str(found.path))
@@ -70,6 +71,29 @@ def describe(spec: Spec, rule: Rule, lang: str = "en") -> list[str]:
         out += ["", "no record breaks it under its own id:", *wrapped(found.reasons[rule.id], "  ")]
     out += ["", f"see: {rule_link(rule.id)}"]
     return out
+
+
+def worked_example(spec: Spec, rule: Rule) -> list[str]:
+    """The rulebook's worked example the rules page draws under the rule, with its figures as
+    the referee confirms them now."""
+    from referee.engine.replay import check_bytes
+    from referee.site.replays import illustrations, overlays
+    from referee.site.tables import GamePages
+
+    doc = GamePages(spec, data_root())
+    picture = illustrations(doc).get(rule.id)
+    if picture is None:
+        return []
+    path = spec.directory / "examples" / picture.record
+    text = path.read_text(encoding="utf-8")
+    report = check_bytes(text.encode("utf-8"), path.name, overlays(doc, picture))
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.startswith(("check ", "result "))]
+    verdict = "confirmed" if report.status == "legal" and not report.errors else f"not confirmed: {report.errors[0].message if report.errors else report.status}"
+    out = ["", f"worked example: {path}", *wrapped(picture.caption, "  ")]
+    if picture.variants:
+        out += [f"  checked with the overlay {', '.join(picture.variants)}"]
+    out += [f"  the figures it records, {verdict} by the referee:"]
+    return out + [f"{n:>5} | {line}" for n, line in lines]
 
 
 def run(rule_id: str, lang: str = "en") -> list[str]:
