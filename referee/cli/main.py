@@ -42,12 +42,9 @@ def _run(argv: list[str] | None) -> int:
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](args)
-    except UsageError as exc:
-        warn(f"referee {args.command}: error: {exc}")
-        return EXIT_USAGE
-    except SpecError as exc:
-        warn(exc.display())
-        return EXIT_SPEC
+    except (UsageError, SpecError) as exc:  # the one place an error becomes its exit code
+        warn(exc.display() if isinstance(exc, SpecError) else f"referee {args.command}: error: {exc}")
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except output.OutputFailed:
@@ -268,11 +265,29 @@ def cmd_docs(args) -> int:
         raise UsageError(f"cannot write {readable_name(args.out)}: {exc.strerror or exc}{where}") from None
     output.verdict(EXIT_OK)
     pages = sum(1 for path in written if path.suffix == ".md")
-    say(f"wrote {pages} pages and {len(written) - pages} replay pages and pictures to {readable_name(args.out)}")
+    say(f"wrote {pages} pages and {len(written) - pages} files beside them (replay pages, pictures, counter-example records) to {readable_name(args.out)}")
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+def cmd_rule(args) -> int:
+    import os
+
+    from referee.cli.rule_command import run
+
+    lang = args.lang or next((code for code in ("hu", "de") if (os.environ.get("LC_ALL") or os.environ.get("LANG") or "").lower().startswith(code)), "en")
+    lines = run(args.rule, lang)
+    output.verdict(EXIT_OK)
+    say("\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_box(args) -> int:
+    from referee.box.command import run
+
+    return run(args, say, output.verdict)
+
+
+COMMANDS = {"rule": cmd_rule, "check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
 
 
 if __name__ == "__main__":  # pragma: no cover
