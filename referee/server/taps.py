@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.engine.continuations import COUNTS, RANGE, TOKEN
 from referee.recording.session import Recording
 
@@ -163,7 +163,7 @@ def _free(recording: Recording, text: str) -> str:
 def _trial(recording: Recording):
     """A copy of the position for the search to ask (it may note rules in the copy's trace),
     made once per position rather than once per question."""
-    from referee.engine.rulings import copy_state
+    from referee.engine.copying import copy_state
 
     cached = getattr(recording, "_tap_trial", None)
     if cached is None or cached[0] is not recording.state:
