@@ -74,6 +74,21 @@ def test_a_move_the_rules_refuse_is_not_written_and_a_ruling_is_offered(client, 
     assert "error[" in answer.text and "is not recorded" in answer.text
     assert "ruling: let it stand" in answer.text
     assert (folder / "refused.log").read_text("utf-8") == before + "reveal carpet-trader\n"
+    decided = enter(client, address, "ruling accept")  # the table lets it stand
+    assert decided.status_code == 200
+    assert (folder / "refused.log").read_text("utf-8").endswith("orange: place 1\nruling accept\n")
+
+
+def test_a_record_that_does_not_replay_is_a_message_not_a_crash(client, folder):
+    (folder / "broken.log").write_text('[Game "speicherstadt"]\n[Players "beige, orange"]\n\nbeige: fly to the moon\n', encoding="utf-8")
+    answer = client.get("/g/broken.log")
+    assert answer.status_code == 400 and "Traceback" not in answer.text and "broken.log" in answer.text
+
+
+def test_a_page_of_another_site_pointed_at_this_machine_is_refused(folder):
+    app = create_app(Settings(folder, rate=1000, burst=1000))
+    with TestClient(app, base_url="http://attacker.example:8765") as c:
+        assert c.get("/").status_code == 421
 
 
 def test_a_tap_on_an_old_version_is_refused(client, folder):

@@ -94,6 +94,9 @@ def create_app(settings: Settings) -> Starlette:
             if request.method not in ("GET", "HEAD", "POST"):
                 raise guard.Refused(405, "this server takes only GET and POST requests")
             path = request.url.path
+            if not settings.codes and not guard.local_host_header(request.headers.get("host", "")):
+                # a page of another site whose name was pointed at this machine (DNS rebinding)
+                raise guard.Refused(421, "this server answers to its own address on this machine only")
             if settings.codes and not path.startswith("/static/"):
                 new_cookies += _join(request, path)
             if request.method == "POST":

@@ -39,6 +39,12 @@ def needs_codes(host: str) -> bool:
     return host.strip("[]").lower() not in LOCAL_HOSTS
 
 
+def local_host_header(host: str) -> bool:
+    """Whether a request's Host names this machine (localhost, 127.0.0.1, [::1]), any port."""
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return name.strip("[]").lower() in LOCAL_HOSTS or name.startswith("127.")
+
+
 def same(given: str | None, expected: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
