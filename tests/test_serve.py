@@ -270,3 +270,24 @@ def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
     if players <= 3:
         assert most <= 40
     assert [line for line in table.path.read_text("utf-8").split("\n") if line.strip() and not line.startswith("[")] == lines
+
+
+def test_two_taps_at_once_never_both_apply(folder):
+    import threading
+
+    table = Tables(folder).new_game("race", "speicherstadt", "beige, orange", None, [])
+    seen = table.version
+    results, go = [], threading.Barrier(2)
+
+    def tap(line):
+        go.wait()
+        results.append(table.enter([line], seen))
+
+    threads = [threading.Thread(target=tap, args=(line,)) for line in ("reveal carpet-trader", "reveal coffee-roaster")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcome.accepted for outcome, _ in results) == [False, True]
+    assert [stale for outcome, stale in results if not outcome.accepted] == [True]
+    assert len([line for line in table.path.read_text("utf-8").split("\n") if line.startswith("reveal")]) == 1
