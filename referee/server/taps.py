@@ -82,7 +82,7 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
     out: list[Button] = []
     filling = False
     grows = recording.word_by_word(recording.state)
-    trial = _trial(recording) if grows else None
+    position = _position(recording) if grows else None
     for choice in continuations.complete(text):
         if choice.meta in ("command", "a checkpoint line") or choice.meta.startswith("= "):
             continue  # commands and checkpoints have their own buttons; other spellings are not needed
@@ -93,7 +93,7 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
             new, enters = new.rstrip(), True  # the last of a chance outcome's pieces ends the move
         if enters and grows:  # a word the completion did not look past: ask whether it ends the move
             try:
-                after = recording.game.next_words(trial, new.split())
+                after = position.next_words(new)
             except Exception:
                 after = [""]
             if after != [""]:
@@ -113,7 +113,7 @@ def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
     state = recording.state
     if recording.word_by_word(state):
         try:
-            return "" in recording.game.next_words(_trial(recording), line.split())
+            return "" in _position(recording).next_words(line)
         except Exception:
             return False
     hints = recording.hints()
@@ -160,15 +160,17 @@ def _free(recording: Recording, text: str) -> str:
     return ""
 
 
-def _trial(recording: Recording):
-    """A copy of the position for the search to ask (it may note rules in the copy's trace),
-    made once per position rather than once per question."""
+def _position(recording: Recording):
+    """The engine's position around a copy of the game's state, for the search to ask (it
+    may note rules in the copy's trace), made once per position rather than per question."""
     from referee.engine.copying import copy_state
+    from referee.engine.position import Position
 
-    cached = getattr(recording, "_tap_trial", None)
+    cached = getattr(recording, "_tap_position", None)
     if cached is None or cached[0] is not recording.state:
-        cached = (recording.state, copy_state(recording.state))
-        recording._tap_trial = cached
+        header = recording.report.record.header if recording.report.record else None
+        cached = (recording.state, Position.at(recording.game, copy_state(recording.state), header))
+        recording._tap_position = cached
     return cached[1]
 
 
@@ -196,12 +198,12 @@ def checkpoint_offer(recording: Recording) -> list[str]:
     state = recording.state
     if state.is_over():
         return []
-    trial = _trial(recording)
+    position = _position(recording)
     try:
         if recording.word_by_word(state):
-            return list(trial.play_checkpoints(None))
-        for move in recording.game.legal_moves(trial):
-            lines = trial.play_checkpoints(move)
+            return list(position.state.play_checkpoints(None))
+        for move in position.legal_moves():
+            lines = position.state.play_checkpoints(move)
             if lines:
                 return list(lines)
     except Exception:  # an offer helps; it must never stop the page
