@@ -16,8 +16,8 @@ pytest.importorskip("httpx", reason="the test client needs httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from referee.engine.replay import check_bytes  # noqa: E402
-from referee.server.app import Settings, create_app  # noqa: E402
 from referee.server import taps  # noqa: E402
+from referee.server.app import Settings, create_app  # noqa: E402
 from referee.server.tables import Tables  # noqa: E402
 
 

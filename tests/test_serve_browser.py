@@ -59,7 +59,7 @@ class Server:
                     return
             except OSError:
                 if self.process.poll() is not None:
-                    raise AssertionError(f"referee serve stopped: {self.process.stdout.read()}")
+                    raise AssertionError(f"referee serve stopped: {self.process.stdout.read()}") from None
                 time.sleep(0.1)
         raise AssertionError("referee serve did not start listening")
 

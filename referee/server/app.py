@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import os
 from pathlib import Path
 from urllib.parse import quote
 
@@ -68,7 +69,9 @@ def create_app(settings: Settings) -> Starlette:
         except OSError:
             from referee.recording.durable import create_synced
 
-            create_synced(str(tables.folder / ".referee-serve-server-code"), settings.server_code.encode())
+            target = tables.folder / ".referee-serve-server-code"
+            create_synced(str(target), settings.server_code.encode())
+            os.chmod(target, 0o600)  # a secret of the server's owner
 
     def page(request: Request, name: str, status: int = 200, **values) -> HTMLResponse:
         values.setdefault("form_token", request.state.form_token)
@@ -164,7 +167,10 @@ def create_app(settings: Settings) -> Starlette:
 
     async def new_game(request: Request) -> Response:
         form = await read_form(request)
-        value = lambda key: (form.get(key) or [""])[0].strip()
+
+        def value(key: str) -> str:
+            return (form.get(key) or [""])[0].strip()
+
         game = value("game")
         seats = []
         for colour, name in zip(form.get("colour", []), form.get("name", [])):

@@ -12,9 +12,8 @@ tap is spent on it. Chance outcomes are placeholders filled from the game's own 
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
-from dataclasses import dataclass
 from referee.engine.continuations import COUNTS, RANGE, TOKEN
 from referee.recording.session import Recording
 
