@@ -291,3 +291,43 @@ def test_two_taps_at_once_never_both_apply(folder):
     assert sorted(outcome.accepted for outcome, _ in results) == [False, True]
     assert [stale for outcome, stale in results if not outcome.accepted] == [True]
     assert len([line for line in table.path.read_text("utf-8").split("\n") if line.startswith("reveal")]) == 1
+
+
+def test_an_event_stream_tells_each_move_and_ends_when_the_phone_leaves(folder):
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    app = create_app(Settings(folder, rate=1000, burst=1000))
+    table = app.state.tables.new_game("listened", "speicherstadt", "beige, orange", None, [])
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        seen = []
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/g/listened.log/events", timeout=5) as events:
+            for line in events.iter_lines():
+                if line.startswith("data: "):
+                    seen.append(int(line[6:]))
+                    if len(seen) == 1:
+                        started = time.monotonic()
+                        table.enter(["reveal carpet-trader"], table.version)
+                    else:
+                        break
+            assert seen == [0, 1] and time.monotonic() - started < 1.0  # within a second of the move
+        deadline = time.monotonic() + 3
+        while app.state.listeners["open"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert app.state.listeners["open"] == 0
+    finally:
+        server.should_exit = True
+        thread.join(5)

@@ -383,6 +383,7 @@ def create_app(settings: Settings) -> Starlette:
                     exception_handlers={HTTPException: not_found, Exception: failed})
     app.state.tables = tables
     app.state.settings = settings
+    app.state.listeners = listeners
     return app
 
 
