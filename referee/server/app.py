@@ -342,7 +342,7 @@ def create_app(settings: Settings) -> Starlette:
         table = table_of(request)
         recording = table.recording
         date = recording.report.record.header.get("date") if recording.report.record else None
-        text = exports.bg_stats(recording.state, recording.game.spec.meta["names"]["en"], date, recording.state.is_over())
+        text = exports.bg_stats(recording.state, recording.game.spec.meta["names"]["en"], date, recording.state.is_over(), table.id)
         return Response(text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{table.id[:-4]}-bgstats.json"'})
 
     async def replay(request: Request) -> Response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import uuid
 
 from referee.games.base import State
 from referee.report.diagnostics import rank
@@ -38,10 +39,12 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def bg_stats(state: State, game_name: str, date: str | None, over: bool) -> str:
+def bg_stats(state: State, game_name: str, date: str | None, over: bool, record_id: str = "") -> str:
     """The play in BG Stats' JSON import format: the game, the players (a seat without a
     name is named by its colour), and one play with each player's score, place, seat and
-    whether they started and won."""
+    whether they started and won. The play's id comes from the record's name and date, so
+    importing the same game twice finds the play already there; a game not finished is
+    exported as a play that the statistics leave out (`ignored`)."""
     rows = {row["colour"]: row for row in standings(state)}
     players = [{"id": i + 1, "name": seat.name or seat.colour, "isAnonymous": False} for i, seat in enumerate(state.seats)]
     first = state.seats[getattr(state, "start", 0)].colour if isinstance(getattr(state, "start", 0), int) else state.seats[0].colour
@@ -51,10 +54,9 @@ def bg_stats(state: State, game_name: str, date: str | None, over: bool) -> str:
         scores.append({"playerRefId": i + 1, "score": str(row["total"]) if row else "", "rank": row["rank"] if row else 0,
                        "winner": bool(over and row and row["rank"] == 1), "startPlayer": seat.colour == first,
                        "newPlayer": False, "seatOrder": i + 1, "role": seat.colour})
-    play = {"gameRefId": 1, "playDate": f"{date or '1970-01-01'} 00:00:00", "ignored": False, "rounds": 0,
+    play = {"uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"referee-serve:{record_id}:{date}")), "gameRefId": 1,
+            "playDate": f"{date or '1970-01-01'} 00:00:00", "ignored": not over, "rounds": 0,
             "manualWinner": False, "usesTeams": False, "playerScores": scores}
-    if not over:
-        play["board"] = "not finished"
     document = {"about": "a play exported by referee serve", "games": [{"id": 1, "name": game_name, "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False}],
                 "players": players, "locations": [], "plays": [play]}
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
