@@ -159,11 +159,15 @@ def create_app(settings: Settings) -> Starlette:
 
     async def index(request: Request) -> Response:
         games = await run_in_threadpool(tables.listing)
-        choices = {}
+        choices, colours = {}, {}
         for name in available_games():
-            variants = sorted(p.stem for p in (specs_root() / name / "variants").glob("*.yaml"))
-            choices[name] = variants
-        return page(request, "index.html", games=games, choices=choices, title="referee serve", today=datetime.date.today().isoformat())
+            choices[name] = sorted(p.stem for p in (specs_root() / name / "variants").glob("*.yaml"))
+            try:
+                meta = (await run_in_threadpool(_game_meta, name))
+            except (SpecError, UsageError):
+                continue
+            colours[meta["names"]["en"]] = list(meta.get("colours") or ())
+        return page(request, "index.html", games=games, choices=choices, colours=colours, every_colour=sorted({c for names in colours.values() for c in names}), title="referee serve", today=datetime.date.today().isoformat())
 
     async def new_game(request: Request) -> Response:
         form = await read_form(request)
@@ -385,6 +389,13 @@ def create_app(settings: Settings) -> Starlette:
     app.state.settings = settings
     app.state.listeners = listeners
     return app
+
+
+def _game_meta(name: str) -> dict:
+    """A game's meta data from its spec (names, colours, player counts)."""
+    from referee.games import load_game
+
+    return load_game(name).spec.meta
 
 
 def _picture(state) -> str:
