@@ -3,13 +3,16 @@
 A record may write a player's name wherever it writes a colour (`Ben: place 2` when Ben
 plays orange), in any case, as long as the name picks out one seat: a colour always means
 its seat, and a name that two players share (or that is another seat's colour) names
-nobody. A word that names nobody gets the nearest colours and names.
+nobody. A word that names nobody gets the nearest colours and names. A colour may be written in
+English, German or Hungarian, with or without its accents (kék, kek, Grün, gruen), as
+`specs/common/colours.yaml` names it.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
+from referee.notation.colours import colour_names
 from referee.notation.names import nearest, spelling
 from referee.notation.parser import Checkpoint, Move, Result
 from referee.terminal import odd_letters
@@ -20,7 +23,7 @@ class Players:
 
     def __init__(self, seats: Iterable[Any]):
         self.seats = list(seats)  # each with .colour and .name
-        self._colours = {spelling(s.colour): s.colour for s in self.seats}
+        self._colours = colour_names([s.colour for s in self.seats])
         self._named: dict[str, list[str]] = {}
         for seat in self.seats:
             if seat.name:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from referee.notation.names import words
+from referee.notation.names import folded, spelled_out, words
 
 # Other spellings of a grammar's keyword rules, from a game's spec: (rule, (spelling, ...)), ...
 Keywords = tuple[tuple[str, tuple[str, ...]], ...]
@@ -46,8 +46,7 @@ def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]
         if rule not in defined:
             continue
         alternatives = []
-        for text in spellings:
-            parts = words(text)
+        for parts in _typed_forms(spellings):
             key = tuple(w.lower() for w in parts)
             if not parts or key in taken or not all(_PLAIN_WORD.match(w) for w in parts):
                 continue
@@ -57,3 +56,22 @@ def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]
         if alternatives:
             lines.append(f"%extend {rule}: " + " | ".join(alternatives))
     return ("\n" + "\n".join(lines) + "\n" if lines else ""), frozenset(added - {w.lower() for w in literals})
+
+
+def _typed_forms(spellings: tuple[str, ...]) -> list[list[str]]:
+    """Each spelling as its words, then as they are typed without accents and with umlauts
+    written out (raktár: raktar; Kaffeeröster: kaffeeroster, kaffeeroester), and each name of
+    several words also joined by hyphens (dupla építkezés: dupla-építkezés)."""
+    out: list[list[str]] = []
+    for text in spellings:
+        parts = words(text)
+        forms = [parts]
+        if len(parts) > 1 and all(w != "&" for w in parts):
+            forms.append(["-".join(parts)])
+        for form in list(forms):
+            forms.append([folded(w) if w != "&" else w for w in form])
+            forms.append([folded(spelled_out(w)) if w != "&" else w for w in form])
+        for form in forms:
+            if form and form not in out:
+                out.append(form)
+    return out

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from referee.notation import _lalr as lalr
 from referee.errors import Pos, RecordError, SpecError, edge_token
 from referee.notation.keywords import Keywords, keyword_rules
-from referee.notation.names import spelling
+from referee.notation.names import Names, spelling
 from referee._plain import dataclass
 from referee.spec.loader import grammar_root, looks_like_path, read_spec_text
 from referee.notation.syntax import Token, Tree
@@ -47,6 +47,10 @@ def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[
 
     known = list(known)
     spellings = spellings or {k: k for k in known}
+    plural = f"{what}es" if what.endswith(("s", "x", "ch", "sh")) else f"{what}s"
+    candidates = spellings.ambiguous(spelling(str(token))) if isinstance(spellings, Names) else []
+    if candidates:
+        return RecordError(f"{str(token)!r}{odd_letters(str(token))} may name {len(candidates)} {plural}: {', '.join(repr(c) for c in candidates)}; write it with its accents", Pos.of(token))
     close = difflib.get_close_matches(spelling(str(token)), list(spellings), n=6, cutoff=0.7)
     offered: list[str] = []
     for written in close:  # best first; one spelling per thing named
@@ -54,7 +58,6 @@ def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[
             offered.append(written)
     offered = offered[:2]
     hint = f" (did you mean {' or '.join(repr(c) for c in offered)}?)" if offered else ""
-    plural = f"{what}es" if what.endswith(("s", "x", "ch", "sh")) else f"{what}s"
     return RecordError(f"unknown {what} {str(token)!r}{odd_letters(str(token))}{hint}; {plural}: {', '.join(known)}", Pos.of(token))
 
 
