@@ -42,6 +42,7 @@ def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]
             defined.add(rule)
             taken.update(tuple(w.lower() for w in _LITERAL.findall(a)) for a in definition.split("|"))
     lines, added = [], set()
+    terminals: dict[str, str] = {}  # a word that is no identifier -> the terminal it is
     for rule, spellings in keywords:
         if rule not in defined:
             continue
@@ -51,11 +52,25 @@ def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]
             if not parts or key in taken or not all(_PLAIN_WORD.match(w) for w in parts):
                 continue
             taken.add(key)
-            alternatives.append(" ".join(f'"{w.lower()}"i' if w != "&" else '"&"' for w in parts))
+            alternatives.append(" ".join(_literal(w, terminals) for w in parts))
             added.update(key)
         if alternatives:
             lines.append(f"%extend {rule}: " + " | ".join(alternatives))
+    lines += [f'{name}: "{word}"i' for word, name in terminals.items()]
+    added.update(name.lower() for name in terminals.values())
     return ("\n" + "\n".join(lines) + "\n" if lines else ""), frozenset(added - {w.lower() for w in literals})
+
+
+def _literal(word: str, terminals: dict[str, str]) -> str:
+    """A word of a spelling as the grammar writes it. A word that is no identifier
+    (dupla-építkezés), or that is another word in capitals (groß, gross), is a terminal of
+    its own, named here: Lark would give it a number for a name, which an "expected ..." list could not tell from the grammar's own words."""
+    if word == "&":
+        return '"&"'
+    low = word.lower()
+    if low.isidentifier() and low.upper().lower() == low:  # ß is SS in capitals, as ss is
+        return f'"{low}"i'
+    return terminals.setdefault(word.lower(), f"_SPELT_{len(terminals)}")
 
 
 def _typed_forms(spellings: tuple[str, ...]) -> list[list[str]]:
