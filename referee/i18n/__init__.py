@@ -102,25 +102,51 @@ class Message(str):
     values: dict
 
     def __new__(cls, template: str, **values):
-        self = super().__new__(cls, template.format(**values))
+        self = super().__new__(cls, template.format(**{k: _joined(v, str) for k, v in values.items()}))
         self.template = template
         self.values = values
         return self
 
     def translated(self) -> str:
-        return _(self.template).format(**{k: localized(v) for k, v in self.values.items()})
+        return _(self.template).format(**{k: _joined(v, localized) for k, v in self.values.items()})
 
     def __reduce__(self):  # a worker process sends its report's messages back whole
         return (_rebuild, (self.template, self.values))
+
+
+def _joined(value, shown):
+    """A value of a message as shown: a list of names joined with commas."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(shown(v)) for v in value)
+    return shown(value)
 
 
 def _rebuild(template: str, values: dict) -> "Message":
     return Message(template, **values)
 
 
+class Named(str):
+    """A thing's name from a spec, in English as a string, in the language in use when shown
+    (`localized`): the spec's `names` give it in each language."""
+
+    names: dict
+
+    def __new__(cls, english: str, names: dict | None = None):
+        self = super().__new__(cls, english)
+        self.names = {k: v for k, v in (names or {}).items() if isinstance(v, str)}
+        return self
+
+    def translated(self) -> str:
+        return self.names.get(_current.get()) or str.__str__(self)
+
+    def __reduce__(self):
+        return (Named, (str.__str__(self), self.names))
+
+
 def localized(text):
-    """A text in the language in use: a `Message` translated, any other text as it is."""
-    return text.translated() if isinstance(text, Message) else text
+    """A text in the language in use: a `Message` translated, a `Named` in its language, any
+    other text as it is."""
+    return text.translated() if isinstance(text, (Message, Named)) else text
 
 
-__all__ = ["LANGS", "Message", "N_", "_", "current", "from_environment", "language_of", "localized", "ngettext", "speaking", "use"]
+__all__ = ["LANGS", "Message", "Named", "N_", "_", "current", "from_environment", "language_of", "localized", "ngettext", "speaking", "use"]

@@ -11,6 +11,7 @@ import functools
 from pathlib import Path
 
 from referee.errors import SpecError
+from referee.i18n import Named
 from referee.notation.names import Names, names_of, spelling
 from referee.spec.loader import on_forget, read_yaml, specs_root, validate_against_schema
 
@@ -25,6 +26,12 @@ def colour_names(colours) -> Names:
         for name in names_of(table.get(colour)):
             out.setdefault(spelling(name), colour)
     return out
+
+
+def colour_named(colour: str) -> Named:
+    """A colour as a message shows it: its id in English, its name in the reader's language
+    (`referee.i18n.Named`)."""
+    return Named(colour, {**(_table(str(specs_root())).get(colour) or {}).get("names", {}), "en": colour})
 
 
 @functools.lru_cache(maxsize=None)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos
 from referee.games.base import Seat, Standing, State
-from referee.i18n import N_, _, localized, ngettext
+from referee.i18n import Message, N_, _, localized, ngettext
 from referee.notation.parser import Record
 from referee._plain import dataclass
 from referee.spec.loader import Provenance, data_root
@@ -158,7 +158,7 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             shown, marker = quote(source, pos.column, pos.end_column or rest)
             out.append(f"{gutter} | {shown}")
             out.append(f"{' ' * len(gutter)} | {marker}")
-    out.extend(_("note: {note}").format(note=localized(n)) for n in d.notes)
+    out.extend(_("note: {note}").format(note=localized(n) if isinstance(n, Message) else _(n)) for n in d.notes)
     if d.follows is not None:
         out.append(_("note: this may follow from the problem on line {line}").format(line=d.follows))
     if d.figure and d.ledger:

@@ -1,7 +1,9 @@
-"""The words argparse says to a user, marked here so that the catalogues translate them.
+"""Texts written elsewhere that are shown in the reader's language, marked here for the
+catalogues.
 
-argparse looks them up through gettext by these very texts (`cli.arguments` hands it our
-catalogues), so a `--help` or a usage error in Hungarian or German has no English left in it.
+argparse looks up its words through gettext by these very texts (`cli.arguments` hands it
+our catalogues), so a `--help` or a usage error in Hungarian or German has no English left
+in it; the replay's notes are looked up where a report shows them.
 """
 
 from referee.i18n import N_
@@ -23,4 +25,12 @@ ARGPARSE_WORDS = (
     N_("one of the arguments %s is required"),
     N_("ambiguous option: %(option)s could match %(matches)s"),
     N_("can't open '%(filename)s': %(error)s"),
+)
+
+
+# The notes the replay adds to a diagnostic under `check --keep-going`, told in the reader's
+# language where they are shown (report.diagnostics).
+REPLAY_NOTES = (
+    N_("the line is skipped"),
+    N_("the move is treated as void: the replay goes on without it"),
 )
