@@ -164,3 +164,44 @@ def test_the_command_leaves_no_language_behind(capsys, tmp_path):
     assert main(["check", "--lang", "de", str(record)]) == 1
     assert translations("de").gettext("ILLEGAL") in capsys.readouterr().out
     assert i18n.current() == "en" and _("ILLEGAL") == "ILLEGAL"
+
+
+SAMPLE = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
+
+
+@pytest.fixture(scope="module")
+def replay_pages(tmp_path_factory):
+    out = {}
+    for lang in ("en", "hu", "de"):
+        page = tmp_path_factory.mktemp(lang) / "replay.html"
+        result = referee("replay", "--lang", lang, str(SAMPLE), "-o", str(page))
+        assert result.returncode == 0, result.stderr
+        out[lang] = page.read_text(encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("lang, card", [("hu", "Kávépörkölő"), ("de", "Kaffeeröster")])
+def test_the_replay_page_and_its_sentences_in_the_language_asked(replay_pages, lang, card):
+    page, t = replay_pages[lang], translations(lang).gettext
+    assert f'<html lang="{lang}">' in page
+    for label in ("Moves", "By round", "previous move"):
+        assert html_text(t(label)) in page and t(label) != label
+    assert t("{card} is revealed into slot {slot}").format(card=card, slot=1) in page
+    for english in ("is revealed into slot", "places a worker on slot", "buys the", ">Moves<"):
+        assert english not in page
+    assert "is revealed into slot" in replay_pages["en"]
+
+
+def html_text(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_show_in_the_language_asked(lang):
+    t = translations(lang).gettext
+    result = referee("show", "--lang", lang, "--at", "40", str(SAMPLE))
+    assert result.returncode == 0, result.stderr
+    assert t("after move {n} (line {line})").format(n=40, line=53) in result.stdout
+    assert t("Round {n}").format(n=3) in result.stdout and "Round 3" not in result.stdout
