@@ -93,6 +93,8 @@ def _units(count: int) -> dict[str, str]:
         "prosperity": ngettext("{n} prosperity", "{n} prosperity", count),
         "prestige": ngettext("{n} prestige", "{n} prestige", count),
         "thaler": ngettext("{n} thaler", "{n} thalers", count),
+        "prestige point": ngettext("{n} prestige point", "{n} prestige points", count),
+        "step": ngettext("{n} step", "{n} steps", count),
     }
 
 
