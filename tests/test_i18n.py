@@ -205,3 +205,13 @@ def test_show_in_the_language_asked(lang):
     assert result.returncode == 0, result.stderr
     assert t("after move {n} (line {line})").format(n=40, line=53) in result.stdout
     assert t("Round {n}").format(n=3) in result.stdout and "Round 3" not in result.stdout
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_picture_labels_in_the_language_asked(lang, tmp_path):
+    out = tmp_path / "position.svg"
+    result = referee("draw", "--lang", lang, str(SAMPLE), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    picture, t = out.read_text(encoding="utf-8"), translations(lang).gettext
+    assert html_text(t("bag:")) in picture and html_text(t("discarded")) in picture
+    assert ">bag:<" not in picture
