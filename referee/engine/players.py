@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from referee.i18n import Message
 from referee.notation.colours import colour_names
 from referee.notation.names import nearest, spelling
 from referee.notation.parser import Checkpoint, Move, Result
@@ -42,11 +43,14 @@ class Players:
         'orange'?)`, or the seats a shared name could mean."""
         colours = self._named.get(spelling(word), [])
         if len(colours) > 1:
-            return f"{word!r} is the name of {len(colours)} players ({', '.join(colours)}); write the colour"
+            return Message("{name} is the name of {n} players ({colours}); write the colour", name=repr(word), n=len(colours), colours=", ".join(colours))
         words = [s.colour for s in self.seats] + [s.name for s in self.seats if s.name]
-        close = nearest(word, words)
-        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-        return f"no player {word!r}{odd_letters(word)}{hint}"
+        close = [repr(c) for c in nearest(word, words)]
+        if len(close) == 2:
+            hint = Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
+        else:
+            hint = Message(" (did you mean {first}?)", first=close[0]) if close else ""
+        return Message("no player {name}{odd}{hint}", name=repr(word), odd=odd_letters(word), hint=hint)
 
 
 def resolve(entries: Iterable[Any], players: Players) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable
 
 from referee.errors import Pos, RecordError, SpecError, Violation
 from referee.spec.figures import FigureTable
+from referee.i18n import Message
 from referee.notation.colours import colour_names
 from referee.notation.names import did_you_mean, spelling
 from referee.notation.parser import Header, Keywords, Move
@@ -261,7 +262,7 @@ class State:
         for seat in self.seats:
             if seat.colour == colour:
                 return seat
-        raise Violation(rule or f"{self.game.name}/seat", f"{Players(self.seats).unknown(colour)}; seats: {', '.join(s.label for s in self.seats)}", pos)
+        raise Violation(rule or f"{self.game.name}/seat", Message("{why}; seats: {seats}", why=Players(self.seats).unknown(colour), seats=", ".join(s.label for s in self.seats)), pos)
 
 
 class Game:
