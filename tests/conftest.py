@@ -14,6 +14,9 @@ _made: list[str] = []
 
 
 def pytest_configure(config):
+    # the tests read the referee's English; a Hungarian or German locale of the machine
+    # would otherwise choose the language (tests of the locale pass their own environment)
+    os.environ["LANGUAGE"] = "en"
     if "REFEREE_CACHE" not in os.environ:
         folder = tempfile.mkdtemp(prefix="referee-test-cache-")
         _made.append(folder)

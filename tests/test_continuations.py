@@ -265,3 +265,13 @@ def test_a_tree_grown_word_by_word_puts_placeholders_together_and_fills_them():
         assert texts(grown.complete(text)) == texts(listed.complete(text)), text
     assert texts(grown.complete("reveal fireman ")) == ["1", "2", "3", "4", "5"]
     assert grown.open_moves("reveal fireman 3") == listed.open_moves("reveal fireman 3") == 1
+
+
+def test_a_name_typed_without_its_accents_is_completed_in_its_language():
+    """`kav` offers kávé (the Hungarian name), and a line typed on without accents is read."""
+    recording = recording_at("speicherstadt", 2, 3, 0)
+    continuations = recording.continuations()
+    offered = [(c.text, c.meta) for c in continuations.complete("reveal contract kav")]
+    assert ("kávé ", "= coffee") in offered
+    assert continuations.open_moves("reveal contract kave tea") == continuations.open_moves("reveal contract coffee tea") > 0
+    assert check_bytes((recording.text + "reveal contract kave tea\n").encode(), "game.log").status == "legal"

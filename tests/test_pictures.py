@@ -145,7 +145,7 @@ def test_broken_colour_data_is_a_spec_error(tmp_path, capsys, monkeypatch):
     assert main(["draw", str(record)]) == 4
     assert "colours.yaml" in capsys.readouterr().err
     assert main(["validate"]) == 4
-    assert "colours.yaml:8:11: error: colours.beige.fill: 'beige' does not match" in capsys.readouterr().err
+    assert "colours.yaml:11:11: error: colours.beige.fill: 'beige' does not match" in capsys.readouterr().err
 
 
 def test_the_chart_draws_a_step_line_per_player():

@@ -244,3 +244,23 @@ def test_searching_a_rule_id_finds_its_heading_first(browser, game, rule):
         ARTIFACTS.mkdir(exist_ok=True)
         browser.save_screenshot(str(ARTIFACTS / f"search-rule-{rule}.png"))
         assert headings and headings[0] == f"{game}/rules.html#{rule}", f"{query!r}: {headings[:5]}"
+
+
+
+@pytest.mark.parametrize("query, page", [
+    ("szonyeg", "speicherstadt/tables.html"),  # szőnyeg typed without its accents
+    ("kaffeeroester", "speicherstadt/tables.html"),  # Kaffeeröster with the umlaut written out
+    ("Brunnen", "canterbury/tables.html"),  # Canterbury's German names
+])
+def test_search_forgives_accents(browser, query, page):
+    found = search(browser, query)
+    assert page in found, f"{query!r}: {found}"
+
+
+def test_no_page_loads_a_script_from_the_network(site):
+    """Opened without a network, every script a page needs is the site's own (the offline
+    plugin's worker shim is bundled, docs/assets/javascripts)."""
+    remote = re.compile(r"<script[^>]*\bsrc=[\"']?(?:https?:)?//", re.IGNORECASE)
+    pages = sorted(site.rglob("*.html"))
+    assert pages
+    assert [str(p.relative_to(site)) for p in pages if remote.search(p.read_text(encoding="utf-8"))] == []

@@ -14,9 +14,13 @@ PROOF_LINES = 6  # the checkpoints named for one value; more are counted
 
 
 def language(chosen: str | None) -> str:
-    """--lang, or the language of the locale when it is one of ours, or English."""
+    """--lang (as every command takes it, `referee.i18n.current`), or the language of the
+    locale when it is one of ours, or English."""
+    from referee.i18n import current
+
     if chosen:
         return chosen
+    return current()
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(name)
         if value:
@@ -37,7 +41,7 @@ def run(args, say, verdict) -> int:
         raise no_games()
     if game not in available_games():
         raise UsageError(f"unknown game {game!r}; games: {', '.join(available_games())}")
-    lang = language(args.lang)
+    lang = language(None)
     if args.use:
         lines, code = keep.use(game, Path(args.use)), EXIT_OK
     elif args.show:

@@ -11,15 +11,16 @@ import sys
 
 from referee import __version__
 from referee.errors import EXIT_USAGE
+from referee.i18n import LANGS, N_, _, ngettext
 
-EPILOG = """exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
+EPILOG = N_("""exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
 3 malformed record, 4 invalid spec or variant data, 5 internal error (or a file left
 unchecked by a worker process that stopped), 6 standard output closed or full.
 A pipe closed by its reader keeps the verdict's code (141 if it closed before the verdict).
-A FILE of '-' reads the record from standard input."""
+A FILE of '-' reads the record from standard input.""")
 
 
-RECORD_EPILOG = """Each line typed is checked before it is written: a legal line is appended to FILE and
+RECORD_EPILOG = N_("""Each line typed is checked before it is written: a legal line is appended to FILE and
 synced to the disk at once; a rejected one is shown as check shows it, with the nearest legal
 moves, and is not written (a ruling typed next, such as "ruling accept", writes it with the
 table's decision). Tab completes words and whole moves from the legal moves.
@@ -29,7 +30,7 @@ Ctrl-C clears the line; Ctrl-D or quit ends the session.
 A FILE whose replay fails is shown with its error, and recording may go on after the last
 good line (the rest is kept in FILE.rejected). With standard input not a terminal, lines are
 read from it with the same checks and messages (the answer to that question is the first
-line read). The exit code is check's for the file at the end."""
+line read). The exit code is check's for the file at the end.""")
 
 
 SERVE_EPILOG = """Open the address it prints in a browser. A new game is started from a form (game, variant,
@@ -43,19 +44,19 @@ the server is printed with its join code and a QR code of both; each game has it
 code, shown on its page for the next phone. Stop the server with Ctrl-C."""
 
 
-SHOW = """Where the game stands: the round and phase, who acts next and what the game waits for,
+SHOW = N_("""Where the game stands: the round and phase, who acts next and what the game waits for,
 each player's figures in a table, and the board in text where that reads naturally.
 --format yaml or json prints the whole state as data instead.
-On a record with an error, the position is the one just before the line with the error."""
+On a record with an error, the position is the one just before the line with the error.""")
 
-DRAW = """An SVG picture of a position, drawn from the game's spec and the state: Canterbury's city,
+DRAW = N_("""An SVG picture of a position, drawn from the game's spec and the state: Canterbury's city,
 Civitas Hamburgum's rondel, harbour and churches, The Speicherstadt's display and worker queues,
 and every player's figures. Values that rest on a provisional spec value are marked '?'.
-The picture scales to the width of the screen or page it is shown on."""
+The picture scales to the width of the screen or page it is shown on.""")
 
-REPLAY = """One HTML file that needs nothing else (no network, opens from disk): the record's moves
+REPLAY = N_("""One HTML file that needs nothing else (no network, opens from disk): the record's moves
 beside a picture of the position, each move told in a plain sentence, the left and right arrow
-keys to step, diagnostics at their lines, and a chart of each player's score and money by round."""
+keys to step, diagnostics at their lines, and a chart of each player's score and money by round.""")
 
 
 BOX = """The numbers of your own box for what no source prints (Canterbury's tile costs and points,
@@ -75,14 +76,14 @@ exit code is 1 when a record's checkpoints fit no numbers at all."""
 
 def _position_options(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--at", type=int, default=None, metavar="N", help="after move N, counting moves (0: before the first; default: the end of the record)")
-    where.add_argument("--line", type=int, default=None, metavar="N", help="after the entry on line N of the record, so that a diagnostic's line number can be used directly")
+    where.add_argument("--at", type=int, default=None, metavar="N", help=_("after move N, counting moves (0: before the first; default: the end of the record)"))
+    where.add_argument("--line", type=int, default=None, metavar="N", help=_("after the entry on line N of the record, so that a diagnostic's line number can be used directly"))
 
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors exit 2 with a short message, as argparse does
         self.print_usage(sys.stderr)
-        self._print_message(f"{self.prog}: error: {message}\n", sys.stderr)
+        self._print_message(_("{prog}: error: {message}").format(prog=self.prog, message=message) + "\n", sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
     def _print_message(self, message, file=None):
@@ -115,85 +116,113 @@ rulebook site.
   referee rule purchase-funds          (the game may be left out when the id is unique)
 """
 
-VARIANT_HELP = "a variant by name, or (on the command line only) the path of an overlay file of your own; repeatable"
-FILE_HELP = "a game record, or - for standard input"
+VARIANT_HELP = N_("a variant by name, or (on the command line only) the path of an overlay file of your own; repeatable")
+FILE_HELP = N_("a game record, or - for standard input")
+
+
+def language_option(parser: argparse.ArgumentParser) -> None:
+    """`--lang`, which every command takes (before or after its name)."""
+    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS,
+                        help=_("the language of messages, help and pages: en, hu or de (default: from the locale, LANG or LC_ALL; else en)"))
+
+
+def language_asked(argv: list[str]) -> str | None:
+    """The language `--lang` asks for, read before the parser is built so that its help is
+    in that language; None when not given (or given wrong, for the parser to refuse)."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1] if argv[i + 1] in LANGS else None
+        if arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+            return value if value in LANGS else None
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="referee", description="Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"referee {__version__}", help="show the referee's version and exit")
+    # argparse words its own parts (usage:, options, invalid choice ...) through gettext, by
+    # the names `_` and `ngettext` of its module: they are given our catalogues
+    argparse._ = _
+    argparse.ngettext = ngettext
+    p = Parser(prog="referee", description=_("Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules."), epilog=_(EPILOG), formatter_class=argparse.RawDescriptionHelpFormatter)
+    language_option(p)
+    p.add_argument("--version", action="version", version=f"referee {__version__}", help=_("show the referee's version and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     def command(name: str, does: str, epilog: str | None = EPILOG, description: str | None = None) -> argparse.ArgumentParser:
         """A command whose one-line help in `referee --help` is also what its own --help says
         (or a longer `description` of its own)."""
-        return sub.add_parser(name, help=does, description=description or does[:1].upper() + does[1:] + ".", epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+        does = _(does)
+        found = sub.add_parser(name, help=does, description=_(description) if description else does[:1].upper() + does[1:] + ".",
+                               epilog=_(epilog) if epilog else None, formatter_class=argparse.RawDescriptionHelpFormatter)
+        language_option(found)
+        return found
 
-    c = command("check", "replay records and report legality, standings and the winner")
-    c.add_argument("files", nargs="+", metavar="FILE", help="the game records to check, or - for standard input")
-    c.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable; adds to the record's [Variant] tag)")
-    c.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for programs")
-    c.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help="check files in up to N processes (at most one per processor; a few small files are checked in this one, where starting processes would cost more than it saves; results print in the order given)")
-    c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
-    c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
-    c.add_argument("--keep-going", action="store_true", help="report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from")
+    c = command("check", N_("replay records and report legality, standings and the winner"))
+    c.add_argument("files", nargs="+", metavar="FILE", help=_("the game records to check, or - for standard input"))
+    c.add_argument("--variant", action="append", default=[], metavar="V", help=_("variant name or overlay file (repeatable; adds to the record's [Variant] tag)"))
+    c.add_argument("--format", choices=("text", "json"), default="text", help=_("text for people, json for programs"))
+    c.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help=_("check files in up to N processes (at most one per processor; a few small files are checked in this one, where starting processes would cost more than it saves; results print in the order given)"))
+    c.add_argument("-q", "--quiet", action="store_true", help=_("print only diagnostics and the verdict line"))
+    c.add_argument("--details", action="store_true", help=_("list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)"))
+    c.add_argument("--keep-going", action="store_true", help=_("report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from"))
 
-    s = command("show", "where the game stands after move N: whose turn, the phase, each player's figures, the board", description=SHOW)
-    s.add_argument("file", metavar="FILE", help=FILE_HELP)
+    s = command("show", N_("where the game stands after move N: whose turn, the phase, each player's figures, the board"), description=SHOW)
+    s.add_argument("file", metavar="FILE", help=_(FILE_HELP))
     _position_options(s)
-    s.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
-    s.add_argument("--format", choices=("text", "yaml", "json"), default="text", help="text: a summary to read (default); yaml or json: the whole state as data")
+    s.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
+    s.add_argument("--format", choices=("text", "yaml", "json"), default="text", help=_("text: a summary to read (default); yaml or json: the whole state as data"))
 
-    m = command("moves", "the legal next moves after the record's last move")
-    m.add_argument("file", metavar="FILE", help=FILE_HELP)
-    m.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
-    m.add_argument("--all", action="store_true", help="list every move instead of grouping them")
+    m = command("moves", N_("the legal next moves after the record's last move"))
+    m.add_argument("file", metavar="FILE", help=_(FILE_HELP))
+    m.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
+    m.add_argument("--all", action="store_true", help=_("list every move instead of grouping them"))
 
-    e = command("explain", "the ledger behind a figure: its start value and every change, with the line, the move and the rule")
-    e.add_argument("file", metavar="FILE", help=FILE_HELP)
-    e.add_argument("colour", metavar="COLOUR", help="the player's colour or name (in Canterbury also city, or neutral)")
-    e.add_argument("figure", metavar="FIGURE", help="a figure a checkpoint may state, such as coins, money, prestige or prosperity")
-    e.add_argument("--line", type=int, default=None, metavar="N", help="the figure as it stands after line N of the record (default: the end)")
-    e.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
-    e.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for programs")
+    e = command("explain", N_("the ledger behind a figure: its start value and every change, with the line, the move and the rule"))
+    e.add_argument("file", metavar="FILE", help=_(FILE_HELP))
+    e.add_argument("colour", metavar="COLOUR", help=_("the player's colour or name (in Canterbury also city, or neutral)"))
+    e.add_argument("figure", metavar="FIGURE", help=_("a figure a checkpoint may state, such as coins, money, prestige or prosperity"))
+    e.add_argument("--line", type=int, default=None, metavar="N", help=_("the figure as it stands after line N of the record (default: the end)"))
+    e.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
+    e.add_argument("--format", choices=("text", "json"), default="text", help=_("text for people, json for programs"))
 
-    dr = command("draw", "an SVG picture of the position after move N", description=DRAW)
-    dr.add_argument("file", metavar="FILE", help=FILE_HELP)
+    dr = command("draw", N_("an SVG picture of the position after move N"), description=DRAW)
+    dr.add_argument("file", metavar="FILE", help=_(FILE_HELP))
     _position_options(dr)
-    dr.add_argument("-o", "--out", metavar="OUT.svg", help="write the picture to this file instead of standard output")
-    dr.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+    dr.add_argument("-o", "--out", metavar="OUT.svg", help=_("write the picture to this file instead of standard output"))
+    dr.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
 
-    rp = command("replay", "a self-contained HTML page that steps through the record", description=REPLAY)
-    rp.add_argument("file", metavar="FILE", help=FILE_HELP)
-    rp.add_argument("-o", "--out", metavar="OUT.html", help="write the page to this file instead of standard output")
-    rp.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+    rp = command("replay", N_("a self-contained HTML page that steps through the record"), description=REPLAY)
+    rp.add_argument("file", metavar="FILE", help=_(FILE_HELP))
+    rp.add_argument("-o", "--out", metavar="OUT.html", help=_("write the page to this file instead of standard output"))
+    rp.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
 
-    r = command("record", "record a game as it is played: each line checked against the rules before it is written, Tab completes the legal moves", epilog=RECORD_EPILOG)
-    r.add_argument("file", metavar="FILE", help="the record to write; an existing one is replayed and resumed at its end")
-    r.add_argument("--game", metavar="G", type=game_name, help="the game of a new record, in any case: speicherstadt, canterbury or hamburgum")
-    r.add_argument("--players", metavar="P", help='the players of a new record in seat order, each a colour and an optional name: "red Ann, blue Ben"')
-    r.add_argument("--start", metavar="C", help="the start player's colour in a new record (default: the first seat)")
-    r.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable); a new record names the variants in its header")
+    r = command("record", N_("record a game as it is played: each line checked against the rules before it is written, Tab completes the legal moves"), epilog=RECORD_EPILOG)
+    r.add_argument("file", metavar="FILE", help=_("the record to write; an existing one is replayed and resumed at its end"))
+    r.add_argument("--game", metavar="G", type=game_name, help=_("the game of a new record, in any case: speicherstadt, canterbury or hamburgum"))
+    r.add_argument("--players", metavar="P", help=_('the players of a new record in seat order, each a colour and an optional name: "red Ann, blue Ben"'))
+    r.add_argument("--start", metavar="C", help=_("the start player's colour in a new record (default: the first seat)"))
+    r.add_argument("--variant", action="append", default=[], metavar="V", help=_("variant name or overlay file (repeatable); a new record names the variants in its header"))
 
     sv = command("serve", "a local web app for the phones at the table: one tap a move, every phone in step", epilog=SERVE_EPILOG)
     sv.add_argument("--games", metavar="DIR", default=None, help="the folder of record files the app opens and writes (default: referee/games in the user's data folder, e.g. ~/.local/share/referee/games)")
     sv.add_argument("--host", metavar="H", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code")
     sv.add_argument("--port", metavar="P", type=int, default=8765, help="the port to listen on (default: 8765)")
 
-    pl = command("play", "write a complete random legal game as a record", epilog=None)
-    pl.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")
-    pl.add_argument("--players", type=int, required=True, metavar="N", help="how many players sit at the table (within the game's player counts)")
-    pl.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: a fresh one, written in the record)")
-    pl.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
-    pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output ('-' is standard output)")
+    pl = command("play", N_("write a complete random legal game as a record"), epilog=None)
+    pl.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: speicherstadt, canterbury or hamburgum"))
+    pl.add_argument("--players", type=int, required=True, metavar="N", help=_("how many players sit at the table (within the game's player counts)"))
+    pl.add_argument("--seed", type=int, default=None, metavar="S", help=_("random seed (default: a fresh one, written in the record)"))
+    pl.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
+    pl.add_argument("--out", metavar="FILE", help=_("write to FILE instead of standard output ('-' is standard output)"))
 
-    v = command("validate", "validate every spec and variant (schema, cross-references, totals)", epilog=None)
-    v.add_argument("specdir", nargs="?", metavar="SPECDIR", help="a specs directory or one game's directory (default: the bundled specs)")
-    v.add_argument("--provenance", action="store_true", help="list every value whose source is less than certain")
+    v = command("validate", N_("validate every spec and variant (schema, cross-references, totals)"), epilog=None)
+    v.add_argument("specdir", nargs="?", metavar="SPECDIR", help=_("a specs directory or one game's directory (default: the bundled specs)"))
+    v.add_argument("--provenance", action="store_true", help=_("list every value whose source is less than certain"))
 
     ru = command("rule", "one rule by its id: its text, the record that breaks it with what check says, the fix, and its page", epilog=None, description=RULE)
     ru.add_argument("rule", metavar="ID", help="a rule id as a diagnostic names it in error[...], such as speicherstadt/purchase-funds (the game may be left out when only one game has the rule)")
-    ru.add_argument("--lang", choices=("en", "hu", "de"), default=None, help="the language of the rule's text (default: from LANG, else English)")
 
     b = command("box", "the group's own printed numbers for what no source gives, entered once and used by every command", description=BOX, epilog=None)
     b.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")
@@ -205,10 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--infer", nargs="+", metavar="RECORDS", help="work out printed numbers from the checkpoints of these records")
     b.add_argument("-o", "--out", metavar="FILE", help="write the template (or with --infer, the template with the numbers found) to FILE")
     b.add_argument("--variant", action="append", default=[], metavar="V", help="with --infer: a variant for every record, on top of their own")
-    b.add_argument("--lang", choices=("en", "hu", "de"), default=None, help="the language of the questions (default: from the locale)")
 
-    d = command("docs", "render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)", epilog=None)
-    d.add_argument("--out", default="docs/generated", metavar="DIR", help="the folder to write the pages into, one Markdown file per page (default: docs/generated); it is replaced whole, and refused if it holds files that referee docs did not write")
+    d = command("docs", N_("render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)"), epilog=None)
+    d.add_argument("--out", default="docs/generated", metavar="DIR", help=_("the folder to write the pages into, one Markdown file per page (default: docs/generated); it is replaced whole, and refused if it holds files that referee docs did not write"))
     return p
 
 

@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 
 from referee.cli import output
-from referee.cli.arguments import build_parser
+from referee import i18n
+from referee.cli.arguments import build_parser, language_asked
 from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
 from referee.report.movelist import GROUP_ABOVE, grouped_moves
 from referee.cli.output import say, warn
+from referee.i18n import _, ngettext
 from referee.terminal import readable_name
 
 # The engine, the spec loader and the parser are imported inside the commands
@@ -35,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
+    with i18n.speaking(language_asked(sys.argv[1:] if argv is None else argv)):  # else the locale's
+        return _command(argv)
+
+
+def _command(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
@@ -43,14 +50,14 @@ def _run(argv: list[str] | None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (UsageError, SpecError) as exc:  # the one place an error becomes its exit code
-        warn(exc.display() if isinstance(exc, SpecError) else f"referee {args.command}: error: {exc}")
+        warn(exc.display() if isinstance(exc, SpecError) else _("referee {command}: error: {message}").format(command=args.command, message=exc))
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except output.OutputFailed:
         raise
     except Exception as exc:  # a bug in the referee: say so plainly, without a traceback
-        warn(f"referee {args.command}: internal error: {type(exc).__name__}: {exc}")
+        warn(_("referee {command}: internal error: {kind}: {message}").format(command=args.command, kind=type(exc).__name__, message=exc))
         return EXIT_INTERNAL
 
 
@@ -60,7 +67,7 @@ def _read(path: str) -> tuple[bytes, str]:
     try:
         return read_source(path)
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)) from None
 
 
 def _check_one(job: tuple[str, list[str], bool, bool, str, bool]) -> tuple[int, str]:
@@ -75,7 +82,7 @@ def _check_one(job: tuple[str, list[str], bool, bool, str, bool]) -> tuple[int, 
     except UsageError as exc:
         if form == "json":
             return EXIT_USAGE, output.dumps(unread_json(readable_name(path), str(exc), EXIT_USAGE))
-        return EXIT_USAGE, f"referee check: error: {exc}"
+        return EXIT_USAGE, _("referee {command}: error: {message}").format(command="check", message=exc)
     report = check_bytes(data, readable_name(name), variants, keep_going=keep_going)
     if form == "json":
         return report.exit_code, output.dumps(report_json(report))
@@ -89,10 +96,10 @@ def _not_checked(job: tuple[str, list[str], bool, bool, str, bool], why: str) ->
     from referee.report.diagnostics import unread_json
 
     path, form = job[0], job[4]
-    message = f"not checked: {why}"
+    message = _("not checked: {why}").format(why=why)
     if form == "json":
         return EXIT_INTERNAL, output.dumps(unread_json(readable_name(path), message, EXIT_INTERNAL, status="not-checked"))
-    return EXIT_INTERNAL, f"{readable_name(path)}: NOT CHECKED: {why}"
+    return EXIT_INTERNAL, _("{file}: NOT CHECKED: {why}").format(file=readable_name(path), why=why)
 
 
 def cmd_check(args) -> int:
@@ -172,12 +179,13 @@ def cmd_moves(args) -> int:
         return report.exit_code
     output.verdict(report.exit_code)
     if state.is_over():
-        say(f"{report.name}: the game is over; no moves follow")
+        say(_("{file}: the game is over; no moves follow").format(file=report.name))
         return report.exit_code
     moves = state.game.move_hints(state)
     grouped = not args.all and len(moves) > GROUP_ABOVE
-    count = f"{len(moves)} legal next move{'' if len(moves) == 1 else 's'}"
-    say(f"{report.name}: {count} {position.where}{' (grouped; --all lists each)' if grouped else ''}")
+    count = ngettext("{n} legal next move", "{n} legal next moves", len(moves)).format(n=len(moves))
+    grouping = _(" (grouped; --all lists each)") if grouped else ""
+    say(f"{report.name}: {count} {position.where}{grouping}")
     for line in grouped_moves(moves) if grouped else moves:
         say(f"  {line}")
     return report.exit_code
@@ -223,14 +231,14 @@ def cmd_play(args) -> int:
     if not available_games():
         raise no_games()
     if args.game not in available_games():
-        raise UsageError(f"unknown game {args.game!r}; games: {', '.join(available_games())}")
+        raise UsageError(_("unknown game {game}; games: {games}").format(game=repr(args.game), games=", ".join(available_games())))
     text = play_game(args.game, args.players, args.seed, args.variant)
     output.verdict(EXIT_OK)
     if args.out and args.out != "-":
         try:
             Path(args.out).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+            raise UsageError(_("cannot write {path}: {reason}").format(path=args.out, reason=exc.strerror or exc)) from None
     else:
         say(text, end="")
     return EXIT_OK
@@ -242,7 +250,7 @@ def cmd_validate(args) -> int:
 
     root = Path(args.specdir) if args.specdir else specs_root()
     if args.specdir and not root.exists():  # the data in use that holds no games: exit 4, below
-        raise UsageError(f"{root} does not exist")
+        raise UsageError(_("{path} does not exist").format(path=root))
     lines, code = validate(root, provenance=args.provenance)
     output.verdict(code)
     for line in lines:
@@ -270,12 +278,10 @@ def cmd_docs(args) -> int:
 
 
 def cmd_rule(args) -> int:
-    import os
-
     from referee.cli.rule_command import run
+    from referee.i18n import current
 
-    lang = args.lang or next((code for code in ("hu", "de") if (os.environ.get("LC_ALL") or os.environ.get("LANG") or "").lower().startswith(code)), "en")
-    lines = run(args.rule, lang)
+    lines = run(args.rule, current())
     output.verdict(EXIT_OK)
     say("\n".join(lines))
     return EXIT_OK

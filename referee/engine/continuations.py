@@ -30,6 +30,8 @@ from dataclasses import field
 from typing import Callable, Iterable
 
 from dataclasses import dataclass
+
+from referee.notation.names import folded, folded_forms
 from referee.spec.loader import Spec
 
 TOKEN = re.compile(r"<[^>]*>|\S+")
@@ -172,6 +174,11 @@ def spec_spellings(spec: Spec, is_word: Callable[[str], bool] = lambda text: Tru
     return out
 
 
+def _starts(word: str, typed: str) -> bool:
+    """Whether a spelling begins with what is typed, with or without accents (kav: kávé)."""
+    return word.startswith(typed) or any(form.startswith(folded(typed)) for form in folded_forms(word))
+
+
 def _split(word: str) -> tuple[str, str]:
     """A word and the punctuation written on to it (`red:` -> `red`, `:`)."""
     base = word.rstrip(PUNCTUATION)
@@ -204,6 +211,10 @@ class Continuations:
                 self._by_id.setdefault(target, []).append(word)
         for words in self._by_id.values():
             words.sort()
+        self._folded: dict[str, set[str]] = {}  # a spelling typed without its accents -> ids
+        for word, ids in self.spellings.items():
+            for form in folded_forms(word):
+                self._folded.setdefault(form, set()).update(ids)
         for hint in hints if not self.grows else ():
             node = self.root
             node.count += 1
@@ -233,7 +244,7 @@ class Continuations:
             return True
         base, mark = _split(typed)
         wbase, wmark = _split(word)
-        return mark == wmark and wbase in self.spellings.get(spelling(base), ())
+        return mark == wmark and (wbase in self.spellings.get(spelling(base), ()) or wbase in self._folded.get(folded(base), ()))
 
     def _fits(self, typed: str, placeholder: str) -> bool:
         """Whether a typed word may stand for a placeholder that takes one word."""
@@ -244,7 +255,7 @@ class Continuations:
 
     def _is_filler(self, typed: str, placeholder: str) -> bool:
         key = spelling(typed)
-        return any(key == w or key in self._spelled(w) for w in self._fillers_of(placeholder))
+        return any(key == w or key in self._spelled(w) or w in self._folded.get(folded(key), ()) for w in self._fillers_of(placeholder))
 
     def _spelled(self, word: str) -> list[str]:
         """The other spellings of a word of the tree."""
@@ -333,7 +344,7 @@ class Continuations:
 
     def _alias_starts(self, partial: str, word: str) -> bool:
         base, _ = _split(word)
-        return any(s.startswith(spelling(partial)) for s in self._spelled(base))
+        return any(_starts(s, spelling(partial)) for s in self._spelled(base))
 
     def _next_words(self, states, partial: str, covered: set[int] = frozenset(), counted: bool = True) -> list[Choice]:
         """The next words of every state (and their other spellings), each with how many
@@ -356,7 +367,7 @@ class Continuations:
                         found.append(self._filler_choices(word, partial))
                     continue
                 base, mark = _split(word)
-                others = [other + mark for other in self._spelled(base) if other != base and partial and other.startswith(key)]
+                others = [other + mark for other in self._spelled(base) if other != base and partial and _starts(other, key)]
                 if word.lower().startswith(low) or others:
                     found.append((word, child, word.lower().startswith(low), others))
         # what follows each word offered is known where every move below is counted; else
@@ -400,7 +411,7 @@ class Continuations:
                 out.append(Choice(word + " ", len(partial), word, placeholder))
             elif partial:
                 for other in self._spelled(word):
-                    if other.startswith(key) and other != word:
+                    if _starts(other, key) and other != word:
                         out.append(Choice(other + " ", len(partial), other, f"= {word}"))
         return out
 

@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import field
 from typing import Any
 
+from referee.i18n import _
 from referee.games.base import State, Trace
 from dataclasses import dataclass
 from referee.terminal import visible
@@ -174,7 +175,7 @@ MOVE_WIDTH = 32  # a move longer than this is cut in a ledger's lines
 
 def change_line(change: Change) -> str:
     """One change on one line, for a terminal: where, the move as written, the amount, and why."""
-    where = f"line {change.line}" if change.line is not None else "at the end"
+    where = _("line {n}").format(n=change.line) if change.line is not None else _("at the end")
     move = visible(change.move.strip())
     move = move if len(move) <= MOVE_WIDTH else move[: MOVE_WIDTH - 3] + "..."
     return f"  {where:>9}  {move:<{MOVE_WIDTH}} {change_amount(change):>6}  {visible(change_reasons(change))}"

@@ -3,13 +3,17 @@
 A record may write a player's name wherever it writes a colour (`Ben: place 2` when Ben
 plays orange), in any case, as long as the name picks out one seat: a colour always means
 its seat, and a name that two players share (or that is another seat's colour) names
-nobody. A word that names nobody gets the nearest colours and names.
+nobody. A word that names nobody gets the nearest colours and names. A colour may be written in
+English, German or Hungarian, with or without its accents (kék, kek, Grün, gruen), as
+`specs/common/colours.yaml` names it.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
+from referee.i18n import Message
+from referee.notation.colours import colour_names
 from referee.notation.names import nearest, spelling
 from referee.notation.parser import Checkpoint, Move, Result
 from referee.terminal import odd_letters
@@ -20,7 +24,7 @@ class Players:
 
     def __init__(self, seats: Iterable[Any]):
         self.seats = list(seats)  # each with .colour and .name
-        self._colours = {spelling(s.colour): s.colour for s in self.seats}
+        self._colours = colour_names([s.colour for s in self.seats])
         self._named: dict[str, list[str]] = {}
         for seat in self.seats:
             if seat.name:
@@ -39,11 +43,14 @@ class Players:
         'orange'?)`, or the seats a shared name could mean."""
         colours = self._named.get(spelling(word), [])
         if len(colours) > 1:
-            return f"{word!r} is the name of {len(colours)} players ({', '.join(colours)}); write the colour"
+            return Message("{name} is the name of {n} players ({colours}); write the colour", name=repr(word), n=len(colours), colours=", ".join(colours))
         words = [s.colour for s in self.seats] + [s.name for s in self.seats if s.name]
-        close = nearest(word, words)
-        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-        return f"no player {word!r}{odd_letters(word)}{hint}"
+        close = [repr(c) for c in nearest(word, words)]
+        if len(close) == 2:
+            hint = Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
+        else:
+            hint = Message(" (did you mean {first}?)", first=close[0]) if close else ""
+        return Message("no player {name}{odd}{hint}", name=repr(word), odd=odd_letters(word), hint=hint)
 
 
 def resolve(entries: Iterable[Any], players: Players) -> None:

@@ -23,6 +23,7 @@ from referee.engine.players import resolve as resolve_players
 from referee.engine.rulings import Refused, accept
 from referee.errors import Pos, RecordError, Violation
 from referee.games.base import State, Trace, missing_rule
+from referee.i18n import Message
 from referee.notation.names import did_you_mean
 from referee.notation.parser import Checkpoint, Header, Move, Record, Result, Ruling
 from referee.report.diagnostics import Diagnostic, RulingNote
@@ -281,7 +282,7 @@ class Position:
         totals = {s.seat.colour: s.total for s in self.state.standings()}
         for colour, points, pos in result.scores:
             if colour not in totals:
-                raise RecordError(f"result: {self.players.unknown(colour)}", pos)
+                raise RecordError(Message("result: {why}", why=self.players.unknown(colour)), pos)
             if totals[colour] != points:
                 outcome.diagnostics.append(Diagnostic(
                     "error", f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}",

@@ -11,6 +11,7 @@ up to the line it stumbles on. The position then says which line it stops before
 from __future__ import annotations
 
 
+from referee.i18n import _
 from referee.engine.replay import check_bytes
 from referee.games.base import State
 from dataclasses import dataclass
@@ -30,9 +31,14 @@ class Position:
     @property
     def where(self) -> str:
         """Where the position stands, in words: "after move 12 (line 20)"."""
-        after = f"after move {self.moves}" + (f" (line {self.line})" if self.line else "") if self.moves else "before the first move"
+        if not self.moves:
+            after = _("before the first move")
+        elif self.line:
+            after = _("after move {n} (line {line})").format(n=self.moves, line=self.line)
+        else:
+            after = _("after move {n}").format(n=self.moves)
         if self.error_line is not None:
-            return f"before line {self.error_line}, the line with the first error; {after}"
+            return _("before line {line}, the line with the first error; {after}").format(line=self.error_line, after=after)
         return after
 
 

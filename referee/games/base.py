@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable
 
 from referee.errors import Pos, RecordError, SpecError, Violation
 from referee.spec.figures import FigureTable
-from referee.notation.names import did_you_mean
+from referee.i18n import Message
+from referee.notation.colours import colour_names
+from referee.notation.names import did_you_mean, spelling
 from referee.notation.parser import Header, Keywords, Move
 from dataclasses import dataclass
 from referee.engine.players import Players
@@ -260,7 +262,7 @@ class State:
         for seat in self.seats:
             if seat.colour == colour:
                 return seat
-        raise Violation(rule or f"{self.game.name}/seat", f"{Players(self.seats).unknown(colour)}; seats: {', '.join(s.label for s in self.seats)}", pos)
+        raise Violation(rule or f"{self.game.name}/seat", Message("{why}; seats: {seats}", why=Players(self.seats).unknown(colour), seats=", ".join(s.label for s in self.seats)), pos)
 
 
 class Game:
@@ -428,12 +430,13 @@ class Game:
         if tag is None or not tag.value:
             raise RecordError("missing [Players] tag, e.g. [Players \"red Anna, blue Ben\"]", tag.pos if tag else Pos(1, 1))
         colours = self.spec.meta["colours"]
+        known = colour_names(colours)  # kék, Blau and blue are one seat
         seats: list[Seat] = []
         for part in re.finditer(r"[^;,]+", tag.text):
             word = re.search(r"\S+", part.group())
             if not word:
                 continue
-            colour = word.group().lower()
+            colour = known.get(spelling(word.group()), word.group().lower())
             where = tag.pos_in_value(part.start() + word.start(), len(word.group()))
             if colour not in colours:
                 raise RecordError(f"unknown colour {word.group()!r}{odd_letters(word.group())} in [Players]{did_you_mean(colour, colours)}; colours: {', '.join(colours)}", where)

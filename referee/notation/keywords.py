@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from referee.notation.names import words
+from referee.notation.names import folded, spelled_out, words
 
 # Other spellings of a grammar's keyword rules, from a game's spec: (rule, (spelling, ...)), ...
 Keywords = tuple[tuple[str, tuple[str, ...]], ...]
@@ -42,18 +42,51 @@ def keyword_rules(grammar: str, keywords: Keywords) -> tuple[str, frozenset[str]
             defined.add(rule)
             taken.update(tuple(w.lower() for w in _LITERAL.findall(a)) for a in definition.split("|"))
     lines, added = [], set()
+    terminals: dict[str, str] = {}  # a word that is no identifier -> the terminal it is
     for rule, spellings in keywords:
         if rule not in defined:
             continue
         alternatives = []
-        for text in spellings:
-            parts = words(text)
+        for parts in _typed_forms(spellings):
             key = tuple(w.lower() for w in parts)
             if not parts or key in taken or not all(_PLAIN_WORD.match(w) for w in parts):
                 continue
             taken.add(key)
-            alternatives.append(" ".join(f'"{w.lower()}"i' if w != "&" else '"&"' for w in parts))
+            alternatives.append(" ".join(_literal(w, terminals) for w in parts))
             added.update(key)
         if alternatives:
             lines.append(f"%extend {rule}: " + " | ".join(alternatives))
+    lines += [f'{name}: "{word}"i' for word, name in terminals.items()]
+    added.update(name.lower() for name in terminals.values())
     return ("\n" + "\n".join(lines) + "\n" if lines else ""), frozenset(added - {w.lower() for w in literals})
+
+
+def _literal(word: str, terminals: dict[str, str]) -> str:
+    """A word of a spelling as the grammar writes it. A word that is no identifier
+    (dupla-építkezés), or that is another word in capitals (groß, gross), is a terminal of
+    its own, named here: Lark would give it a number for a name, which an "expected ..." list could not tell from the grammar's own words."""
+    if word == "&":
+        return '"&"'
+    low = word.lower()
+    if low.isidentifier() and low.upper().lower() == low:  # ß is SS in capitals, as ss is
+        return f'"{low}"i'
+    return terminals.setdefault(word.lower(), f"_SPELT_{len(terminals)}")
+
+
+def _typed_forms(spellings: tuple[str, ...]) -> list[list[str]]:
+    """Each spelling as its words, then as they are typed without accents and with umlauts
+    written out (raktár: raktar; Kaffeeröster: kaffeeroster, kaffeeroester), and each name of
+    several words also joined by hyphens (dupla építkezés: dupla-építkezés)."""
+    out: list[list[str]] = []
+    for text in spellings:
+        parts = words(text)
+        forms = [parts]
+        if len(parts) > 1 and all(w != "&" for w in parts):
+            forms.append(["-".join(parts)])
+        for form in list(forms):
+            forms.append([folded(w) if w != "&" else w for w in form])
+            forms.append([folded(spelled_out(w)) if w != "&" else w for w in form])
+        for form in forms:
+            if form and form not in out:
+                out.append(form)
+    return out

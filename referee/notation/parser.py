@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from referee.errors import Pos, RecordError, SpecError, edge_token
 from referee.notation.keywords import Keywords, keyword_rules
-from referee.notation.names import spelling
 from dataclasses import dataclass
+
+from referee.i18n import Message, N_
+from referee.notation.names import Names, spelling
 from referee.spec.loader import grammar_root, looks_like_path, read_spec_text
 from lark import Token, Tree
 from referee.terminal import odd_letters, visible
@@ -46,15 +48,34 @@ def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[
 
     known = list(known)
     spellings = spellings or {k: k for k in known}
+    one, many = _CATEGORIES.get(what) or (what, f"{what}es" if what.endswith(("s", "x", "ch", "sh")) else f"{what}s")
+    name, odd = repr(str(token)), odd_letters(str(token))
+    candidates = spellings.ambiguous(spelling(str(token))) if isinstance(spellings, Names) else []
+    if candidates:
+        return RecordError(Message("{name}{odd} may name {n} {things}: {candidates}; write it with its accents", name=name, odd=odd,
+                                   n=len(candidates), things=Message(many), candidates=", ".join(repr(c) for c in candidates)), Pos.of(token))
     close = difflib.get_close_matches(spelling(str(token)), list(spellings), n=6, cutoff=0.7)
     offered: list[str] = []
     for written in close:  # best first; one spelling per thing named
         if all(spellings[o] != spellings[written] for o in offered):
             offered.append(written)
-    offered = offered[:2]
-    hint = f" (did you mean {' or '.join(repr(c) for c in offered)}?)" if offered else ""
-    plural = f"{what}es" if what.endswith(("s", "x", "ch", "sh")) else f"{what}s"
-    return RecordError(f"unknown {what} {str(token)!r}{odd_letters(str(token))}{hint}; {plural}: {', '.join(known)}", Pos.of(token))
+    offered = [repr(c) for c in offered[:2]]
+    if len(offered) == 2:
+        hint = Message(" (did you mean {first} or {second}?)", first=offered[0], second=offered[1])
+    else:
+        hint = Message(" (did you mean {first}?)", first=offered[0]) if offered else ""
+    return RecordError(Message("unknown {thing} {name}{odd}{hint}; {things}: {known}", thing=Message(one), name=name, odd=odd, hint=hint,
+                               things=Message(many), known=", ".join(known)), Pos.of(token))
+
+
+# The kinds of name a record writes, as messages call one and many of them.
+_CATEGORIES = {
+    "card": (N_("card"), N_("cards")), "good": (N_("good"), N_("goods")), "structure": (N_("structure"), N_("structures")),
+    "district": (N_("district"), N_("districts")), "church": (N_("church"), N_("churches")), "house": (N_("house"), N_("houses")),
+    "office": (N_("office"), N_("offices")), "parish": (N_("parish"), N_("parishes")), "production": (N_("production"), N_("productions")),
+    "side": (N_("side"), N_("sides")), "space": (N_("space"), N_("spaces")), "token": (N_("token"), N_("tokens")),
+    "material": (N_("material"), N_("materials")),
+}
 
 
 def word_token(word: str, pos: Pos) -> Token:

@@ -21,13 +21,14 @@ from dataclasses import field
 from importlib import resources
 from pathlib import Path
 
+from referee.i18n import _, current, localized
 from referee.pictures import svg
 from referee.engine.replay import check_bytes
 from referee.games.base import State
 from referee.notation.parser import Move
 from dataclasses import dataclass
 from referee.engine.positions import lines_before
-from referee.report.diagnostics import Report, rule_link
+from referee.report.diagnostics import SEVERITIES, Report, rule_link
 from referee.terminal import visible
 from referee.report.situation import quietly, situation_line
 
@@ -83,7 +84,7 @@ class Pages:
         if event == "start":
             self._sample(state, "start")
             self.round = state.situation().round
-            self.entries.append(Entry(None, "", "the game is set up", self.picture(state, "the start")))
+            self.entries.append(Entry(None, "", _("the game is set up"), self.picture(state, _("the start"))))
         elif event == "move":
             moves = sum(1 for e in self.entries if e.number is not None) + 1
             with quietly(state), quietly(self.before):
@@ -93,7 +94,8 @@ class Pages:
                 self._sample(state, str(self.round))
             self.round = round_now
             line = move.pos.line if move.pos else None
-            position = self.picture(state, f"after move {moves}" + (f" (line {line})" if line else ""))
+            where = _("after move {n} (line {line})") if line else _("after move {n}")
+            position = self.picture(state, where.format(n=moves, line=line))
             self.entries.append(Entry(line, "", sentence, position, moves))
         else:
             self._end(state)
@@ -111,8 +113,8 @@ class Pages:
         with quietly(state), quietly(self.before):
             changed = state.describe() != self.before.describe()
         if changed:
-            position = self.picture(state, "the end of the record")
-            self.entries.append(Entry(None, "", "the record ends; the rules settle what needs no move", position))
+            position = self.picture(state, _("the end of the record"))
+            self.entries.append(Entry(None, "", _("the record ends; the rules settle what needs no move"), position))
 
     def _sample(self, state: State, label: str) -> None:
         with quietly(state):
@@ -156,7 +158,7 @@ def _place_problems(pages: Pages, report: Report) -> None:
     for d in report.diagnostics:
         if d.severity not in ("error", "warning") or d.pos is None:
             continue
-        problem = {"severity": d.severity, "message": visible(d.message), "rule": d.rule, "see": rule_link(d.rule) if d.rule else None, "column": d.pos.column}
+        problem = {"severity": d.severity, "message": visible(localized(d.message)), "rule": d.rule, "see": rule_link(d.rule) if d.rule else None, "column": d.pos.column}
         entry = next((e for e in pages.entries if e.line == d.pos.line), None)
         if entry is None:
             earlier = [e for e in pages.entries if (e.line or 0) <= d.pos.line]
@@ -181,7 +183,7 @@ def charts(pages: Pages, colours: list[tuple[str, str]]) -> list[tuple[str, list
         return out
     for figure in chart.figures[0]:
         series = [svg.Series(label, colour, [sample.get(figure, {}).get(colour) for sample in chart.figures]) for colour, label in colours]
-        drawing = svg.line_chart(f"{figure} by round", chart.labels, series, "round")
+        drawing = svg.line_chart(_("{figure} by round").format(figure=figure), chart.labels, series, _("round"))
         out.append((drawing.tostring(), drawing.xs))
     return out
 
@@ -189,11 +191,13 @@ def charts(pages: Pages, colours: list[tuple[str, str]]) -> list[tuple[str, list
 def render(pages: Pages, report: Report) -> str:
     state = pages.state
     game = state.game
-    title = game.spec.meta["names"]["en"]
+    title = game.spec.name(game.spec.meta, current(), game.name)
     seats = [(s.colour, visible(s.label)) for s in state.seats]
     drawn = charts(pages, seats)
-    verdict = {"legal": "legal", "illegal": "breaks a rule", "malformed": "cannot be read whole"}.get(report.status, report.status)
-    done = "the game is complete" if report.complete else "the game is not finished"
+    verdict = {"legal": _("the record is legal"), "illegal": _("the record breaks a rule"), "malformed": _("the record cannot be read whole")}.get(report.status, report.status)
+    done = _("the game is complete") if report.complete else _("the game is not finished")
+    moves = _("{n} moves").format(n=report.moves)
+    step = _("Step with ← and →, or pick a move.")
     data = {
         "parts": list(pages.parts),
         "positions": pages.positions,
@@ -206,9 +210,11 @@ def render(pages: Pages, report: Report) -> str:
     picture = parts[first["parts"][0]] + "".join(parts[i] for i in first["parts"][1:]) + "</svg>"
     items = "\n".join(_item(i, e) for i, e in enumerate(pages.entries))
     name = html.escape(visible(Path(report.name).name))
+    words = {key: html.escape(text) for key, text in (("start", _("the game is set up")), ("previous", _("previous move")),
+                                                       ("next", _("next move")), ("moves", _("Moves")), ("rounds", _("By round")))}
     page = [
         "<!DOCTYPE html>",
-        '<html lang="en">',
+        f'<html lang="{current()}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -216,19 +222,19 @@ def render(pages: Pages, report: Report) -> str:
         f"<style>{_asset('replay.css')}</style>",
         "</head>",
         "<body>",
-        f'<header><h1>{html.escape(title)}: {name}</h1><p class="verdict verdict-{report.status}">{report.moves} moves; the record {verdict}; {done}. '
-        "Step with ← and →, or pick a move.</p></header>",
+        f'<header><h1>{html.escape(title)}: {name}</h1><p class="verdict verdict-{report.status}">{moves}; {verdict}; {done}. '
+        f"{step}</p></header>",
         '<main class="replay">',
         '<section class="board" aria-live="polite">',
-        '<p class="caption" id="caption">the game is set up</p>',
+        f'<p class="caption" id="caption">{words["start"]}</p>',
         f'<div class="picture" id="picture">{picture}</div>',
         f'<p class="situation" id="situation">{html.escape(first["situation"])}</p>',
-        '<nav class="steps"><button type="button" id="prev" aria-label="previous move">←</button>'
-        '<span id="counter"></span><button type="button" id="next" aria-label="next move">→</button></nav>',
+        f'<nav class="steps"><button type="button" id="prev" aria-label="{words["previous"]}">←</button>'
+        f'<span id="counter"></span><button type="button" id="next" aria-label="{words["next"]}">→</button></nav>',
         "</section>",
-        f'<aside class="moves"><h2>Moves</h2><ol id="moves">{items}</ol></aside>',
+        f'<aside class="moves"><h2>{words["moves"]}</h2><ol id="moves">{items}</ol></aside>',
         "</main>",
-        '<section class="charts" id="charts"><h2>By round</h2>' + "".join(f'<div class="chart">{chart}</div>' for chart, _ in drawn) + "</section>",
+        f'<section class="charts" id="charts"><h2>{words["rounds"]}</h2>' + "".join(f'<div class="chart">{chart}</div>' for chart, _ in drawn) + "</section>",
         f'<script type="application/json" id="replay-data">{payload}</script>',
         f"<script>{_asset('replay.js')}</script>",
         "</body>",
@@ -239,7 +245,8 @@ def render(pages: Pages, report: Report) -> str:
 
 def _item(index: int, entry: Entry) -> str:
     """One entry of the move list, readable without the script."""
-    where = f'<span class="line">line {entry.line}</span> ' if entry.line else ""
+    line = html.escape(_("line {n}").format(n=entry.line))
+    where = f'<span class="line">{line}</span> ' if entry.line else ""
     number = f'<span class="number">{entry.number}.</span> ' if entry.number else ""
     text = f'<code>{html.escape(entry.text)}</code>' if entry.text else ""
     sentence = f'<span class="sentence">{html.escape(entry.sentence)}</span>' if entry.sentence else ""
@@ -250,5 +257,7 @@ def _item(index: int, entry: Entry) -> str:
 
 def _problem(problem: dict) -> str:
     rule = f"[{html.escape(problem['rule'])}]" if problem["rule"] else ""
-    see = f' <a href="{html.escape(problem["see"])}">the rule</a>' if problem["see"] else ""
-    return f'<span class="problem {problem["severity"]}">{problem["severity"]}{rule}: {html.escape(problem["message"])}{see}</span>'
+    the_rule = html.escape(_("the rule"))
+    see = f' <a href="{html.escape(problem["see"])}">{the_rule}</a>' if problem["see"] else ""
+    severity = html.escape(_(SEVERITIES.get(problem["severity"], problem["severity"])))
+    return f'<span class="problem {problem["severity"]}">{severity}{rule}: {html.escape(problem["message"])}{see}</span>'

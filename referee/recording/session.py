@@ -29,6 +29,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Callable, IO
 
+from referee.i18n import _, ngettext
 from referee.engine.continuations import Continuations, spec_spellings
 from referee.recording.durable import append_synced, create_synced, replace_synced, set_aside_path
 from referee.engine.position import Position
@@ -139,18 +140,18 @@ class Recording:
         situation = self.state.situation()
         parts = [str(self.move_lines if situation.over else self.move_lines + 1)]
         if situation.round is not None:
-            parts.append(f"round {situation.round}")
+            parts.append(_("round {n}").format(n=situation.round))
         if situation.phase:
             parts.append(situation.phase)
         pending = situation.pending
         if situation.over and not self.result_given:
-            pending += ": the result line may follow"
+            pending += _(": the result line may follow")
         parts.append(pending)
         return visible(" · ".join(parts))
 
     def opening(self, new: bool) -> str:
-        where = "a new record" if new else f"recording goes on after move {self.report.moves} (line {self.next_line() - 1})"
-        return visible(f"{self.name}: {self.game.name}, {', '.join(self.seats)}; {where}. Type help for the commands.")
+        where = _("a new record") if new else _("recording goes on after move {n} (line {line})").format(n=self.report.moves, line=self.next_line() - 1)
+        return visible(_("{file}: {game}, {seats}; {where}. Type help for the commands.").format(file=self.name, game=self.game.name, seats=", ".join(self.seats), where=where))
 
     # --- the legal next moves, worked out once per position ---
 
@@ -395,8 +396,8 @@ class Recording:
         messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics]
         close = self.nearest(line) if nearest else []
         if close:
-            messages.append("nearest legal moves:\n" + "\n".join(f"  {visible(m)}" for m in close))
-        messages.append(f"line {number} is not recorded")
+            messages.append(_("nearest legal moves:") + "\n" + "\n".join(f"  {visible(m)}" for m in close))
+        messages.append(_("line {n} is not recorded").format(n=number))
         return Outcome(False, messages)
 
     # --- commands ---
@@ -432,8 +433,8 @@ class Recording:
     def moves(self) -> str:
         hints = self.hints()
         if not hints:
-            return "no legal move follows: the game is over"
-        count = f"{len(hints)} legal next move{'s' if len(hints) != 1 else ''} after move {self.report.moves}"
+            return _("no legal move follows: the game is over")
+        count = ngettext("{n} legal next move after move {move}", "{n} legal next moves after move {move}", len(hints)).format(n=len(hints), move=self.report.moves)
         return visible("\n".join([count] + [f"  {m}" for m in listed(hints)]), keep_lines=True)
 
     def final_report(self) -> Report:
@@ -451,10 +452,11 @@ class Recording:
         if report.complete and not self.state.is_over():  # the record's end closed the game
             lines.append(visible(format_report(report), keep_lines=True))
         if report.complete:
-            state = "the game is complete"
+            state = _("the game is complete")
         else:
-            state = f"the game goes on: `referee record {self.name}` resumes it"
-        lines.append(visible(f"{self.name}: {report.moves} move{'s' if report.moves != 1 else ''} recorded; {state}"))
+            state = _("the game goes on: `referee record {file}` resumes it").format(file=self.name)
+        recorded = ngettext("{n} move recorded", "{n} moves recorded", report.moves).format(n=report.moves)
+        lines.append(visible(f"{self.name}: {recorded}; {state}"))
         return "\n".join(lines)
 
 

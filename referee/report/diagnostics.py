@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import Pos, Status
 from referee.games.base import Seat, Standing, State
+from referee.i18n import Message, N_, _, localized, ngettext
 from referee.notation.parser import Record
 from dataclasses import dataclass
 from referee.spec.loader import Provenance, data_root
@@ -94,6 +95,15 @@ class Report:
         return [s.seat for s in self.standings if s.rank == 1] if self.complete else []
 
 
+VERDICTS = {
+    "legal": N_("legal"),
+    "illegal": N_("ILLEGAL"),
+    "malformed": N_("MALFORMED record"),
+    "invalid-spec": N_("INVALID spec data"),
+    "internal-error": N_("INTERNAL ERROR"),
+}
+SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "note": N_("note")}
+
 VERDICT_ORDER = tuple(Status)  # the worst last
 
 
@@ -101,7 +111,7 @@ def rank(standings: list[Standing]) -> list[Standing]:
     """Order by points, then by the game's tie-breaks; equal keys share a rank."""
 
     def key(s: Standing):
-        return (s.total, *(sign * value for _, value, sign in s.tiebreak))
+        return (s.total, *(sign * value for _label, value, sign in s.tiebreak))
 
     ordered = sorted(standings, key=key, reverse=True)
     for i, s in enumerate(ordered):
@@ -119,17 +129,18 @@ def docs_base() -> str:
 
 def rule_link(rule: str) -> str:
     """The rule's heading on its game's rules page (mkdocs.yml builds plain file names: rules.html)."""
-    game, _, anchor = rule.partition("/")
+    game, _slash, anchor = rule.partition("/")
     return f"{docs_base()}/{game}/rules.html#{anchor}"
 
 
 def format_diagnostic(report: Report, d: Diagnostic) -> str:
     """A diagnostic as a compiler writes one, every line shown visibly (see terminal.visible)."""
-    message = shorten(d.message, MAX_MESSAGE)
+    message = shorten(localized(d.message), MAX_MESSAGE)
+    severity = _(SEVERITIES.get(d.severity, d.severity))
     if d.file:
-        return visible(f"{d.file}: {d.severity}: {message}")
+        return visible(f"{d.file}: {severity}: {message}")
     pos = d.pos or Pos(1, 1)
-    tag = f"{d.severity}[{d.rule}]" if d.rule else d.severity
+    tag = f"{severity}[{d.rule}]" if d.rule else severity
     out = [f"{report.name}:{pos.line}:{pos.column}: {tag}: {message}"]
     if report.record is not None or d.pos is not None:
         source = report.record.line(pos.line) if report.record else _line_of(report.source, pos.line)
@@ -140,18 +151,20 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             shown, marker = quote(source, pos.column, pos.end_column or rest)
             out.append(f"{gutter} | {shown}")
             out.append(f"{' ' * len(gutter)} | {marker}")
-    out.extend(f"note: {n}" for n in d.notes)
+    out.extend(_("note: {note}").format(note=localized(n) if isinstance(n, Message) else _(n)) for n in d.notes)
     if d.follows is not None:
-        out.append(f"note: this may follow from the problem on line {d.follows}")
+        out.append(_("note: this may follow from the problem on line {line}").format(line=d.follows))
     if d.figure and d.ledger:
         owner, figure = d.figure
-        where = "" if d.rule and d.rule.endswith("/result") else f" up to line {pos.line}"
-        out.append(f"the last changes of {owner} {figure}{where} (referee explain shows them all):")
+        if d.rule and d.rule.endswith("/result"):
+            out.append(_("the last changes of {owner} {figure} (referee explain shows them all):").format(owner=owner, figure=figure))
+        else:
+            out.append(_("the last changes of {owner} {figure} up to line {line} (referee explain shows them all):").format(owner=owner, figure=figure, line=pos.line))
         from referee.engine.ledger import change_line  # only a contradicted figure has changes to show
 
         out.extend(change_line(c) for c in d.ledger)
     if d.rule:
-        out.append(f"see: {rule_link(d.rule)}")
+        out.append(_("see: {link}").format(link=rule_link(d.rule)))
     return "\n".join(visible(line) for line in out)
 
 
@@ -183,8 +196,10 @@ def format_standings(report: Report) -> list[str]:
     out = []
     for s in report.standings:
         parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
-        ties = ", ".join(f"{label} {value}" for label, value, _ in s.tiebreak)
-        out.append(visible(f"  {s.rank}. {s.seat.label:<18} {s.total:>4} points   {parts or 'no points'}" + (f"   [{ties}]" if ties else "")))
+        ties = ", ".join(f"{label} {value}" for label, value, _sign in s.tiebreak)
+        points = ngettext("{n} point", "{n} points", s.total).format(n=f"{s.total:>4}")
+        parts = parts or _("no points")
+        out.append(visible(f"  {s.rank}. {s.seat.label:<18} {points}   {parts}" + (f"   [{ties}]" if ties else "")))
     return out
 
 
@@ -196,13 +211,15 @@ def tie_note(report: Report) -> str | None:
     tied = [s for s in report.standings if s.total == top]
     if len(tied) < 2:
         return None
-    labels = [label for label, _, _ in tied[0].tiebreak]
+    labels = [label for label, _value, _sign in tied[0].tiebreak]
     winners = [s for s in tied if s.rank == 1]
     names = ", ".join(s.seat.colour for s in tied)
     if len(winners) == len(tied):
-        return f"tie-break: {names} tied on {top} points and on {', '.join(labels) or 'every tie-break'}; they share the win"
-    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{l} {v}" for l, v, _ in s.tiebreak) for s in tied)
-    return f"tie-break: {names} tied on {top} points; decided by {', '.join(labels)} ({detail})"
+        return _("tie-break: {players} tied on {points} points and on {tiebreaks}; they share the win").format(
+            players=names, points=top, tiebreaks=", ".join(labels) or _("every tie-break"))
+    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{l} {v}" for l, v, _sign in s.tiebreak) for s in tied)
+    return _("tie-break: {players} tied on {points} points; decided by {tiebreaks} ({detail})").format(
+        players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
 
 
 def format_report(report: Report, details: bool = False) -> str:
@@ -213,53 +230,50 @@ def format_report(report: Report, details: bool = False) -> str:
     for d in errors:
         out.append(format_diagnostic(report, d))
     if more:
-        out.append(f"{visible(report.name)}: ... and {more} more errors")
-    verdicts = {
-        "legal": "legal",
-        "illegal": "ILLEGAL",
-        "malformed": "MALFORMED record",
-        "invalid-spec": "INVALID spec data",
-        "internal-error": "INTERNAL ERROR",
-    }
+        out.append(_("{file}: ... and {n} more errors").format(file=visible(report.name), n=more))
+    verdicts = {status: _(word) for status, word in VERDICTS.items()}
     if report.status in ("malformed", "invalid-spec", "internal-error") and not (report.replayed and report.status == "malformed"):
         out.append(visible(f"{report.name}: {verdicts[report.status]}"))
         return "\n".join(out)
-    progress = "game complete" if report.complete else "game unfinished"
-    variants = f", variants: {', '.join(report.variants)}" if report.variants else ""
-    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)"))
+    progress = _("game complete") if report.complete else _("game unfinished")
+    variants = _(", variants: {variants}").format(variants=", ".join(report.variants)) if report.variants else ""
+    moves = _("{n} moves").format(n=report.moves)
+    confirmed = _("{n} recorded figures confirmed").format(n=report.checkpoints_confirmed)
+    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {moves}, {progress}; {confirmed})"))
     out.extend(visible(line) for line in format_rulings(report))
-    resting = f"resting on {len(report.rulings)} ruling{'s' if len(report.rulings) != 1 else ''} of the table" if report.rulings else ""
+    resting = ngettext("resting on {n} ruling of the table", "resting on {n} rulings of the table", len(report.rulings)).format(n=len(report.rulings)) if report.rulings else ""
     if report.status != "legal" and not report.complete and not report.replayed:
-        out.append(f"standings when the replay stopped{f' ({resting})' if resting else ''}:")
+        out.append((_("standings when the replay stopped ({resting}):") if resting else _("standings when the replay stopped:")).format(resting=resting))
     elif report.complete:
-        out.append(f"final standings{f' ({resting})' if resting else ''}:")
+        out.append((_("final standings ({resting}):") if resting else _("final standings:")).format(resting=resting))
     else:
-        out.append(f"standings so far (the record stops before the game ends{f'; {resting}' if resting else ''}):")
+        out.append((_("standings so far (the record stops before the game ends; {resting}):") if resting else _("standings so far (the record stops before the game ends):")).format(resting=resting))
     out.extend(format_standings(report))
     if report.complete and report.status == "legal":
-        names = " and ".join(s.label for s in report.winners)
-        out.append(visible(f"winner: {names}"))
+        names = _(" and ").join(s.label for s in report.winners)
+        out.append(visible(_("winner: {players}").format(players=names)))
         note = tie_note(report)
         if note:
             out.append(visible(note))
     warnings, more = shown_diagnostics(report, "warning")
     if warnings:
-        out.append("rules not checked for missing data:")
+        out.append(_("rules not checked for missing data:"))
         for d in warnings:
-            out.append(visible(f"  warning[{d.rule}]: {shorten(d.message, MAX_MESSAGE)}"))
+            warning = _("warning")
+            out.append(visible(f"  {warning}[{d.rule}]: {shorten(localized(d.message), MAX_MESSAGE)}"))
         if more:
-            out.append(f"  ... and {more} more warnings")
+            out.append(_("  ... and {n} more warnings").format(n=more))
     if report.relied_on:
         out.extend(visible(line) for line in format_relied_on(report.relied_on, details))
     if report.record_facts:
-        out.append(f"facts taken from the record rather than the spec ({len(report.record_facts)}):")
+        out.append(_("facts taken from the record rather than the spec ({n}):").format(n=len(report.record_facts)))
         summary: dict[str, int] = {}
-        for text, _ in report.record_facts:
+        for text, _where in report.record_facts:
             summary[text] = summary.get(text, 0) + 1
         for text, count in list(summary.items())[:MAX_SHOWN]:
             out.append(visible(f"  {count} x {shorten(text, MAX_MESSAGE)}"))
         if len(summary) > MAX_SHOWN:
-            out.append(f"  ... and {len(summary) - MAX_SHOWN} more kinds of fact")
+            out.append(_("  ... and {n} more kinds of fact").format(n=len(summary) - MAX_SHOWN))
     return "\n".join(out)
 
 
@@ -271,12 +285,12 @@ def format_relied_on(relied_on: list[Provenance], details: bool = False) -> list
     """The uncertain spec values a verdict relied on: one line per spec file, its keys grouped
     by how sure they are; with `details`, one line per value with its value and note."""
     if details:
-        out = ["this verdict relies on uncertain spec values (check them against your box):"]
+        out = [_("this verdict relies on uncertain spec values (check them against your box):")]
         for p in relied_on:
-            shown = "not known" if p.status == "unknown" else _short(p.value)
+            shown = _("not known") if p.status == "unknown" else _short(p.value)
             out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
         return out
-    out = ["this verdict relies on uncertain spec values (check them against your box; --details gives why each is uncertain):"]
+    out = [_("this verdict relies on uncertain spec values (check them against your box; --details gives why each is uncertain):")]
     files: dict[str, dict[str, list[str]]] = {}
     for p in relied_on:
         files.setdefault(p.file, {}).setdefault(p.status, []).append(p.key)
@@ -317,13 +331,13 @@ def format_rulings(report: Report) -> list[str]:
     """Every ruling the referee honoured: its line, the move, the rules concerned, the table's words."""
     if not report.rulings:
         return []
-    out = [f"rulings of the table ({len(report.rulings)}):"]
+    out = [_("rulings of the table ({n}):").format(n=len(report.rulings))]
     for r in report.rulings:
         move = report.record.line(r.move_line).strip() if report.record else ""
         if r.verdict == "accept":
-            what = f"line {r.line}: accept line {r.move_line} ({move}), setting aside {', '.join(r.rules)}"
+            what = _("line {line}: accept line {move_line} ({move}), setting aside {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
         else:
-            what = f"line {r.line}: void line {r.move_line} ({move}), which broke {', '.join(r.rules)}"
+            what = _("line {line}: void line {move_line} ({move}), which broke {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
         out.append("  " + visible(what + (f": {r.text}" if r.text else "")))
     return out
 
@@ -378,7 +392,7 @@ def report_json(report: Report) -> dict:
                 "name": s.seat.name,
                 "total": s.total,
                 "breakdown": s.breakdown,
-                "tiebreak": {label: value for label, value, _ in s.tiebreak},
+                "tiebreak": {label: value for label, value, _sign in s.tiebreak},
             }
             for s in report.standings
         ],

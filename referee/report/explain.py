@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.i18n import _, ngettext
 from referee.engine.replay import check_bytes
 from referee.errors import UsageError
 from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
@@ -65,22 +66,24 @@ def _owner(state, who: str) -> str:
 
 def _words(value: Any) -> str:
     if isinstance(value, list):
-        return " ".join(value) or "nothing"
+        return " ".join(value) or _("nothing")
     return str(value)
 
 
 def format_explanation(report: Report, ex: Explanation) -> str:
-    where = f"at line {ex.line}" if ex.line is not None else "at the end of the record"
+    where = _("at line {line}").format(line=ex.line) if ex.line is not None else _("at the end of the record")
     out = [f"{visible(report.name)}: {ex.owner} {ex.figure} {where}: {visible(_words(ex.value))}"]
     if report.status != "legal":
         problems = len(report.errors)
-        out.append(f"note: the record has {problems} problem{'s' if problems != 1 else ''} (referee check --keep-going lists them); this ledger follows the replay past them")
-    out.append(f"  {'start':>9}  {'':<{MOVE_WIDTH}} {visible(_words(ex.start)):>6}")
+        out.append(ngettext("note: the record has {n} problem (referee check --keep-going lists them); this ledger follows the replay past them",
+                            "note: the record has {n} problems (referee check --keep-going lists them); this ledger follows the replay past them", problems).format(n=problems))
+    start = _("start")
+    out.append(f"  {start:>9}  {'':<{MOVE_WIDTH}} {visible(_words(ex.start)):>6}")
     out.extend(change_line(c) for c in ex.changes)
     out.append(f"  {'=':>9}  {'':<{MOVE_WIDTH}} {visible(_words(ex.value)):>6}")
     rules = list(dict.fromkeys(r for c in ex.changes for r in c.rules))
     if rules:
-        out.append("see:")
+        out.append(_("see:"))
         width = max(len(r) for r in rules)
         out.extend(f"  {r:<{width}}  {rule_link(r)}" for r in rules)
     return "\n".join(out)
@@ -106,4 +109,4 @@ def explanation_json(report: Report, ex: Explanation) -> dict:
 def cannot_explain(report: Report) -> str:
     """Why no ledger could be kept: the record's own diagnostics."""
     lines = [format_diagnostic(report, d) for d in report.errors]
-    return "\n".join(lines + [f"{report.name}: the record cannot be replayed, so no figure can be explained"])
+    return "\n".join(lines + [_("{file}: the record cannot be replayed, so no figure can be explained").format(file=report.name)])

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from referee.engine.positions import Position
+from referee.i18n import N_, _, current
 from referee.terminal import visible
 from referee.report.situation import quietly, situation_line, table
 
 MARKED = re.compile(r"\d\?")  # a figure marked as resting on a provisional value (view.mark)
-VERDICTS = {"legal": "legal so far", "illegal": "the record breaks a rule", "malformed": "the record cannot be read whole"}
+VERDICTS = {"legal": N_("legal so far"), "illegal": N_("the record breaks a rule"), "malformed": N_("the record cannot be read whole")}
 
 
 def render(position: Position) -> str:
@@ -24,14 +25,14 @@ def render(position: Position) -> str:
         situation = situation_line(state.situation())
         headers, rows = game.player_table(state)
         board = game.board_text(state)
-    title = game.spec.meta["names"]["en"]
-    verdict = VERDICTS.get(report.status, report.status)
+    title = game.spec.name(game.spec.meta, current(), game.name)
+    verdict = _(VERDICTS[report.status]) if report.status in VERDICTS else report.status
     if report.status == "legal" and state.is_over():
-        verdict = "legal"
+        verdict = _("legal")
     lines = [f"{report.name}: {title}, {position.where}: {verdict}", situation, ""]
     lines += table(headers, rows)
     if board:
         lines += ["", *board]
     if any(MARKED.search(str(cell)) for row in rows for cell in row) or any(MARKED.search(line) for line in board):
-        lines += ["", "? rests on a provisional spec value (`referee validate --provenance` lists them)"]
+        lines += ["", _("? rests on a provisional spec value (`referee validate --provenance` lists them)")]
     return visible("\n".join(lines), keep_lines=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+from referee.i18n import _, current, ngettext
 from referee.games.base import Situation, State, Trace
 
 from dataclasses import dataclass
@@ -31,11 +32,11 @@ def quietly(state: State) -> Iterator[State]:
 def situation_line(situation: Situation) -> str:
     """Where the game stands in one line: "Round 3 · Purchase · to act: orange · slot 2 offered ..."."""
     if situation.over:
-        return "The game is over"
-    parts = [f"Round {situation.round}"] if situation.round is not None else []
+        return _("The game is over")
+    parts = [_("Round {n}").format(n=situation.round)] if situation.round is not None else []
     if situation.phase:
         parts.append(situation.phase)
-    parts.append(f"to act: {', '.join(situation.to_act)}" if situation.to_act else "the table reveals")
+    parts.append(_("to act: {players}").format(players=", ".join(situation.to_act)) if situation.to_act else _("the table reveals"))
     parts.append(situation.pending)
     return " · ".join(parts)
 
@@ -74,30 +75,58 @@ def mark(value: object, provisional: bool) -> str:
 
 
 def article(word: str) -> str:
-    """A word with "a" or "an" before it, as a sentence says it: "an Aqueduct", "a Well"."""
+    """A word with "a" or "an" before it, as an English sentence says it: "an Aqueduct", "a
+    Well"; in Hungarian and German the sentence's own words carry it, and the word stands alone."""
+    if current() != "en":
+        return word
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def _units(count: int) -> dict[str, str]:
+    """The units sentences count in, each in the reader's language (a count is said in words
+    that depend on it: 1 coin, 3 coins)."""
+    return {
+        "coin": ngettext("{n} coin", "{n} coins", count),
+        "point": ngettext("{n} point", "{n} points", count),
+        "points": ngettext("{n} point", "{n} points", count),
+        "shilling": ngettext("{n} shilling", "{n} shillings", count),
+        "prosperity": ngettext("{n} prosperity", "{n} prosperity", count),
+        "prestige": ngettext("{n} prestige", "{n} prestige", count),
+        "thaler": ngettext("{n} thaler", "{n} thalers", count),
+        "prestige point": ngettext("{n} prestige point", "{n} prestige points", count),
+        "step": ngettext("{n} step", "{n} steps", count),
+    }
 
 
 def amount(count: int, unit: str, plural: str | None = None) -> str:
     """A count with its unit: "1 coin", "3 coins"."""
+    known = _units(count).get(unit) if current() != "en" else None  # English as it always was
+    if known and plural is None:
+        return known.format(n=count)
     return f"{count} {unit if count == 1 else (plural or unit + 's')}"
 
 
 def signed(count: int, unit: str) -> str:
     """A change: "+3 prosperity", "-2 points"."""
-    return f"{'+' if count > 0 else ''}{count} {unit}"
+    known = _units(abs(count)).get(unit) if current() != "en" else None
+    sign = "+" if count > 0 else ""
+    if known:
+        return sign + known.format(n=count)
+    return f"{sign}{count} {unit}"
 
 
 def listing(words) -> str:
     """Words as a sentence lists them: "coffee, tea and tea"."""
     words = [str(w) for w in words]
     if not words:
-        return "nothing"
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+        return _("nothing")
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])}{_(' and ')}{words[-1]}"
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+    """1st, 2nd, 3rd, 4th, 11th, 21st (1., 2. in Hungarian and German)."""
+    if current() != "en":
+        return f"{n}."
     suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 

@@ -7,6 +7,7 @@ import datetime
 import re
 from typing import Any
 
+from referee.notation.names import folded_forms, spelling
 from referee.errors import SpecError
 from referee.spec.loader import Provenance
 
@@ -55,7 +56,12 @@ def names_of(value: Any) -> dict:
 
 
 def names_line(names: dict) -> str:
-    return " · ".join(f"{LANGS[lang]}: **{escape(names[lang])}**" for lang in LANGS if names.get(lang))
+    """A thing's names in each language, and how they may be typed without their accents
+    (szonyegkereskedo, Kaffeeroester), which a record accepts and the site's search finds."""
+    line = " · ".join(f"{LANGS[lang]}: **{escape(names[lang])}**" for lang in LANGS if names.get(lang))
+    shown = {spelling(n) for n in names.values() if isinstance(n, str)}
+    typed = sorted({form for n in names.values() if isinstance(n, str) for form in folded_forms(n)} - shown)
+    return line + (f" · typed as: {escape(', '.join(typed))}" if typed and line else "")
 
 
 def is_scalar(value: Any) -> bool:

@@ -9,6 +9,7 @@ the one module of the package that imports all the others; only the package's
 from __future__ import annotations
 
 from referee.errors import Pos, RecordError
+from referee.i18n import Named
 from referee.spec.figures import FigureTable
 from referee.notation.parser import Header, Move
 from referee.spec.loader import Spec, load_spec
@@ -104,6 +105,19 @@ class Canterbury(Game):
 
     def ring_name(self, ring: str) -> str:
         return self.spec["board"]["rings"][ring]["names"]["en"]
+
+    # names a message shows in the language of its reader (referee.i18n.Named)
+
+    def structure_named(self, sid: str) -> Named:
+        return Named(self.structures[sid].name, self.spec["structures"]["structures"][sid]["names"])
+
+    def ring_named(self, ring: str) -> Named:
+        names = self.spec["board"]["rings"][ring]["names"]
+        return Named(names["en"], names)
+
+    def service_named(self, service: str) -> Named:
+        entry = next((s for s in self.spec["services"]["services"] if s["id"] == service), {})
+        return Named(service, entry.get("names"))
 
     def services_before(self, service: str) -> tuple[str, ...]:
         return self._before[service]

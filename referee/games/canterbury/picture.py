@@ -9,6 +9,7 @@ board or names show in the picture; the drawing's sizes are in `specs/canterbury
 
 from __future__ import annotations
 
+from referee.i18n import N_, _, localized
 from referee.pictures import svg
 from referee.report.situation import Illustration, rests_on, situation_line
 from referee.games.canterbury.rules import CanterburyState
@@ -65,7 +66,7 @@ def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: fl
         row_y = y + cell.structures + i * cell.row
         bar = svg.rect(g, x + svg.PAD, row_y, max(unit, structure.spaces * unit), cell.bar, fill="#8c6d46", stroke=None, rx=svg.half(svg.RADIUS))
         svg.tip(bar, f"{structure.name}: {structure.size}, {structure.service}, {structure.spaces} building space(s)")
-        svg.text(g, x + svg.PAD + svg.RADIUS + structure.spaces * unit, row_y + cell.bar, structure.name, size=svg.TINY, limit=svg.fit(room - structure.spaces * unit, svg.TINY))
+        svg.text(g, x + svg.PAD + svg.RADIUS + structure.spaces * unit, row_y + cell.bar, localized(state.game.structure_named(structure.id)), size=svg.TINY, limit=svg.fit(room - structure.spaces * unit, svg.TINY))
     cubes = state.board.cubes[district]
     short = initials(game.services)
     for i, service in enumerate(game.services):
@@ -87,8 +88,8 @@ def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
     def at(position: int) -> float:
         return left + (right - left) * (position % length) / length
 
-    words = (f"prosperity track: city at {state.city.prosperity} ({state.city.discs} of {treasury['city']['discs']} discs), "
-             f"Levy {state.levy()}, Tax {state.tax()}")
+    words = _("prosperity track: city at {prosperity} ({discs} of {all} discs), Levy {levy}, Tax {tax}").format(
+        prosperity=state.city.prosperity, discs=state.city.discs, all=treasury["city"]["discs"], levy=state.levy(), tax=state.tax())
     svg.text(g, sizes.margin, top + track.title, words, size=svg.LABEL, weight="bold", limit=svg.fit(right - left, svg.LABEL))
     if rests_on(state, "treasury"):
         svg.provisional(g, right, top + track.title)
@@ -113,9 +114,9 @@ def _players(d: svg.Drawing, state: CanterburyState, sizes: svg.Layout, top: flo
     """A row per player, each its own group (the replay page stores each distinct group once)."""
     columns, left = sizes.players.columns, sizes.margin
     g = d.part("players")
-    svg.text(g, left, top, "player", size=svg.SMALL, fill=svg.MUTED)
-    for label, x in (("money", columns.money), ("prosperity", columns.prosperity), ("cubes left", columns.cubes)):
-        svg.text(g, x, top, label, size=svg.SMALL, anchor="end", fill=svg.MUTED)
+    svg.text(g, left, top, _("player"), size=svg.SMALL, fill=svg.MUTED)
+    for label, x in ((N_("money"), columns.money), (N_("prosperity"), columns.prosperity), (N_("cubes left"), columns.cubes)):
+        svg.text(g, x, top, _(label), size=svg.SMALL, anchor="end", fill=svg.MUTED)
     to_act = state.situation().to_act
     prosperity_q = rests_on(state, "structures", "scoring")
     money_q = rests_on(state, "treasury", "scoring", "structures")

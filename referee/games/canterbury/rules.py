@@ -25,6 +25,10 @@ from dataclasses import field
 from typing import Any, Callable, Collection, Iterable, Iterator
 
 from referee.errors import Pos, RecordError, Violation
+from referee.i18n import Message
+from referee.notation.colours import colour_named
+from referee.notation.colours import colour_named
+from referee.notation.colours import colour_named, Named
 from referee.notation.names import did_you_mean
 from referee.notation.parser import Move
 from dataclasses import dataclass
@@ -384,7 +388,7 @@ class CanterburyState(State):
         actor = self.to_act()
         turn_order = rule("turn-order")
         if move.player != actor:  # the message is written only for a broken rule: this runs every move
-            refuse(turn_order, f"it is {actor}'s turn, not {move.player}'s")
+            refuse(turn_order, Message("it is {actor}'s turn, not {player}'s", actor=colour_named(actor), player=colour_named(move.player)))
         self.trace.use(turn_order)
         if isinstance(move, NeutralStep):
             self._neutral_step(move)
@@ -465,14 +469,15 @@ class CanterburyState(State):
         if self.first_round():
             self.trace.use(rule("first-round"))
             if kind != setup["first_round"]:
-                require(not self.can_full_build(colour), rule("first-round"), f"the first round is {self._action_name(setup['first_round'])} only, and {colour} can build")
+                require(not self.can_full_build(colour), rule("first-round"), Message("the first round is {action} only, and {colour} can build", action=self._action_name(setup["first_round"]), colour=colour_named(colour)))
         elif player.must_full_build:
             self.trace.use(rule("after-levy"))
             if kind != setup["after_levy"]:
-                require(not self.can_full_build(colour), rule("after-levy"), f"{colour} took a Levy last turn, so this turn is a {self._action_name(setup['after_levy'])}, and {colour} can build")
+                require(not self.can_full_build(colour), rule("after-levy"), Message("{colour} took a Levy last turn, so this turn is a {action}, and {colour} can build", action=self._action_name(setup["after_levy"]), colour=colour_named(colour)))
 
-    def _action_name(self, kind: str) -> str:
-        return self.spec["setup"]["actions"][kind]["names"]["en"]
+    def _action_name(self, kind: str) -> Named:
+        names = self.spec["setup"]["actions"][kind]["names"]
+        return Named(names["en"], names)
 
     def _check_count(self, move: Action) -> None:
         """How many structures, and of which sizes, one action builds."""
@@ -532,11 +537,13 @@ class CanterburyState(State):
         rule = self.game.rule
         passed: list[str] = []
         while (broken := self.placement_rule(board, build.structure, build.district, passed)) is not None:
-            reason = whose + self._placement_reason(broken, board, build.structure, build.district)
+            reason = self._placement_reason(broken, board, build.structure, build.district)
+            if whose:
+                reason = Message("{whose}{reason}", whose=whose, reason=reason)
             if broken in FACTS_OF_THE_PIECES:
                 raise Violation(rule(broken), reason, build.pos)
             if broken in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner):
-                refuse(rule("build-order"), f"{reason}; placed in the other order both structures would be legal, and the record gives the order of placing", build.pos)
+                refuse(rule("build-order"), Message("{reason}; placed in the other order both structures would be legal, and the record gives the order of placing", reason=reason), build.pos)
             refuse(rule(broken), reason, build.pos)
             passed.append(broken)
 
@@ -546,17 +553,25 @@ class CanterburyState(State):
         info = game.structures[structure]
         tiles = board.tiles[district]
         if rule == "connectivity":
-            return f"{district} holds no structure and borders no district that does"
+            return Message("{district} holds no structure and borders no district that does", district=district)
         if rule == "centre-forbidden":
-            return f"the {info.name} may not be built in the {game.ring_name(game.districts[district].ring)} ({district})"
+            return Message("the {structure} may not be built in the {ring} ({district})", structure=game.structure_named(structure),
+                           ring=game.ring_named(game.districts[district].ring), district=district)
         if rule == "no-duplicate":
             twin = next(t for t in tiles if game.structures[t].kind == info.kind)
-            return f"{district} already holds the {game.structure_name(twin)}"
+            return Message("{district} already holds the {structure}", district=district, structure=game.structure_named(twin))
         if rule == "space":
             free = game.free_spaces(tiles)
-            return f"the {info.name} needs {info.spaces} empty building space{'s' if info.spaces != 1 else ''} in {district}; {free} {'is' if free == 1 else 'are'} empty"
+            if info.spaces == 1:
+                spaces = Message("{n} empty building space", n=info.spaces)
+            else:
+                spaces = Message("{n} empty building spaces", n=info.spaces)
+            empty = Message("{n} is empty", n=free) if free == 1 else Message("{n} are empty", n=free)
+            return Message("the {structure} needs {spaces} in {district}; {empty}", structure=game.structure_named(structure),
+                           spaces=spaces, district=district, empty=empty)
         missing = [s for s in game.services_before(info.service) if s not in board.cubes[district]]
-        return f"the {info.name} ({info.service}) needs {', '.join(missing)} in {district} first"
+        return Message("the {structure} ({service}) needs {missing} in {district} first", structure=game.structure_named(structure),
+                       service=game.service_named(info.service), missing=[game.service_named(s) for s in missing], district=district)
 
     def services_ready(self, board: Board, structure: str, district: str) -> bool:
         """Whether the district has the cubes of every service the structure's service comes
@@ -984,7 +999,7 @@ class CanterburyState(State):
                 refuse(discard, f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
             self.use("neutral-discard", tiles)
         else:
-            self._check_placing(board, Build(tile, move.district), owner, whose=f"the neutral's {game.structure_name(tile)}: ")
+            self._check_placing(board, Build(tile, move.district), owner, whose=Message("the neutral's {structure}: ", structure=game.structure_named(tile)))
             board.place(move.district, tile)
             self._place_cubes(board, Build(tile, move.district), owner)
         if move.skipped is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 
+from referee.i18n import current
 from referee.pictures.grid import grid
 from referee.report.situation import mark, rests_on
 from referee.games.canterbury.rules import CanterburyState
@@ -18,7 +19,7 @@ EMPTY_SLOT = "·"
 
 
 def district_name(state: CanterburyState, district: str) -> str:
-    return state.spec.name(state.spec["board"]["districts"].get(district), default=district)
+    return state.spec.name(state.spec["board"]["districts"].get(district), current(), default=district)
 
 
 def layout(state: CanterburyState) -> dict[str, tuple[int, int]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import textwrap
 
+from referee.i18n import N_, _, localized
 from referee.pictures import svg
 from referee.report.situation import Illustration, situation_line
 from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
@@ -89,11 +90,11 @@ def _harbour(g, state: HamburgumState, sizes: svg.Layout, x: float, top: float) 
     game, harbour = state.game, sizes.harbour
     room = sizes.width - sizes.margin - x
     svg.text(g, x, top + svg.PAD, state.spec.name(state.spec["harbour"], default="harbour"), size=svg.BODY, weight="bold")
-    svg.text(g, x + harbour.title_note, top + svg.PAD, "ships leave from the first berth", size=svg.TINY, fill=svg.MUTED, limit=svg.fit(room - harbour.title_note, svg.TINY))
+    svg.text(g, x + harbour.title_note, top + svg.PAD, _("ships leave from the first berth"), size=svg.TINY, fill=svg.MUTED, limit=svg.fit(room - harbour.title_note, svg.TINY))
     y = top + harbour.first_berth
     for berth in game.berth_order:
-        svg.text(g, x, y + harbour.hull, f"berth {berth}", size=svg.SMALL)
-        svg.text(g, x, y + harbour.hull + harbour.note, f"{game.goods_per_ship[berth]} a ship", size=svg.MICRO, fill=svg.MUTED)
+        svg.text(g, x, y + harbour.hull, _("berth {n}").format(n=berth), size=svg.SMALL)
+        svg.text(g, x, y + harbour.hull + harbour.note, _("{n} a ship").format(n=game.goods_per_ship[berth]), size=svg.MICRO, fill=svg.MUTED)
         for k in range(state.berth_capacity):
             sx = x + harbour.ships + k * (harbour.ship + harbour.ship_gap)
             if k < len(state.harbour[berth]):
@@ -103,7 +104,7 @@ def _harbour(g, state: HamburgumState, sizes: svg.Layout, x: float, top: float) 
                 svg.rect(g, sx, y + svg.PAD, harbour.ship, harbour.hull, fill="none", stroke=svg.FAINT, rx=svg.half(svg.RADIUS))
         y += harbour.berth
     y += svg.PAD
-    svg.text(g, x, y, "prices", size=svg.SMALL, fill=svg.MUTED)
+    svg.text(g, x, y, _("prices"), size=svg.SMALL, fill=svg.MUTED)
     px = x + harbour.prices
     for good in game.goods:
         colour = state.spec["components"]["goods"][good].get("colour")
@@ -111,8 +112,8 @@ def _harbour(g, state: HamburgumState, sizes: svg.Layout, x: float, top: float) 
         svg.text(g, px + harbour.price_cube + svg.half(svg.PAD), y, state.price(good), size=svg.LABEL)
         px += harbour.price_step
     y += harbour.line + svg.RADIUS
-    svg.text(g, x, y, f"offices: {office_top(state)}", size=svg.SMALL, limit=svg.fit(room))
-    svg.text(g, x, y + harbour.line, f"Flying Dutchmen left: {state.dutchmen}", size=svg.SMALL, fill=svg.MUTED)
+    svg.text(g, x, y, _("offices: {offices}").format(offices=office_top(state)), size=svg.SMALL, limit=svg.fit(room))
+    svg.text(g, x, y + harbour.line, _("Flying Dutchmen left: {n}").format(n=state.dutchmen), size=svg.SMALL, fill=svg.MUTED)
 
 
 def _churches(d: svg.Drawing, state: HamburgumState, sizes: svg.Layout, top: float) -> float:
@@ -129,13 +130,13 @@ def _churches(d: svg.Drawing, state: HamburgumState, sizes: svg.Layout, top: flo
         for n, part in enumerate(textwrap.wrap(game.church_name(church), svg.fit(width - svg.PAD))[: church_sizes.lines]):
             svg.text(g, left, top + church_sizes.line + svg.RADIUS + n * church_sizes.line, part, size=svg.SMALL, weight="bold")
         if c.complete:
-            svg.text(g, left, top + church_sizes.donations, f"finished ({state.completed.index(church) + 1})", size=svg.SMALL, fill=svg.MUTED)
+            svg.text(g, left, top + church_sizes.donations, _("finished ({n})").format(n=state.completed.index(church) + 1), size=svg.SMALL, fill=svg.MUTED)
         else:
-            svg.text(g, left, top + church_sizes.donations, f"donations {len(c.discs)}", size=svg.TINY, fill=svg.MUTED)
+            svg.text(g, left, top + church_sizes.donations, _("donations {n}").format(n=len(c.discs)), size=svg.TINY, fill=svg.MUTED)
             for k, colour in enumerate(c.discs):
                 svg.piece(g, left + church_sizes.disc + k * church_sizes.disc_step, top + church_sizes.discs, church_sizes.disc, colour, f"{colour}'s donation")
-            svg.text(g, left, top + church_sizes.tokens, f"tokens left {len(c.tokens_left)}", size=svg.TINY, fill=svg.MUTED)
-        svg.text(g, left, top + church_sizes.citizens, "citizens", size=svg.TINY, fill=svg.MUTED)
+            svg.text(g, left, top + church_sizes.tokens, _("tokens left {n}").format(n=len(c.tokens_left)), size=svg.TINY, fill=svg.MUTED)
+        svg.text(g, left, top + church_sizes.citizens, _("citizens"), size=svg.TINY, fill=svg.MUTED)
         for k, (colour, n) in enumerate(citizens.get(church, {}).items()):
             cx = left + church_sizes.disc + k * church_sizes.citizen_step
             svg.piece(g, cx, top + church_sizes.citizen_row, church_sizes.disc, colour, f"{n} {colour} citizen(s) in this parish")

@@ -21,6 +21,9 @@ from itertools import combinations
 from typing import Any, Callable, Collection, Mapping
 
 from referee.errors import Pos, RecordError, Violation
+from referee.i18n import Message
+from referee.notation.colours import colour_named
+from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 from dataclasses import dataclass
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
@@ -305,7 +308,7 @@ class HamburgumState(State):
         expected = self.current()
         turn_order = rule("turn-order")  # looked up every turn: a rule missing from rules.yaml shows at once
         if move.player != expected:  # the message is written only for a broken rule: this runs every turn
-            refuse(turn_order, f"it is {expected}'s turn, not {move.player}'s")
+            refuse(turn_order, Message("it is {actor}'s turn, not {player}'s", actor=colour_named(expected), player=colour_named(move.player)))
         player = self.players[move.player]
         snapshot = self._snapshot(move.player, board=not isinstance(move, PLAYER_ONLY)) if self.rolls_back else None
         try:
@@ -364,7 +367,9 @@ class HamburgumState(State):
         floor = game.prestige_floor
         if player.prestige - cost < floor:  # the message is written only for a broken rule: this runs every turn
             refuse(rule("rondel-steps"),
-                   f"{player.colour} moves {steps} rondel spaces from {player.space} to {target}; {game.rondel['free_steps']} are free and the other {steps - game.rondel['free_steps']} cost {cost} prestige, but {player.colour} holds {player.prestige}")
+                   Message("{colour} moves {steps} rondel spaces from {start} to {target}; {free} are free and the other {paid} cost {cost} prestige, but {colour} holds {prestige}",
+                           colour=colour_named(player.colour), steps=steps, start=player.space, target=target, free=game.rondel["free_steps"],
+                           paid=steps - game.rondel["free_steps"], cost=cost, prestige=player.prestige))
         player.prestige -= cost
         if cost and self.trace.keeps_notes:
             self.trace.note(player.colour, "prestige", -cost, rule("rondel-steps"), f"{steps} rondel spaces to {target}")

@@ -8,70 +8,106 @@ church finished or the game's end.
 
 from __future__ import annotations
 
+from referee.i18n import _, current, localized, ngettext
+from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 from referee.report.situation import amount, article, listing
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, Produce, Reveal, Trade
 from referee.games.hamburgum.rules import HamburgumState
-from referee.games.hamburgum.view import space_name
 
 
 def describe_move(before: HamburgumState, move: Move, after: HamburgumState) -> str:
     game = after.game
+    names = Names(game)
     if isinstance(move, Reveal):
-        return f"the {game.office_name(move.office)} is turned up on the office stack"
-    colour = move.player
-    old, new = before.players[colour], after.players[colour]
-    where = space_name(after, new.space)
+        return _("the {office} is turned up on the office stack").format(office=names.office(move.office))
+    colour = localized(colour_named(move.player))
+    old, new = before.players[move.player], after.players[move.player]
+    where = names.space(new.space)
     steps = ""
     if old.space is not None:
         count = game.steps(old.space, new.space)
         cost = game.step_cost(count)
         steps = f" ({amount(count, 'step')}, {amount(cost, 'prestige point')})" if cost else ""
-    sentence = f"{colour} moves to {where}{steps} and " + _action(before, move, after)
+    sentence = _("{colour} moves to {space}{steps} and {action}").format(colour=colour, space=where, steps=steps, action=_action(before, move, after, names))
     finished = [c for c in after.completed if c not in before.completed]
     for church in finished:
-        sentence += f"; {game.church_name(church)} is finished"
+        sentence += _("; {church} is finished").format(church=names.church(church))
     if after.over and not before.over:
-        sentence += "; the sixth church is finished and the game ends" if not finished else "; the game ends"
+        sentence += _("; the sixth church is finished and the game ends") if not finished else _("; the game ends")
     return sentence
 
 
-def _action(before: HamburgumState, move: Move, after: HamburgumState) -> str:
+class Names:
+    """The game's things as the reader's language names them (the rules' own messages keep
+    English names, so that a record's report is the same in every language)."""
+
+    def __init__(self, game):
+        self.game, self.spec, self.lang = game, game.spec, current()
+
+    def _name(self, entry, default: str) -> str:
+        return self.spec.name(entry, self.lang, default)
+
+    def office(self, office: str | None) -> str:
+        return self._name(self.game.offices.get(office or ""), office or "office")
+
+    def church(self, church: str) -> str:
+        return self._name(self.spec["churches"]["churches"].get(church), church)
+
+    def house(self, kind: str) -> str:
+        return self._name(self.game.house_types.get(kind), kind)
+
+    def good(self, good: str) -> str:
+        return self._name(self.spec["components"]["goods"].get(good) or self.spec["components"]["materials"].get(good), good)
+
+    def space(self, space: str) -> str:
+        game = self.game
+        action = self._name(game.rondel["actions"].get(game.space_action(space)), space)
+        side = game.space_side(space)
+        return f"{self._name(game.rondel['sides'].get(side), side)} {action}" if side else action
+
+
+def _action(before: HamburgumState, move: Move, after: HamburgumState, names: Names) -> str:
     game = after.game
     colour = move.player
     old, new = before.players[colour], after.players[colour]
     money = new.money - old.money
+
+    def goods(amounts) -> str:
+        return listing(f"{n} {names.good(g)}" for g, n in amounts)
+
     if isinstance(move, Produce):
         good = game.produces[move.action]
-        return f"produces {new.stock[good] - old.stock[good]} {good}"
+        return _("produces {n} {good}").format(n=new.stock[good] - old.stock[good], good=names.good(good))
     if isinstance(move, Trade):
         parts = []
         if move.sell:
-            parts.append("ships " + listing(f"{n} {g}" for g, n in move.sell) + " abroad")
+            parts.append(_("ships {goods} abroad").format(goods=goods(move.sell)))
         if move.bank:
-            parts.append("sells " + listing(f"{n} {g}" for g, n in move.bank) + " to the bank")
+            parts.append(_("sells {goods} to the bank").format(goods=goods(move.bank)))
         if parts:
-            return f"{' and '.join(parts)} for {amount(money, 'thaler')}"
+            return _("{trades} for {money}").format(trades=_(" and ").join(parts), money=amount(money, "thaler"))
         if move.buy:
-            return f"buys {listing(f'{n} {m}' for m, n in move.buy)} for {amount(-money, 'thaler')}"
-        return "trades nothing"
+            return _("buys {goods} for {money}").format(goods=goods(move.buy), money=amount(-money, "thaler"))
+        return _("trades nothing")
     if isinstance(move, Dockyard):
-        return f"builds {amount(move.ships, 'ship')} at the dockyard"
+        return ngettext("builds {n} ship at the dockyard", "builds {n} ships at the dockyard", move.ships).format(n=move.ships)
     if isinstance(move, ChurchTurn):
         parts = []
         for donation in move.donations:
-            parts.append(f"donates to {game.church_name(donation.church)}, taking the {listing(donation.tokens)} token{'s' if len(donation.tokens) > 1 else ''}")
+            tokens = ngettext("taking the {tokens} token", "taking the {tokens} tokens", len(donation.tokens)).format(tokens=listing(donation.tokens))
+            parts.append(_("donates to {church}, {tokens}").format(church=names.church(donation.church), tokens=tokens))
         if move.scores:
             gained = new.prestige - old.prestige
-            scored = listing(f"the {kind} token of {game.church_name(church)}" for church, kind in move.scores)
-            parts.append(f"scores {scored} for {amount(gained, 'prestige point')}")
-        return " and ".join(parts) or "makes no donation"
+            scored = listing(_("the {kind} token of {church}").format(kind=kind, church=names.church(church)) for church, kind in move.scores)
+            parts.append(_("scores {tokens} for {prestige}").format(tokens=scored, prestige=amount(gained, "prestige point")))
+        return _(" and ").join(parts) or _("makes no donation")
     if isinstance(move, Guildhall):
         houses = []
         offices = iter(new.offices[len(old.offices):])  # the offices this move built, in order
         for house in move.houses:
             office = next(offices, None) if house.kind == game.office_type else None
-            name = f"{game.house_name(house.kind)} ({game.office_name(office)})" if office else game.house_name(house.kind)
-            houses.append(f"{article(name)} on {house.site.name}")
-        return f"builds {listing(houses)}" if houses else "builds nothing"
+            name = f"{names.house(house.kind)} ({names.office(office)})" if office else names.house(house.kind)
+            houses.append(_("{house} on {site}").format(house=article(name), site=house.site.name))
+        return _("builds {houses}").format(houses=listing(houses)) if houses else _("builds nothing")
     return game.format_move(move)

@@ -10,6 +10,7 @@ cross-check the spec (checks.py) and for legal and random moves (play.py).
 from __future__ import annotations
 
 from referee.errors import Pos
+from referee.i18n import Named
 from referee.spec.figures import FigureTable
 from referee.notation.parser import Header, Move
 from referee.spec.loader import Spec
@@ -87,6 +88,17 @@ class Speicherstadt(Game):
 
     def card_name(self, card_type: str) -> str:
         return self.spec.name(self.types.get(card_type), default=card_type)
+
+    # names a message shows in the language of its reader (referee.i18n.Named)
+
+    def card_named(self, card_type: str) -> Named:
+        return Named(self.card_name(card_type), (self.types.get(card_type) or {}).get("names"))
+
+    def season_named(self, season: str) -> Named:
+        entry = next((s for s in self.spec["cards"]["seasons"] if s["id"] == season), None)
+        if entry is None:
+            return Named(season)
+        return Named(self.season_name(season), {lang: f"{name} ({season})" for lang, name in entry["names"].items()})
 
     # --- the engine's questions -------------------------------------------------------------
 

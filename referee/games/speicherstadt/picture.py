@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import textwrap
 
+from referee.i18n import N_, _, localized
 from referee.pictures import svg
 from referee.report.situation import Illustration, rests_on, situation_line
 from referee.games.speicherstadt.rules import PURCHASE, SpeicherstadtState
@@ -61,9 +62,9 @@ def _supplies(g, state: SpeicherstadtState, layout: svg.Layout, top: float) -> f
     game, sizes, x = state.game, layout.supplies, layout.margin
     room = svg.inside(layout.width, layout.margin)
     pile = " · ".join(f"{game.season_name(s).split(' (')[0]} {len(cards)}" for s, cards in state.deck.items() if cards) or "empty"
-    svg.text(g, x, top + sizes.line, f"draw pile: {pile}", size=svg.LABEL, limit=svg.fit(room, svg.LABEL))
+    svg.text(g, x, top + sizes.line, _("draw pile: {pile}").format(pile=pile), size=svg.LABEL, limit=svg.fit(room, svg.LABEL))
     y = top + sizes.line + sizes.line
-    svg.text(g, x, y, "bag:", size=svg.LABEL)
+    svg.text(g, x, y, _("bag:"), size=svg.LABEL)
     x += sizes.bag_label
     for good, count in sorted(state.bag.items()):
         svg.cube(g, x, y - sizes.bag_cube + layout.cube.gap, sizes.bag_cube, goods_colour(state, good), f"{good}: {count} in the bag")
@@ -90,7 +91,7 @@ def _display(d: svg.Drawing, state: SpeicherstadtState, layout: svg.Layout, top:
         return svg.middle(layout.margin + i * width, width) - sizes.queue_left, card_top - (k + 1) * sizes.space + sizes.worker
 
     frame = d.part("display")
-    svg.text(frame, layout.margin, top, "display: each card's queue, first offer nearest the card, with its price", size=svg.SMALL, fill=svg.MUTED)
+    svg.text(frame, layout.margin, top, _("display: each card's queue, first offer nearest the card, with its price"), size=svg.SMALL, fill=svg.MUTED)
     for i in range(columns):
         for k in range(spaces):
             svg.circle(frame, *worker_at(i, k), sizes.empty, "none", stroke=svg.FAINT)
@@ -131,9 +132,9 @@ def _card(g, state: SpeicherstadtState, layout: svg.Layout, index: int, slot, x:
     bottom = y + sizes.card - svg.PAD
     if slot.buyer is not None:
         svg.piece(g, x + svg.half(sizes.name) + svg.RADIUS, bottom - svg.RADIUS, svg.RADIUS, slot.buyer, f"bought by {slot.buyer}")
-        svg.text(g, x + sizes.name + svg.RADIUS, bottom, f"bought, {slot.price}", size=svg.TINY, fill=svg.MUTED)
+        svg.text(g, x + sizes.name + svg.RADIUS, bottom, _("bought, {price}").format(price=slot.price), size=svg.TINY, fill=svg.MUTED)
     elif slot.discarded:
-        svg.text(g, x + svg.PAD, bottom, "discarded", size=svg.TINY, fill=svg.MUTED)
+        svg.text(g, x + svg.PAD, bottom, _("discarded"), size=svg.TINY, fill=svg.MUTED)
 
 
 def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: float) -> float:
@@ -141,16 +142,16 @@ def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: 
     p = state.players[colour]
     to_act = colour in state.situation().to_act
     y = svg.player_band(g, left, top, svg.inside(layout.width, left), sizes.height - sizes.gap, colour, p.seat.label, to_act)
-    svg.labelled(g, sizes.coins, y, "coins", p.coins)
-    svg.labelled(g, sizes.points, y, "points", points(state, colour), rests_on(state, "cards", "scoring"))
+    svg.labelled(g, sizes.coins, y, _("coins"), p.coins)
+    svg.labelled(g, sizes.points, y, _("points"), points(state, colour), rests_on(state, "cards", "scoring"))
     notes = (["to act"] if to_act else []) + (["start player"] if state.seats[state.start].colour == colour else [])
     svg.band_notes(g, sizes.notes, y, notes, layout.width - left - sizes.notes)
     cards = ", ".join(card_text(state, c) for c in p.cards) or "no cards"
-    svg.text(g, left + svg.PAD, y + sizes.line, f"cards: {cards}", size=svg.SMALL, limit=svg.fit(svg.inside(layout.width, left)))
+    svg.text(g, left + svg.PAD, y + sizes.line, _("cards: {cards}").format(cards=cards), size=svg.SMALL, limit=svg.fit(svg.inside(layout.width, left)))
     x, row = left + svg.PAD, y + sizes.goods
     cube = layout.cube.size
     for n, contract in enumerate(p.contracts, 1):
-        svg.text(g, x, row, f"contract {n}", size=svg.TINY, fill=svg.MUTED)
+        svg.text(g, x, row, _("contract {n}").format(n=n), size=svg.TINY, fill=svg.MUTED)
         covered = list(contract.covered)
         at = x + sizes.contract_label
         for good in contract.goods:
@@ -159,7 +160,8 @@ def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: 
                 covered.remove(good)
             at = _cubes(g, state, layout, at, row - cube, [good], faded=not done)
         x = at + sizes.group_gap
-    for label, goods in (("warehouse", p.warehouse), ("hall", p.hall), ("unloaded", p.dock)):
+    for label, goods in ((N_("warehouse"), p.warehouse), (N_("hall"), p.hall), (N_("unloaded"), p.dock)):
+        label = _(label)
         if goods:
             svg.text(g, x, row, label, size=svg.TINY, fill=svg.MUTED)
             x = _cubes(g, state, layout, x + len(label) * svg.TINY * svg.CHAR + svg.PAD, row - cube, sorted(goods)) + sizes.group_gap

@@ -18,6 +18,7 @@ from dataclasses import field
 from typing import Any, Collection
 
 from referee.errors import RecordError, Violation
+from referee.i18n import Message
 from referee.notation.parser import Move
 from dataclasses import dataclass
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
@@ -338,7 +339,8 @@ class SpeicherstadtState(State):
             if all(c.type == game.fire for c in stack):
                 # the season's fire is all that is left of its stack: it is the next card
                 raise Violation(rule("deck-season"), f"the {game.season_name(season)} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}")
-            raise Violation(rule("deck-season"), f"no {game.card_name(move.card)} is left in the {game.season_name(season)} stack ({len(stack)} cards left in it)")
+            raise Violation(rule("deck-season"), Message("no {card} is left in the {season} stack ({left} cards left in it)",
+                                                         card=game.card_named(move.card), season=game.season_named(season), left=len(stack)))
         face = face_of(game, move)
         check_face_range(game, move, face)
         matches = [c for c in of_type if all(v is None or c.face.get(k) in (None, v) for k, v in face.items())]

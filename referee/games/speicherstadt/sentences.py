@@ -7,6 +7,8 @@ and the end of a round (income) when a move opens the next one.
 
 from __future__ import annotations
 
+from referee.i18n import N_, _, current, localized
+from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 from referee.report.situation import amount, article, listing, ordinal, signed
 from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
@@ -15,14 +17,15 @@ from referee.games.speicherstadt.view import card_text
 
 
 def describe_move(before: SpeicherstadtState, move: Move, after: SpeicherstadtState) -> str:
-    opening = f"round {before.round} ends and income is paid; " if after.round > before.round else ""
+    opening = _("round {n} ends and income is paid; ").format(n=before.round) if after.round > before.round else ""
     if isinstance(move, RoundStart):
-        return f"round {move.round} begins"
+        return _("round {n} begins").format(n=move.round)
     if isinstance(move, Reveal):
         return opening + _reveal(before, move, after)
     if isinstance(move, Place):
         slot = after.slots[move.slot - 1]
-        return f"{move.player} places a worker on slot {move.slot} ({card_text(after, slot.card)}), {ordinal(len(slot.queue))} in its queue"
+        return _("{player} places a worker on slot {slot} ({card}), {place} in its queue").format(
+            player=colour(move.player), slot=move.slot, card=card_text(after, slot.card), place=ordinal(len(slot.queue)))
     if isinstance(move, Offer):
         return _offer(before, move, after)
     if isinstance(move, Load):
@@ -34,49 +37,62 @@ def _reveal(before: SpeicherstadtState, move: Reveal, after: SpeicherstadtState)
     game = after.game
     if move.card == game.fire:
         card = after.discards[-1]
-        changes = [f"{c} {signed(after.players[c].points - before.players[c].points, 'points')}" for c in after.players
+        changes = [f"{colour(c)} {signed(after.players[c].points - before.players[c].points, 'points')}" for c in after.players
                    if after.players[c].points != before.players[c].points]
-        season = game.season_name(card.season)
-        outcome = ", ".join(changes) if changes else "the firemen are level, nobody scores"
-        return f"the {season} fire ({amount(card.face['points'], 'point')}) is resolved: {outcome}"
+        season = localized(game.season_named(card.season))
+        outcome = ", ".join(changes) if changes else _("the firemen are level, nobody scores")
+        return _("the {season} fire ({points}) is resolved: {outcome}").format(season=season, points=amount(card.face["points"], "point"), outcome=outcome)
     slot = after.slots[-1]
-    cargo = f" carrying {listing(slot.cubes)}" if slot.cubes else ""
-    return f"{article(card_text(after, slot.card))}{cargo} is revealed into slot {len(after.slots)}"
+    card = article(card_text(after, slot.card))
+    if slot.cubes:
+        return _("{card} carrying {cubes} is revealed into slot {slot}").format(card=card, cubes=listing(goods_names(game, slot.cubes)), slot=len(after.slots))
+    return _("{card} is revealed into slot {slot}").format(card=card, slot=len(after.slots))
 
 
 def _offer(before: SpeicherstadtState, move: Offer, after: SpeicherstadtState) -> str:
     offer = before.current_offer()
     card = card_text(after, offer.slot.card)
+    price, player = amount(offer.price, "coin"), colour(move.player)
     if move.buy:
-        sentence = f"{move.player} buys the {card} for {amount(offer.price, 'coin')}"
         if offer.slot.cubes:
-            sentence += f" and unloads {listing(offer.slot.cubes)}"
-        return sentence
-    sentence = f"{move.player} passes on the {card} at {amount(offer.price, 'coin')}"
+            return _("{player} buys the {card} for {price} and unloads {cubes}").format(player=player, card=card, price=price, cubes=listing(goods_names(after.game, offer.slot.cubes)))
+        return _("{player} buys the {card} for {price}").format(player=player, card=card, price=price)
     if after.slots[before.purchase_slot].discarded:
-        sentence += "; nobody bought it, so it is discarded"
-    return sentence
+        return _("{player} passes on the {card} at {price}; nobody bought it, so it is discarded").format(player=player, card=card, price=price)
+    return _("{player} passes on the {card} at {price}").format(player=player, card=card, price=price)
 
 
 # What each loading step is told as: {who} moves {goods}, {coins} earned, {take} taken.
 LOADING = {
-    "sell": "{who} sells {goods} to their traders for {coins}",
-    "spoil": "{who} lets {goods} spoil",
-    "warehouse_in": "{who} stores {goods} in the warehouse",
-    "warehouse_out": "{who} takes {goods} out of the warehouse",
-    "hall_keep": "{who} keeps {goods} in the market hall",
-    "hall_take": "{who} takes {goods} back from the market hall",
-    "hall_sell": "{who} sells {goods} at the market hall for {coins}",
-    "hall_exchange": "{who} exchanges {goods} at the market hall for {take}",
+    "sell": N_("{who} sells {goods} to their traders for {coins}"),
+    "spoil": N_("{who} lets {goods} spoil"),
+    "warehouse_in": N_("{who} stores {goods} in the warehouse"),
+    "warehouse_out": N_("{who} takes {goods} out of the warehouse"),
+    "hall_keep": N_("{who} keeps {goods} in the market hall"),
+    "hall_take": N_("{who} takes {goods} back from the market hall"),
+    "hall_sell": N_("{who} sells {goods} at the market hall for {coins}"),
+    "hall_exchange": N_("{who} exchanges {goods} at the market hall for {take}"),
 }
 
 
 def _load(before: SpeicherstadtState, move: Load, after: SpeicherstadtState) -> str:
-    who, goods = move.player, listing(move.goods)
+    game = after.game
+    who, goods = move.player, listing(goods_names(game, move.goods))
     if move.action == "contract":
         contract = after.players[who].contracts[move.contract - 1]
-        done = ", completing it" if contract.complete else ""
-        return f"{who} covers {goods} on contract {move.contract}{done}"
+        if contract.complete:
+            return _("{who} covers {goods} on contract {n}, completing it").format(who=colour(who), goods=goods, n=move.contract)
+        return _("{who} covers {goods} on contract {n}").format(who=colour(who), goods=goods, n=move.contract)
     coins = amount(after.players[who].coins - before.players[who].coins, "coin")
-    template = LOADING.get(move.action, "{who}: " + LOAD_ACTIONS.get(move.action, move.action) + " {goods}")
-    return template.format(who=who, goods=goods, coins=coins, take=listing(move.take))
+    template = _(LOADING[move.action]) if move.action in LOADING else "{who}: " + LOAD_ACTIONS.get(move.action, move.action) + " {goods}"
+    return template.format(who=colour(who), goods=goods, coins=coins, take=listing(goods_names(game, move.take)))
+
+
+def goods_names(game, goods) -> list[str]:
+    """Goods as the reader's language names them (coffee, kávé, Kaffee)."""
+    return [game.spec.name(game.spec["components"]["goods"].get(g), current(), g) for g in goods]
+
+
+def colour(name: str) -> str:
+    """A player's colour in the reader's language."""
+    return localized(colour_named(name))

@@ -9,13 +9,15 @@ and at what price. Points that rest on provisional spec values so far carry a `?
 
 from __future__ import annotations
 
+from referee.i18n import current
 from referee.report.situation import amount, mark, rests_on
 from referee.games.speicherstadt.rules import Card, SpeicherstadtState, Slot
 
 
 def card_text(state: SpeicherstadtState, card: Card) -> str:
     """A card as a person names it: "Fireman 3", "Contract coffee tea", "Fire 4 points"."""
-    name = state.game.card_name(card.type)
+    spec = state.game.spec
+    name = spec.name(state.game.types.get(card.type), current(), card.type)
     face = []
     for key, value in card.face.items():
         if value is None:
@@ -23,7 +25,7 @@ def card_text(state: SpeicherstadtState, card: Card) -> str:
         if key == "points":
             face.append(amount(value, "point"))
         elif isinstance(value, (list, tuple)):
-            face.append(" ".join(value))
+            face.append(" ".join(spec.name(spec["components"]["goods"].get(g), current(), g) for g in value))
         else:
             face.append(str(value))
     return " ".join([name, *face])
