@@ -35,11 +35,12 @@ _SHARED = frozenset({int, float, bool, str, bytes, complex, type(None), frozense
 _DICTS = frozenset({dict, Counter, OrderedDict, defaultdict})
 
 
-def copy_state(state: T) -> T:
+def copy_state(state: T, share: tuple = ()) -> T:
     """An independent copy of a game state (its trace included); the game and its spec are
-    shared. Changing the copy never changes the original, and the other way round."""
+    shared, and so is each object in `share` (a trace that keeps nothing, say). Changing the
+    copy never changes the original, and the other way round."""
     game = getattr(state, "game", None)
-    memo: dict[int, Any] = {}
+    memo: dict[int, Any] = {id(kept): kept for kept in share}
     if game is not None:
         memo[id(game)] = game
         spec = getattr(game, "spec", None)

@@ -217,6 +217,13 @@ class State:
     def standings(self) -> list[Standing]:
         raise NotImplementedError
 
+    def standings_now(self) -> list[Standing]:
+        """The standings as final scoring would make them if the game ended now: what a
+        one-ply search weighs its candidate moves by. A game that scores as it goes (its
+        `standings` already are that) keeps this default; one whose final scoring waits for
+        the end applies it to the position as it is."""
+        return self.standings()
+
     def describe(self) -> dict:
         raise NotImplementedError
 
@@ -336,6 +343,15 @@ class Game:
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
         return self.random_player()(state, rng)
+
+    def table_move(self, state: State, rng: random.Random) -> Move:
+        """A move that no player chooses: a chance outcome drawn as the physical game draws
+        it (a card revealed, an office turned up), or the step that closes a phase in which
+        every player may act once all of them are done (a round's heading). The play
+        module's own `table_move` where it has one, else `random_move`, which draws chance
+        outcomes as the table would."""
+        own = getattr(self._looks("play", needed=False), "table_move", None)
+        return own(state, rng) if own is not None else self.random_move(state, rng)
 
     def random_player(self) -> Callable[[State, random.Random], Move]:
         """What draws `random_move`: the play module's own, or a pick among the legal moves.

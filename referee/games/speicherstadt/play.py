@@ -97,6 +97,14 @@ def random_move(state: SpeicherstadtState, rng: random.Random) -> Move:
     return choice(rng, moves)
 
 
+def table_move(state: SpeicherstadtState, rng: random.Random) -> Move:
+    """What no player chooses: a card revealed, or, once every player is done loading, the
+    next round's heading (after the last round, the fires left are revealed)."""
+    if state.phase == LOADING:
+        return RoundStart(state.round + 1) if not state.last_round else _random_reveal(state, rng)
+    return random_move(state, rng)
+
+
 def _random_reveal(state: SpeicherstadtState, rng: random.Random) -> Reveal:
     game = state.game
     season = state.current_season()
