@@ -106,13 +106,34 @@ class _Node:
 
 
 def rewards(state) -> dict[str, float]:
-    """What a finished (or cut short) playout gives each colour: a share of the win, split
-    between those tied for first after the tie-breaks."""
+    """What a finished (or cut short) playout gives each colour, from 0 to 1: half for the
+    win (split between those tied for first after the tie-breaks), half for where its score
+    lies between the lowest and the highest. The second half tells a near miss from a rout,
+    so that a few dozen playouts of a game for three or more already say which move is better."""
     standings = state.standings_now()
     keys = {s.seat.colour: (s.total, *(sign * value for _, value, sign in s.tiebreak)) for s in standings}
     top = max(keys.values())
     winners = [c for c, k in keys.items() if k == top]
-    return {c: (1.0 / len(winners) if c in winners else 0.0) for c in keys}
+    totals = {s.seat.colour: s.total for s in standings}
+    low, high = min(totals.values()), max(totals.values())
+    spread = (high - low) or 1
+    return {c: (0.5 / len(winners) if c in winners else 0.0) + 0.5 * (totals[c] - low) / spread for c in keys}
+
+
+def drawn_candidates(decision: Decision, most: int, rng: random.Random, key_of) -> dict:
+    """Up to `most` different moves drawn by the game's random player (its odds in play.yaml
+    favour the moves that make sense), keyed as the tree keys them; where every player may
+    act, the player's own moves as listed. Drawn on a copy: a draw may note what it tried."""
+    if decision.free:
+        return {key_of(m): m for m in candidates(decision.moves, most, rng)}
+    scratch = decision.table.copy()
+    found: dict = {}
+    for _ in range(most * 3):
+        move = scratch.game.random_move(scratch.state, rng)
+        found.setdefault(key_of(move), move)
+        if len(found) >= most:
+            break
+    return found
 
 
 class MCTSAgent:
@@ -121,8 +142,9 @@ class MCTSAgent:
     then scored as if the game ended there) and credits each choice on the way with what the
     chooser won. Chance is sampled on every playout (for The Speicherstadt: which card comes
     next and which cubes a ship draws from the bag, from what is left), so the search is
-    determinised per playout and never sees a hidden order. At each decision at most `most`
-    candidate moves are considered (as the greedy agent draws them)."""
+    determinised per playout and never sees a hidden order. At each decision the candidates
+    are at most `most` different moves drawn by the game's own random player (`drawn_candidates`),
+    whose odds the data gives, so that the search spends its playouts on moves that make sense."""
 
     name = "mcts"
 
@@ -131,12 +153,12 @@ class MCTSAgent:
         self._random = RandomAgent()
 
     def choose(self, decision: Decision, rng: random.Random):
-        moves = candidates(decision.moves, self.most, rng)
-        if len(moves) == 1:
-            return moves[0]
         table = decision.table
         key_of = _keyer(table.game)
-        root_moves = {key_of(m): m for m in moves}
+        root_moves = drawn_candidates(decision, self.most, rng, key_of)
+        moves = list(root_moves.values())
+        if len(moves) == 1:
+            return moves[0]
         root = _Node()
         for _ in range(self.budget):
             self._playout(table.copy(), root, root_moves, rng, key_of)
@@ -156,7 +178,7 @@ class MCTSAgent:
             if not expanding:
                 break
             if allowed is None:
-                allowed = {key_of(m): m for m in candidates(decision.moves, self.most, rng)}
+                allowed = drawn_candidates(decision, self.most, rng, key_of)
             untried = [k for k in allowed if k not in node.children]
             if untried:
                 key = rng.choice(untried)
