@@ -239,3 +239,17 @@ def test_the_command_writes_a_page_that_needs_nothing_else(tmp_path, capsys):
 def test_the_command_refuses_what_it_cannot_run(args, capsys):
     assert main(args) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_sensitivity_ranks_the_provisional_values_the_games_relied_on():
+    plan = experiment.Plan(game="canterbury", players=3, games=3, seed=4, sensitivity=0.25, sensitivity_games=3)
+    data = experiment.run(plan)
+    rows = data["sensitivity"]["values"]
+    relied = {r["address"] for r in data["sides"]["variant"]["relied_on"]}
+    assert rows and all(r["address"] in relied for r in rows)
+    measured = [r for r in rows if "refused" not in r]
+    assert measured, "some provisional table can be varied"
+    shifts = [(r["win_rate_shift"], r["score_shift"]) for r in measured]
+    assert shifts == sorted(shifts, reverse=True)
+    assert any(score > 0 for _, score in shifts), "a value a quarter off moves some score"
+    assert all(r["games"] == 3 and r["finished"] == [3, 3] for r in measured)

@@ -61,6 +61,10 @@ allow) and the report gives each difference with its interval; the run stops ear
 sequential test (SPRT) settles whether the variant changes the first seat's chance of winning
 by 15 points or more. The same seed gives the same games, locally, with -j or on Ray.
 
+--sensitivity varies each provisional spec value the games relied on (a plain number) within
+a stated range and ranks the values by how far they move the results: which printed numbers
+to read off the box first.
+
 --ray runs the games on Ray (pip install 'referee[lab]'): a local cluster without an address,
 or an existing one (ray start --head; then --ray HEAD:6379, or --ray auto on a node).
 
@@ -184,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("--seed", type=int, default=1, metavar="S", help="the run's seed: the same seed plays the same games (default: 1)")
     lab.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help="play games in N local worker processes (default: 1)")
     lab.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help="play the games on Ray: a local Ray without ADDRESS, else the cluster at ADDRESS ('auto' on a node of one)")
+    lab.add_argument("--sensitivity", nargs="?", type=float, const=0.25, default=None, metavar="SHARE", help="also vary each provisional number the games relied on down and up by SHARE of itself (default 0.25, at least 1), and rank the values by how far the results move")
+    lab.add_argument("--sensitivity-games", type=int, default=40, metavar="K", help="games per setting for --sensitivity (default: 40, at most --games)")
     lab.add_argument("-o", "--out", metavar="REPORT.html", help="write the self-contained HTML report (charts included) to this file")
     lab.add_argument("--json", metavar="FILE", dest="json_out", help="write the figures (and every game's result) as JSON to FILE")
     lab.add_argument("--format", choices=("text", "json"), default="text", help="what standard output gets: text for people (default), json for programs")

@@ -266,7 +266,8 @@ def cmd_lab(args) -> int:
     plan = experiment.Plan(game=args.game, players=args.players, games=args.games, variants=args.variant,
                            against=against, agents=[a for a in args.agent.split(",") if a.strip()] or ["random"],
                            seed=args.seed, rotate=args.rotate, jobs=args.jobs,
-                           ray=args.ray is not None, ray_address=args.ray or None)
+                           ray=args.ray is not None, ray_address=args.ray or None,
+                           sensitivity=args.sensitivity, sensitivity_games=args.sensitivity_games)
     experiment.check_plan(plan)
     sides = 2 if against is not None else 1
     data = experiment.run(plan, Progress(plan.games * sides))

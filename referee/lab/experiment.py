@@ -35,6 +35,8 @@ class Plan:
     ray: bool = False
     ray_address: str | None = None
     batch: int = 50  # games per side between two looks of the sequential test
+    sensitivity: float | None = None  # vary each provisional value by this share of itself
+    sensitivity_games: int = 40
 
 
 def check_plan(plan: Plan) -> None:
@@ -42,6 +44,8 @@ def check_plan(plan: Plan) -> None:
     (SpecError, exit 4) or a number of games that makes no sense."""
     if plan.games < 1:
         raise UsageError("--games needs 1 or more")
+    if plan.sensitivity is not None and not 0 < plan.sensitivity < 1:
+        raise UsageError("--sensitivity takes a share between 0 and 1, such as 0.25")
     for name in plan.agents:
         make_agent(name)
     if len(plan.agents) > plan.players:
@@ -82,6 +86,11 @@ def run(plan: Plan, progress: Progress | None = None,
         out["sides"][name] = {"variants": list(variants), **stats.summarise(results[name])}
     if plan.against is not None:
         out["comparison"] = stats.paired(results["variant"], results["base"])
+    if plan.sensitivity is not None:
+        from referee.lab.sensitivity import sensitivity
+
+        relied = [r["address"] for r in out["sides"]["variant"]["relied_on"]]
+        out["sensitivity"] = sensitivity(plan, relied, min(plan.games, plan.sensitivity_games), plan.sensitivity, runner)
     out["seconds"] = round(time.monotonic() - started, 3)
     out["games"] = [r.to_json() for side in results.values() for r in side]
     return out

@@ -60,7 +60,28 @@ def text_summary(data: dict) -> list[str]:
             lines.append(f"  moves {_num(comparison['moves'].get('mean'))} {_interval(comparison['moves'].get('ci'))}; margin {_num(comparison['margin'].get('mean'))} {_interval(comparison['margin'].get('ci'))}")
             t = comparison["sprt"]
             lines.append(f"  SPRT: {t['question']} {t['verdict']} (n={t['n']} games where one side's first seat won)")
+    lines.extend(_sensitivity_lines(data.get("sensitivity")))
     return lines
+
+
+def _sensitivity_lines(found: dict | None) -> list[str]:
+    if not found:
+        return []
+    lines = [f"sensitivity: each provisional number down and up by {found['spread']:.0%} (at least 1), {found['games']} games a setting; largest seat win-rate and mean-score shift:"]
+    if not found["values"]:
+        lines.append("  no provisional value that holds numbers (and that an overlay can set) was relied on")
+    for row in found["values"]:
+        if "refused" in row:
+            lines.append(f"  {row['address']}: cannot be varied ({row['refused']})")
+        else:
+            shown = f"{row['value']} ({row['low']} to {row['high']})" if row.get("plain") else "(each number in it)"
+            lines.append(f"  {row['address']} {shown}: win rate {_pct(row['win_rate_shift'])}, score {_num(row['score_shift'])} (n={row['games']} a setting)")
+    return lines
+
+
+def _short(value) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def replay_summary(data: dict) -> list[str]:
@@ -145,6 +166,17 @@ def html_page(data: dict) -> str:
         if "sprt" in comparison:
             t = comparison["sprt"]
             parts.append(f"<p>Sequential test: {e(t['question'])} <b>{e(t['verdict'])}</b> (n={t['n']} pairs where one side's first seat won, the variant's in {t['variant_won']}).</p>")
+    found = data.get("sensitivity")
+    if found:
+        parts.append(f"<h2>Sensitivity to provisional values</h2><p>Each value down and up by {found['spread']:.0%} of itself (at least 1), {found['games']} games a setting on the same seeds; ranked by the largest change of a seat's win rate, then of a seat's mean score.</p>")
+        parts.append("<table><tr><th>file:key</th><th>value</th><th>low</th><th>high</th><th>n a setting</th><th>win rate shift</th><th>score shift</th></tr>")
+        for row in found["values"]:
+            if "refused" in row:
+                parts.append(f"<tr><td>{e(row['address'])}</td><td>{e(_short(row['value']))}</td><td colspan='5'>cannot be varied: {e(row['refused'])}</td></tr>")
+            else:
+                low, high = (row["low"], row["high"]) if row.get("plain") else (f"-{found['spread']:.0%}", f"+{found['spread']:.0%}")
+                parts.append(f"<tr><td>{e(row['address'])}</td><td>{e(_short(row['value']))}</td><td>{e(str(low))}</td><td>{e(str(high))}</td><td>{row['games']}</td><td>{_pct(row['win_rate_shift'])}</td><td>{_num(row['score_shift'])}</td></tr>")
+        parts.append("</table>")
     parts.append(f"<script type='application/json' id='lab-data'>{_script_json({k: v for k, v in data.items() if k != 'games'})}</script>")
     parts.append(f"<script>{chart_library()}</script>")
     parts.append("<script>" + _CHARTS + "</script></body></html>")
