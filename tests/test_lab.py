@@ -253,3 +253,19 @@ def test_sensitivity_ranks_the_provisional_values_the_games_relied_on():
     assert shifts == sorted(shifts, reverse=True)
     assert any(score > 0 for _, score in shifts), "a value a quarter off moves some score"
     assert all(r["games"] == 3 and r["finished"] == [3, 3] for r in measured)
+
+
+@pytest.mark.parametrize("raised,code", [("spec", 4), ("internal", 5)])
+def test_a_game_that_cannot_be_played_is_counted_and_sets_the_exit_code(monkeypatch, capsys, raised, code):
+    from referee.errors import SpecError
+    from referee.lab import runs
+
+    def stuck(task, side=""):
+        if raised == "spec":
+            raise SpecError("hamburgum", "", "the data leaves the game no legal way on")
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(runs, "play_task", stuck)
+    assert main(["lab", "hamburgum", "--players", "3", "--games", "2"]) == code
+    out = capsys.readouterr().out
+    assert "0 of 2 games finished" in out and "game error" in out

@@ -69,8 +69,9 @@ to read off the box first.
 or an existing one (ray start --head; then --ray HEAD:6379, or --ray auto on a node).
 
 'referee lab replay RECORDS... --variant V' checks real records again under a variant and
-lists those whose verdict or winner changes. Exit codes: 0 when the run is done, 2 usage,
-4 a variant or spec the games cannot be played with, 5 internal error."""
+lists those whose verdict or winner changes. Exit codes: 0 when every game was played, 2 usage,
+4 a variant or spec the games cannot be played with (or that left a game no legal way on),
+5 internal error (a game the referee could not play; the report counts and names it)."""
 
 REPLAY = """One HTML file that needs nothing else (no network, opens from disk): the record's moves
 beside a picture of the position, each move told in a plain sentence, the left and right arrow

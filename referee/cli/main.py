@@ -272,13 +272,16 @@ def cmd_lab(args) -> int:
     sides = 2 if against is not None else 1
     data = experiment.run(plan, Progress(plan.games * sides))
     _write_lab_files(args, data, page=report.html_page)
-    output.verdict(EXIT_OK)
+    # a game that could not be played to its end: the data's doing (4) or the referee's (5)
+    failures = {game["failure"] for game in data["games"] if game["error"]}
+    code = EXIT_INTERNAL if "internal" in failures else EXIT_SPEC if failures else EXIT_OK
+    output.verdict(code)
     if args.format == "json":
         say(output.dumps(data))
     else:
         for line in report.text_summary(data):
             say(line)
-    return EXIT_OK
+    return code
 
 
 def _write_lab_files(args, data: dict, page) -> None:

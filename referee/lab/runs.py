@@ -61,6 +61,7 @@ class GameResult:
     usage: list[dict[str, int]] = field(default_factory=list)
     relied_on: list[str] = field(default_factory=list)
     error: str = ""
+    failure: str = ""  # with an error: "spec" (the data lets the game go no further) or "internal"
 
     @property
     def winners(self) -> list[int]:
@@ -198,11 +199,14 @@ def _play_side(item: tuple[Task, str]) -> GameResult:
 def safe_play(task: Task, side: str = "") -> GameResult:
     """A game, or a result that says why it could not be played to its end (never an
     exception that stops the whole run: the report counts such games)."""
+    from referee.errors import SpecError
+
     try:
         return play_task(task, side)
     except Exception as exc:  # a spec error from a variant, a stuck game: reported per game
         text = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-        return GameResult(task.number, task.seed, side, [], list(task.agents), [], [], False, 0, 0, 0, error=str(text))
+        return GameResult(task.number, task.seed, side, [], list(task.agents), [], [], False, 0, 0, 0, error=str(text),
+                          failure="spec" if isinstance(exc, SpecError) else "internal")
 
 
 def run_local(items: list[tuple[Task, str]], jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
