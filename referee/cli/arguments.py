@@ -61,7 +61,7 @@ allow) and the report gives each difference with its interval; the run stops ear
 sequential test (SPRT) settles whether the variant changes the first seat's chance of winning
 by 15 points or more. The same seed gives the same games, locally, with -j or on Ray.
 
---sensitivity varies each provisional spec value the games relied on (a plain number) within
+--sensitivity varies each provisional spec value the games relied on (its numbers) within
 a stated range and ranks the values by how far they move the results: which printed numbers
 to read off the box first.
 

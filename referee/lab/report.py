@@ -186,6 +186,7 @@ def html_page(data: dict) -> str:
 _CHARTS = r"""
 (function(){
   var data = JSON.parse(document.getElementById('lab-data').textContent);
+  Chart.defaults.aspectRatio = 1.4;
   function histogram(values, bins){
     if(!values.length) return {labels:[], counts:[]};
     var lo = Math.min.apply(null, values), hi = Math.max.apply(null, values);
