@@ -84,6 +84,12 @@ def test_greedy_beats_random_at_canterbury():
     assert greedy["ci"][0] > 1 / 3, f"greedy won {greedy['wins']} of 24 against two random players"
 
 
+def test_a_small_mcts_beats_random_at_canterbury():
+    results = run_local([(t, "") for t in tasks_for("canterbury", 3, (), ["mcts:8", "random"], 6, seed=3, rotate=True)])
+    mcts = stats.summarise(results)["agents"]["mcts:8"]
+    assert mcts["n"] == 6 and mcts["ci"][0] > 1 / 3, f"mcts won {mcts['wins']} of 6 against two random players"
+
+
 def test_every_player_may_be_done_when_everyone_may_act():
     _, game, state = random_game_start("speicherstadt", 3)
     table = Table(game, state, {s.colour for s in state.seats})
