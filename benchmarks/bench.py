@@ -174,13 +174,12 @@ def plain_lark(game: str):
 
 
 def own_parse(game: str) -> Callable[[str], object]:
-    """The referee's own reading of a record's text into Lark's tree (referee/lalr.py), before
-    any move is built or any rule checked."""
-    from referee.notation import _lalr as lalr
-    from referee.notation.parser import grammar_of, parser_for
+    """The referee's reading of a record's text into Lark's tree (its cached Lark parser),
+    before any move is built or any rule checked."""
+    from referee.notation.parser import parser_for
 
-    grammar = grammar_of(game)
-    return lambda text: lalr.parse(text, grammar, lambda: parser_for(game))
+    parser = parser_for(game)
+    return parser.parse
 
 
 def referee_workload(name: str, game: str, records: list[str]) -> Workload:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import re
 import random
 import statistics
 import subprocess
@@ -70,9 +71,11 @@ class Comparison:
 
 
 def earlier_play(rev: str, into: Path) -> ModuleType:
-    """The `referee.lab.random_game` module of commit `rev`, imported as `referee_<rev>.play` from a copy
-    of that commit's package, specs and grammars (the package finds its data beside it); the
-    rest of that package (its `engine`, say) is then importable under the same name."""
+    """The module that writes random games at commit `rev` (`lab/random_game.py`, or `play.py`
+    before the package had subpackages), imported under `referee_<rev>` from a copy of that
+    commit's package, specs and grammars (the package finds its data beside it); the rest of
+    that package (its engine, say) is then importable under the same name. A package that
+    imports itself by its name (`from referee.x import ...`) is made to name the copy."""
     name = "referee_" + "".join(c if c.isalnum() else "_" for c in rev)
     archive = into / "earlier.tar"
     with open(archive, "wb") as out:
@@ -80,9 +83,15 @@ def earlier_play(rev: str, into: Path) -> ModuleType:
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")
     (into / "referee").rename(into / name)
+    for module in (into / name).rglob("*.py"):
+        text = module.read_text(encoding="utf-8")
+        module.write_text(re.sub(r"\breferee(?=\.[a-z_]|\s+import\s)", name, text), encoding="utf-8")
     sys.path.insert(0, str(into))
     try:
-        return importlib.import_module(f"{name}.play")
+        try:
+            return importlib.import_module(f"{name}.lab.random_game")
+        except ModuleNotFoundError:
+            return importlib.import_module(f"{name}.play")
     finally:
         sys.path.remove(str(into))
 
@@ -161,7 +170,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"compare.py: cannot load the package of {args.rev!r}: {exc}", file=sys.stderr)
             return 2
         if args.check:
-            earlier_engine = importlib.import_module(before.__name__.rsplit(".", 1)[0] + ".engine")
+            package = before.__name__.split(".")[0]
+            try:
+                earlier_engine = importlib.import_module(package + ".engine.replay")
+            except ModuleNotFoundError:
+                earlier_engine = importlib.import_module(package + ".engine")
             print(f"referee check at {args.rev} against the working tree, {args.games} records each, alternated record by record:")
             for game in wanted:
                 print(compare_checks(game, earlier_engine.check_bytes, current_engine.check_bytes, args.games).summary(), flush=True)

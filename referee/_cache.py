@@ -1,9 +1,7 @@
 """Files kept between runs so that a start is quick: each grammar's LALR tables (written by
-Lark), each game's validated spec, and the compiled `__init__` of the data classes.
+Lark) and each game's validated spec.
 
-The first two are pickles, and unpickling runs code chosen by whoever wrote the file; the
-third is Python bytecode, which runs as it is, as a module's bytecode in `__pycache__` does.
-So they live in a folder of the user's own: `REFEREE_CACHE` when set (empty: no cache at
+Both are pickles, and unpickling runs code chosen by whoever wrote the file. So they live in a folder of the user's own: `REFEREE_CACHE` when set (empty: no cache at
 all), otherwise `$XDG_CACHE_HOME/referee` or `~/.cache/referee`. A folder that another user
 owns or may write to is not used. A cache file is only ever a shortcut: one that is missing,
 corrupt, written for other data or by other code (or another Python) is ignored, and the
@@ -12,27 +10,10 @@ work is simply done again.
 
 from __future__ import annotations
 
-import atexit
-import marshal
 import os
 import sys
 from pathlib import Path
-from types import CodeType
 from typing import Any, Iterable
-
-
-def sha256(data: bytes = b"") -> Any:
-    """A SHA-256 hash, as `hashlib.sha256` makes it. hashlib loads OpenSSL's module first, a
-    few milliseconds of every start whose only hashing is a cache's key; Python's own
-    built-in module makes the same digest at once."""
-    try:
-        from _sha256 import sha256 as new  # Python 3.11
-    except ImportError:
-        try:
-            from _sha2 import sha256 as new  # Python 3.12 and later
-        except ImportError:
-            from hashlib import sha256 as new  # a Python built without its own hashes
-    return new(data)
 
 
 def cache_dir() -> Path | None:
@@ -95,76 +76,6 @@ def write(path: Path, key: str, value: Any) -> None:
             pickle.dump((key, value), fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
-
-
-# --- compiled code ---------------------------------------------------------------------------
-
-# The texts this process compiled or found in the cache file, with their code (None until
-# the file is read, at the first text asked for).
-_compiled: dict[str, Any] | None = None
-_compiled_file: Path | None = None  # where they were read from, and are written to
-_compiled_used: set[str] = set()
-_to_write = False  # True once this process compiled a text, and the file is to be written at its end
-# A file holding more texts than this (from code since changed) keeps only those used now.
-MAX_COMPILED = 150  # the package has about seventy distinct texts; reading 150 takes under a millisecond
-
-
-def compiled(source: str, filename: str) -> CodeType:
-    """`compile(source, filename, "exec")`, kept between runs as Python keeps a module's
-    bytecode. Every start defines some thirty-five data classes, and compiling their
-    `__init__` (plain.py) took 4 to 5 ms of it; reading them all from one file takes a tenth
-    of a millisecond. The file is read once per process and written when the process ends,
-    if it compiled a text that the file did not hold."""
-    global _compiled, _compiled_file, _to_write
-    if _compiled is None:
-        _compiled_file = _compiled_path()
-        _compiled = _read_compiled(_compiled_file)
-    code = _compiled.get(source)
-    if not isinstance(code, CodeType):
-        code = _compiled[source] = compile(source, filename, "exec")
-        if not _to_write and _compiled_file is not None:
-            _to_write = True
-            atexit.register(_write_compiled)
-    _compiled_used.add(source)
-    return code
-
-
-def _compiled_path() -> Path | None:
-    directory = cache_dir()
-    return directory / f"compiled-{sys.implementation.cache_tag}.marshal" if directory is not None else None
-
-
-def _read_compiled(path: Path | None) -> dict[str, Any]:
-    if path is None:
-        return {}
-    try:
-        with open(path, "rb") as fh:
-            version, texts = marshal.loads(fh.read())  # marshal.load reads a file a piece at a time, ten times slower
-    except Exception:  # none yet, corrupt, truncated, foreign: compiled again
-        return {}
-    if version != sys.version or not isinstance(texts, dict):  # bytecode is read by the Python that wrote it
-        return {}
-    return texts
-
-
-def _write_compiled() -> None:
-    """Run at the end of the process: it never fails, whatever the folder or the file."""
-    path = _compiled_file
-    if path is None or _compiled is None:
-        return
-    texts = {t: c for t, c in _compiled.items() if isinstance(t, str) and isinstance(c, CodeType)}
-    if len(texts) > MAX_COMPILED:
-        texts = {t: c for t, c in texts.items() if t in _compiled_used}
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as fh:
-            marshal.dump((sys.version, texts), fh)
-        os.replace(temporary, path)
-    except Exception:
         try:
             temporary.unlink()
         except OSError:

@@ -15,6 +15,7 @@ verdict is unknown to whoever reads the exit code, so no verdict's code stands f
 
 from __future__ import annotations
 
+import enum
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,28 @@ from typing import Any
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 0, 1, 2, 3, 4, 5
 EXIT_OUTPUT = 6  # standard output closed or full: the report could not be written
 EXIT_SIGPIPE = 128 + 13  # the reader closed the pipe before the verdict was known, as a shell reports SIGPIPE
+
+class Status(enum.StrEnum):
+    """A report's verdict, worst last; each one has the exit code it means."""
+
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+    INVALID_SPEC = "invalid-spec"
+    INTERNAL_ERROR = "internal-error"
+
+    @property
+    def exit_code(self) -> int:
+        return _STATUS_CODES[self]
+
+    def worse(self, other: "Status | str") -> "Status":
+        """The worse of two verdicts: a report's exit code is its worst problem's."""
+        other = Status(other)
+        order = list(Status)
+        return other if order.index(other) > order.index(self) else self
+
+
+_STATUS_CODES = {"legal": EXIT_OK, "illegal": EXIT_VIOLATION, "malformed": EXIT_MALFORMED, "invalid-spec": EXIT_SPEC, "internal-error": EXIT_INTERNAL}
 
 # The largest spec file is 31 KB. `validate` reads a file once for each variant, and
 # 100 KB of YAML takes a tenth of a second to read and as long to locate an error in.
@@ -76,12 +99,23 @@ def edge_token(tree: Any, last: bool) -> Any:
     return None
 
 
-class UsageError(Exception):
+class RefereeError(Exception):
+    """The root of the referee's errors. Each kind carries the exit code it means, so the command
+    line maps an error to its code in one place (`exit_code`), as Click's exceptions do."""
+
+    exit_code = EXIT_INTERNAL
+
+
+class UsageError(RefereeError):
     """The command line asks for something that cannot be done (exit code 2)."""
 
+    exit_code = EXIT_USAGE
 
-class RecordError(Exception):
+
+class RecordError(RefereeError):
     """A record that cannot be read (exit code 3)."""
+
+    exit_code = EXIT_MALFORMED
 
     def __init__(self, message: str, pos: Pos | None = None):
         self.message = message
@@ -89,8 +123,10 @@ class RecordError(Exception):
         super().__init__(message)
 
 
-class Violation(Exception):
+class Violation(RefereeError):
     """A move the rules do not allow (exit code 1)."""
+
+    exit_code = EXIT_VIOLATION
 
     def __init__(self, rule: str, message: str, pos: Pos | None = None):
         self.rule = rule
@@ -99,13 +135,15 @@ class Violation(Exception):
         super().__init__(f"[{rule}] {message}")
 
 
-class SpecError(Exception):
+class SpecError(RefereeError):
     """Spec or variant data that cannot be used (exit code 4).
 
     `key` is the dotted path of the offending value inside `file` (or a rule
     id). `line` and `column` are found from the key when not given, so that
     the message points where an editor can jump to, as for a record.
     """
+
+    exit_code = EXIT_SPEC
 
     def __init__(self, file: str | Path, key: str, message: str, line: int | None = None, column: int | None = None):
         self.file = str(file)

@@ -51,11 +51,11 @@ def test_checks_are_timed_record_by_record_and_a_side_that_reports_otherwise_is_
 def test_a_commit_is_imported_under_its_own_name_with_its_own_data(tmp_path):
     head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
     earlier = compare.earlier_play(head, tmp_path)
-    assert earlier.__name__ == f"referee_{head}.play"
+    assert earlier.__name__ == f"referee_{head}.lab.random_game"
     assert Path(earlier.__file__).is_relative_to(tmp_path)
     from referee.spec.loader import shipped_data_root
 
-    assert sys.modules[f"referee_{head}.spec"].shipped_data_root() == tmp_path.resolve()
+    assert sys.modules[f"referee_{head}.spec.loader"].shipped_data_root() == tmp_path.resolve()
     assert shipped_data_root() != tmp_path.resolve()
     report = check_bytes(earlier.play_game("canterbury", 3, 4).encode(), "earlier.log")
     assert report.status == "legal" and report.complete and report.standings

@@ -419,13 +419,13 @@ def test_undo_does_not_take_the_lines_a_new_record_starts_with(tmp_path):
 
 def test_a_fault_of_the_referee_is_reported_and_the_session_goes_on(tmp_path, monkeypatch, capsys):
     import referee.recording.session as record
-    from referee.engine.replay import Replay
+    from referee.engine.position import Position
 
-    class Broken(Replay):
-        def run(self, *args, **kwargs):
+    class Broken(Position):
+        def apply(self, *args, **kwargs):
             raise RuntimeError("a bug")
 
-    monkeypatch.setattr(record, "Replay", Broken)  # the session's replay of a line, not check's
+    monkeypatch.setattr(record, "Position", Broken)  # the session's position, not check's
     monkeypatch.setattr(record.Recording, "show", lambda self: 1 / 0)
     path = tmp_path / "game.log"
     assert feed(path, ["reveal warehouse", "show", "# a comment"], game="speicherstadt", players="beige, orange") == 0

@@ -78,6 +78,21 @@ beside a picture of the position, each move told in a plain sentence, the left a
 keys to step, diagnostics at their lines, and a chart of each player's score and money by round."""
 
 
+BOX = """The numbers of your own box for what no source prints (Canterbury's tile costs and points,
+Civitas Hamburgum's city map and church tokens, The Speicherstadt's fire points).
+
+  referee box GAME                  the questions, one per value, as a file to fill in (-o FILE)
+  referee box GAME --interactive    the questions one by one, each answer checked as it is typed
+  referee box GAME --use FILE       keep the filled file; every command uses it for GAME from then on
+  referee box GAME --show           which file is in use and what it changed
+  referee box GAME --forget         stop using it: the stand-ins again
+  referee box GAME --infer RECORDS  the printed numbers the records' checkpoints determine
+
+The file is kept in the configuration folder ($XDG_CONFIG_HOME/referee/box, or
+~/.config/referee/box). A record can still name variants on top of it. With --infer, the
+exit code is 1 when a record's checkpoints fit no numbers at all."""
+
+
 def _position_options(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--at", type=int, default=None, metavar="N", help="after move N, counting moves (0: before the first; default: the end of the record)")
@@ -198,6 +213,18 @@ def build_parser() -> argparse.ArgumentParser:
     v = command("validate", "validate every spec and variant (schema, cross-references, totals)", epilog=None)
     v.add_argument("specdir", nargs="?", metavar="SPECDIR", help="a specs directory or one game's directory (default: the bundled specs)")
     v.add_argument("--provenance", action="store_true", help="list every value whose source is less than certain")
+
+    b = command("box", "the group's own printed numbers for what no source gives, entered once and used by every command", description=BOX, epilog=None)
+    b.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")
+    mode = b.add_mutually_exclusive_group()
+    mode.add_argument("--interactive", action="store_true", help="ask the questions one by one and keep the answers (or write them to -o FILE)")
+    mode.add_argument("--use", metavar="FILE", help="check a filled box file and keep it: every command uses it for GAME")
+    mode.add_argument("--show", action="store_true", help="say which box file is in use, what it changed and what is still open")
+    mode.add_argument("--forget", action="store_true", help="stop using the box file of GAME")
+    mode.add_argument("--infer", nargs="+", metavar="RECORDS", help="work out printed numbers from the checkpoints of these records")
+    b.add_argument("-o", "--out", metavar="FILE", help="write the template (or with --infer, the template with the numbers found) to FILE")
+    b.add_argument("--variant", action="append", default=[], metavar="V", help="with --infer: a variant for every record, on top of their own")
+    b.add_argument("--lang", choices=("en", "hu", "de"), default=None, help="the language of the questions (default: from the locale)")
 
     d = command("docs", "render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)", epilog=None)
     d.add_argument("--out", default="docs/generated", metavar="DIR", help="the folder to write the pages into, one Markdown file per page (default: docs/generated); it is replaced whole, and refused if it holds files that referee docs did not write")

@@ -42,12 +42,9 @@ def _run(argv: list[str] | None) -> int:
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](args)
-    except UsageError as exc:
-        warn(f"referee {args.command}: error: {exc}")
-        return EXIT_USAGE
-    except SpecError as exc:
-        warn(exc.display())
-        return EXIT_SPEC
+    except (UsageError, SpecError) as exc:  # the one place an error becomes its exit code
+        warn(exc.display() if isinstance(exc, SpecError) else f"referee {args.command}: error: {exc}")
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except output.OutputFailed:
@@ -326,7 +323,13 @@ def cmd_docs(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs}
+def cmd_box(args) -> int:
+    from referee.box.command import run
+
+    return run(args, say, output.verdict)
+
+
+COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -56,8 +56,7 @@ def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
     from referee.errors import RecordError, SpecError
     from referee.spec.files import read_bytes
     from referee.games import load_game
-    from referee.notation._lalr import driver
-    from referee.notation.parser import MAX_RECORD_BYTES, game_of, grammar_of, parser_for
+    from referee.notation.parser import MAX_RECORD_BYTES, game_of, parser_for
     from referee.spec.loader import grammar_root
 
     root = str(grammar_root())  # as the parse in the workers asks for it
@@ -74,7 +73,7 @@ def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
                 continue
             seen.add(wanted)
             keywords = load_game(*wanted).keywords()
-            driver(grammar_of(game, root, keywords), lambda: parser_for(game, root, keywords))
+            parser_for(game, root, keywords)
         except (OSError, RecordError, SpecError, LookupError, TypeError, ValueError):
             continue  # the worker meets the same problem and reports it
 

@@ -29,7 +29,7 @@ import re
 from dataclasses import field
 from typing import Callable, Iterable
 
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import Spec
 
 TOKEN = re.compile(r"<[^>]*>|\S+")

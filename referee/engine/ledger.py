@@ -20,7 +20,7 @@ from dataclasses import field
 from typing import Any
 
 from referee.games.base import State, Trace
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.terminal import visible
 
 END = "end of the record"  # what a change made after the last line (closing a phase, final scoring) is called

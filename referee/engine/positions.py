@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from referee.engine.replay import check_bytes
 from referee.games.base import State
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.report.diagnostics import Report
 
 

@@ -19,7 +19,7 @@ from referee.notation.names import did_you_mean, names_of, spelling
 from referee.notation.parser import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
 from referee.engine.players import Players, resolve as resolve_players
 from referee.report.diagnostics import Diagnostic, Report, RulingNote, rank
-from referee.engine.rulings import Refused, accept, copy_state
+from referee.engine.position import Outcome, Position
 from referee.spec.loader import available_games, looks_like_path, read_yaml, specs_root, variant_names
 
 # What a game's set-up raises on data that passed its schemas but that it cannot use (a missing
@@ -155,79 +155,183 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     unreadable: list[RecordError] | None = [] if keep_going else None
     record = parse(text, report.name, game_name, game.build_move, unreadable, game.keywords())
     report.record = record
-    replay = Replay(report, game, record, keep_going)
-    for problem in unreadable or ():
-        replay.unreadable(problem)
-    _check_variant_tag(record, header_variants, game_name)
-    seats, start = game.seats_from_header(record.header)
-    resolve_players(record.entries, Players(seats))  # a player's name stands for their colour
-    if ledger:  # a ledger is kept for `explain` and for contradicted figures only
-        from referee.engine.ledger import Ledger, LedgerTrace
-
-        state = game.new_state(seats, start, record.header, LedgerTrace())
-        report.ledger = Ledger(state)
-    else:
-        state = game.new_state(seats, start, record.header, Trace())
-    report.state = state
-    if watch:
-        watch("start", None, state)
-    replay.run(stop_after, stop_line, watch, open_end)
-    state = report.state
-    if watch:
-        watch("end", None, state)
-    report.complete = state.is_over()
-    report.standings = rank(state.standings())
-    trace = state.trace
-    for rule, message, pos in trace.warnings:
-        report.diagnostics.append(Diagnostic("warning", message, pos, rule))
-    report.relied_on = game.spec.relied_on(trace.rules_used, trace.values_used)
-    report.record_facts = trace.record_facts
-    if replay.diverged is not None:
-        for d in report.diagnostics:
-            if d.severity == "error" and d.pos and d.pos.line > replay.diverged:
-                d.follows = replay.diverged
+    builder = ReportBuilder(report)
+    visitor = Tee(builder, Watching(watch)) if watch else builder
+    replay(record, game, visitor, keep_going=keep_going, stop_after=stop_after, stop_line=stop_line,
+           open_end=open_end, ledger=ledger, unreadable=unreadable or (), header_variants=header_variants)
 
 
 VOID_NOTE = "the move is treated as void: the replay goes on without it"
+SKIPPED_NOTE = "the line is skipped"
 
 
-class Replay:
-    """The replay of one record's entries: moves, rulings, checkpoints and the result.
+class Visitor:
+    """Told of a replay as it goes, and builds what it builds from it (a report, pictures, a
+    page), as python-chess's `pgn.BaseVisitor` is told of a game being read.
 
-    Without `keep_going` the first problem ends it. With it, each problem is reported and the
-    replay goes on: an illegal move is treated as void, and `diverged` keeps the first line
-    at which the replay left the record's course, so that later diagnostics can say that
-    they may follow from it.
-    """
+    `begin` comes once the position is set up; `enter` before each entry is applied and `visit`
+    after it, with its outcome; `unreadable` for each line the notation could not read (with
+    `keep_going`); `end` once the replay is over (`replayed` is False when it stopped at a
+    problem). `result` is what `replay` returns."""
 
-    def __init__(self, report: Report, game, record: Record, keep_going: bool):
-        self.report = report
-        self.game = game
-        self.record = record
-        self.keep_going = keep_going
-        self.diverged: int | None = None
-        self.name = game.name
-        self.watch: Watch | None = None
-        self.move_lines = 0  # move lines so far, void ones included: move numbers count them
+    def begin(self, position: Position) -> None:
+        pass
 
-    @property
-    def state(self) -> State:
-        return self.report.state
+    def enter(self, entry) -> None:
+        pass
 
-    def violation(self, rule: str, message: str, pos: Pos | None) -> Diagnostic:
-        if rule not in self.game.spec.rules:
-            raise missing_rule(self.game.spec, rule)
-        self.report.worsen("illegal")
-        diagnostic = Diagnostic("error", message, pos, rule)
+    def visit(self, outcome: Outcome, position: Position) -> None:
+        pass
+
+    def unreadable(self, diagnostic: Diagnostic) -> None:
+        pass
+
+    def end(self, position: Position, replayed: bool) -> None:
+        pass
+
+    def result(self):
+        return None
+
+
+class Tee(Visitor):
+    """Several visitors told of one replay, in turn; the first one's result is the result."""
+
+    def __init__(self, *visitors: Visitor):
+        self.visitors = visitors
+
+    def begin(self, position):
+        for v in self.visitors:
+            v.begin(position)
+
+    def enter(self, entry):
+        for v in self.visitors:
+            v.enter(entry)
+
+    def visit(self, outcome, position):
+        for v in self.visitors:
+            v.visit(outcome, position)
+
+    def unreadable(self, diagnostic):
+        for v in self.visitors:
+            v.unreadable(diagnostic)
+
+    def end(self, position, replayed):
+        for v in self.visitors:
+            v.end(position, replayed)
+
+    def result(self):
+        return self.visitors[0].result()
+
+
+class Watching(Visitor):
+    """A `Watch` callback told of the start, of each move played and of the end."""
+
+    def __init__(self, watch: Watch):
+        self.watch = watch
+
+    def begin(self, position):
+        self.watch("start", None, position.state)
+
+    def visit(self, outcome, position):
+        if outcome.played:
+            self.watch("move", outcome.entry, position.state)
+
+    def end(self, position, replayed):
+        self.watch("end", None, position.state)
+
+
+class ReportBuilder(Visitor):
+    """Builds the `Report` of a check: verdict, diagnostics, rulings, standings, sources."""
+
+    def __init__(self, report: Report | None = None, name: str = "<record>"):
+        self.report = report if report is not None else Report(name)
+
+    def begin(self, position):
+        self.report.state = position.state
+        self.report.ledger = position.book
+
+    def enter(self, entry):
+        if isinstance(entry, Move):
+            self.report.position = entry.pos
+
+    def visit(self, outcome, position):
+        report = self.report
+        if outcome.unreadable is not None:
+            raise outcome.unreadable
+        if any(d.severity == "error" for d in outcome.diagnostics):
+            report.worsen("illegal")
+        report.diagnostics.extend(outcome.diagnostics)
+        if outcome.ruling is not None:
+            report.rulings.append(outcome.ruling)
+        report.checkpoints_confirmed += outcome.confirmed
+        report.moves = position.moves
+        report.state = position.state
+
+    def unreadable(self, diagnostic):
+        self.report.worsen("malformed")
         self.report.diagnostics.append(diagnostic)
-        return diagnostic
+
+    def end(self, position, replayed):
+        report, state = self.report, position.state
+        report.state = state
+        report.replayed = replayed
+        report.complete = state.is_over()
+        report.standings = rank(state.standings())
+        trace = state.trace
+        for rule, message, pos in trace.warnings:
+            report.diagnostics.append(Diagnostic("warning", message, pos, rule))
+        report.relied_on = position.game.spec.relied_on(trace.rules_used, trace.values_used)
+        report.record_facts = trace.record_facts
+
+    def result(self):
+        return self.report
+
+
+def replay(record: Record, game, visitor: Visitor | None = None, *, keep_going: bool = False,
+           stop_after: int | None = None, stop_line: int | None = None, open_end: bool = False,
+           ledger: bool = False, unreadable=(), header_variants: list[str] | None = None):
+    """Replay a parsed record's entries on a new position of `game`, telling `visitor` (by
+    default a `ReportBuilder`) of each, and return the visitor's result.
+
+    Without `keep_going` the first problem ends the replay; with it, each problem is told and
+    the replay goes on as the table did: an illegal move is left out (void), an unreadable line
+    skipped, and later errors say which earlier line they may follow from. `stop_after` stops
+    after that many moves and `stop_line` after the last entry on or before that line, with no
+    end-of-record step after either; `open_end` leaves the end open too (a record still being
+    written). `unreadable` holds the lines the notation could not read (with `keep_going`).
+    """
+    visitor = visitor if visitor is not None else ReportBuilder(name=record.name)
+    run = _Run(record, game, visitor, keep_going)
+    for problem in unreadable:
+        run.unreadable(problem)
+    if header_variants is not None:
+        _check_variant_tag(record, header_variants, game.name)
+    position = Position(game, record.header, record, ledger=ledger)
+    position.resolve(record.entries)  # a player's name stands for their colour
+    run.position = position
+    visitor.begin(position)
+    replayed = run.entries(stop_after, stop_line, open_end)
+    visitor.end(position, replayed)
+    run.mark_followers()
+    return visitor.result()
+
+
+class _Run:
+    """One replay's course: which entry comes next, when to stop, and (with keep_going) the
+    first line at which the replay left the record's course (`diverged`)."""
+
+    def __init__(self, record: Record, game, visitor: Visitor, keep_going: bool):
+        self.record, self.game, self.visitor, self.keep_going = record, game, visitor, keep_going
+        self.position: Position | None = None
+        self.diverged: int | None = None
+        self.seen: list[Diagnostic] = []
 
     def unreadable(self, problem: RecordError) -> None:
-        """A line the notation cannot read (check --keep-going): reported and skipped. A skipped
-        line other than a checkpoint, a result or a tag may have been a move or a ruling."""
-        self.report.worsen("malformed")
-        diagnostic = Diagnostic("error", problem.message, problem.pos, notes=["the line is skipped"])
-        self.report.diagnostics.append(diagnostic)
+        """A line the notation cannot read: told and skipped. A skipped line other than a
+        checkpoint, a result or a tag may have been a move or a ruling."""
+        diagnostic = Diagnostic("error", problem.message, problem.pos, notes=[SKIPPED_NOTE])
+        self.seen.append(diagnostic)
+        self.visitor.unreadable(diagnostic)
         if problem.pos is not None:
             words = self.record.line(problem.pos.line).split()
             if words and words[0].lower() not in ("check", "result") and not words[0].startswith("["):
@@ -237,149 +341,82 @@ class Replay:
         if pos is not None and (self.diverged is None or pos.line < self.diverged):
             self.diverged = pos.line
 
-    def void(self, diagnostic: Diagnostic, pos: Pos | None) -> None:
-        diagnostic.notes.append(VOID_NOTE)
-        self.diverge(pos)
+    def tell(self, outcome: Outcome) -> None:
+        position = self.position
+        if outcome.unreadable is not None and self.keep_going:
+            self.seen.extend(outcome.diagnostics)
+            self.visitor.visit(Outcome(outcome.entry, outcome.diagnostics, confirmed=outcome.confirmed), position)
+            self.unreadable(outcome.unreadable)
+            return
+        self.seen.extend(outcome.diagnostics)
+        self.visitor.visit(outcome, position)
 
-    def run(self, stop_after: int | None, stop_line: int | None = None, watch: Watch | None = None, open_end: bool = False) -> None:
-        """Replay the entries; `open_end` leaves the record's end open (see `check_bytes`)."""
-        report, entries, name = self.report, self.record.entries, self.name
-        self.watch = watch
+    def entries(self, stop_after: int | None, stop_line: int | None, open_end: bool) -> bool:
+        """Apply the entries in turn; True when the replay went through the record."""
+        position, entries, name, keep_going = self.position, self.record.entries, self.game.name, self.keep_going
         finished_by_result = False
         for index, entry in enumerate(entries):
             if stop_line is not None and entry.pos is not None and entry.pos.line > stop_line:
-                report.replayed = True
-                return  # no end-of-record step after a stop
+                return True  # no end-of-record step after a stop
             if isinstance(entry, Ruling):
                 before = entries[index - 1] if index else None
                 if not isinstance(before, Move):
                     what = "a checkpoint" if isinstance(before, Checkpoint) else "another ruling" if isinstance(before, Ruling) else "the result" if isinstance(before, Result) else "no move"
-                    self.violation(f"{name}/ruling", f"a ruling decides on the move on the line before it, and this one follows {what}", entry.pos)
-                    if not self.keep_going:
-                        return
+                    self.tell(position._problem(entry, f"{name}/ruling", f"a ruling decides on the move on the line before it, and this one follows {what}", entry.pos))
+                    if not keep_going:
+                        return False
                 continue
             if isinstance(entry, Move):
-                if stop_after is not None and report.moves >= stop_after:
+                if stop_after is not None and position.moves >= stop_after:
                     break
-                report.position = entry.pos
-                self.move_lines += 1
                 ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
-                if self.state.is_over():
-                    rule = f"{name}/game-over"
-                    if ruling is not None and ruling.verdict == "void":
-                        report.rulings.append(RulingNote("void", ruling.pos.line, entry.pos.line, [rule], ruling.text))
-                        continue
-                    d = self.violation(rule, "the game is already over; no more moves may follow", entry.pos)
-                    if not self.keep_going:
-                        return
-                    self.void(d, entry.pos)
-                    continue
-                if entry.number is not None and entry.number != self.move_lines:
-                    self.violation(f"{name}/move-number", f"move number {entry.number}, but this is move {self.move_lines}", entry.pos)
-                    if not self.keep_going:
-                        return
-                if not self.move(entry, ruling):
-                    return
+                self.visitor.enter(entry)
+                outcome = position.apply(entry, ruling, carry_on=keep_going)
+                errors = [d for d in outcome.diagnostics if d.severity == "error"]
+                if errors and keep_going and not outcome.played and outcome.ruling is None and not outcome.taken_back:
+                    errors[-1].notes.append(VOID_NOTE)
+                    self.diverge(errors[-1].pos)
+                self.tell(outcome)
+                if errors and not keep_going:
+                    return False
             elif isinstance(entry, Checkpoint):
-                if stop_after is not None and report.moves >= stop_after:
+                if stop_after is not None and position.moves >= stop_after:
                     continue
-                if not self.guarded(lambda: _checkpoint(self.state, entry, report, name), entry.pos):
-                    return
+                self.visitor.enter(entry)
+                outcome = position.apply(entry)
+                self.tell(outcome)
+                if _stops(outcome) and not keep_going:
+                    return False
             elif isinstance(entry, Result):
                 if stop_after is not None:
                     continue
-                self.end_of_record()
-                if not self.state.is_over():
-                    self.violation(f"{name}/result", "a result is stated but the game is not over", entry.pos)
-                    if not self.keep_going:
-                        return
-                    continue
-                if not self.guarded(lambda: _result(self.state, entry, report, name), entry.pos):
-                    return
-                finished_by_result = True
+                self.visitor.enter(entry)
+                outcome = position.apply(entry)
+                self.tell(outcome)
+                if _stops(outcome) and not keep_going:
+                    return False
+                finished_by_result = position.state.is_over()
         if stop_after is None and not finished_by_result and not open_end:
-            try:
-                self.end_of_record()
-            except Violation as v:
-                self.violation(v.rule, v.message, v.pos)
-        report.replayed = True
-
-    def guarded(self, check, pos: Pos | None) -> bool:
-        """Run a checkpoint's or the result's comparison; False when the replay must stop."""
-        try:
-            check()
-        except Violation as v:
-            self.violation(v.rule, v.message, v.pos or pos)
-            return self.keep_going
-        except RecordError as exc:
-            if not self.keep_going:
-                raise
-            self.unreadable(exc)
+            outcome = position.end()
+            self.tell(outcome)
         return True
 
-    def end_of_record(self) -> None:
-        state, book = self.state, self.report.ledger
-        state.end_of_record()
-        if book is not None:
-            from referee.engine.ledger import END
+    def mark_followers(self) -> None:
+        """With keep_going, each error after the line where the replay left the record's course
+        says that it may follow from that line."""
+        if self.diverged is None:
+            return
+        for d in self.seen:
+            if d.severity == "error" and d.pos and d.pos.line > self.diverged:
+                d.follows = self.diverged
 
-            book.record(state, None, END)
 
-    def move(self, move: Move, ruling: Ruling | None) -> bool:
-        """Play one move as the record and its ruling say; False when the replay must stop."""
-        report, book = self.report, self.report.ledger
-        state = self.state
-        before = copy_state(state) if ruling is not None and ruling.verdict == "void" else None
-        try:
-            state.apply(move)
-        except Violation as v:
-            if book is not None:
-                book.discard(state)
-            if ruling is None:
-                d = self.violation(v.rule, v.message, v.pos or move.pos)
-                if self.keep_going:
-                    self.void(d, move.pos)
-                return self.keep_going
-            if ruling.verdict == "void":  # a refused move left the state as it was
-                report.rulings.append(RulingNote("void", ruling.pos.line, move.pos.line, [v.rule], ruling.text))
-                return True
-            try:
-                state, waived = accept(state, move, v)
-            except Refused as why:
-                d = self.violation(f"{self.name}/ruling", f"the ruling cannot be honoured: {why}", ruling.pos)
-                if self.keep_going:
-                    self.void(d, ruling.pos)
-                return self.keep_going
-            report.state = state
-            report.rulings.append(RulingNote("accept", ruling.pos.line, move.pos.line, waived, ruling.text))
-            report.moves += 1
-            if self.watch:
-                self.watch("move", move, state)
-            if book is not None:
-                book.record(state, move.pos.line, self.written(move.pos), ruling.pos.line)
-            return True
-        if ruling is not None:
-            taken_back = ruling.verdict == "void"
-            self.violation(f"{self.name}/ruling", f"ruling {ruling.verdict}, but the move on line {move.pos.line} breaks no rule" + ("; it is taken back all the same" if taken_back else ""), ruling.pos)
-            if taken_back:
-                report.state = before
-                if book is not None:
-                    book.discard(before)
-            if not self.keep_going:
-                return False
-            if taken_back:
-                return True
-        report.moves += 1
-        if self.watch:
-            self.watch("move", move, state)
-        if book is not None:
-            book.record(state, move.pos.line, self.written(move.pos))
+def _stops(outcome: Outcome) -> bool:
+    """Whether a checkpoint's or the result's outcome ends a replay without keep_going: a
+    figure the rules contradict does not; a rule broken or a line unreadable does."""
+    if outcome.unreadable is not None:
         return True
-
-    def written(self, pos: Pos) -> str:
-        """The move as the record writes it, without a comment after it."""
-        line = self.record.line(pos.line)
-        return line[pos.column - 1:pos.end_column - 1] if pos.end_column else line.strip()
+    return any(d.severity == "error" and not d.figure for d in outcome.diagnostics)
 
 
 def game_named(name: str) -> str:
@@ -451,50 +488,3 @@ def _pos_in(text: str, offset: int, length: int) -> Pos:
     line_start = text.rfind("\n", 0, offset) + 1
     column = offset - line_start + 1
     return Pos(text.count("\n", 0, offset) + 1, column, column + length)
-
-
-def _checkpoint(state: State, cp: Checkpoint, report: Report, game_name: str) -> None:
-    owner = state.seat(cp.player, cp.pos, f"{game_name}/checkpoint").colour
-    figures = state.figures(cp.player, {fig.key for fig in cp.figures})
-    for fig in cp.figures:
-        if fig.key not in figures:
-            figures = state.figures(cp.player)  # every one the message may name
-            raise RecordError(f"unknown checkpoint figure {fig.key!r}{did_you_mean(fig.key, figures)}; known: {', '.join(sorted(figures))}", fig.pos)
-        ours = figures[fig.key]
-        stated = _stated(state.game, fig, ours)
-        if (sorted(stated) == sorted(ours)) if isinstance(ours, list) else stated == ours:
-            report.checkpoints_confirmed += 1
-        else:
-            report.worsen("illegal")
-            report.diagnostics.append(
-                Diagnostic("error", f"{cp.player} {fig.key} recorded as {written(stated)}, but the rules give {written(ours)}", fig.pos, f"{game_name}/checkpoint", figure=(owner, fig.key))
-            )
-
-
-def _stated(game, fig, ours):
-    """A checkpoint's value in the form the rules give theirs: a number, or a list of ids. An
-    empty list is written as the bare figure name or as `none`."""
-    if not isinstance(ours, list):
-        if not isinstance(fig.value, int):
-            raise RecordError(f"checkpoint figure {fig.key!r} is a number; write it after the name, as in '{fig.key} 2'", fig.pos)
-        return fig.value
-    if isinstance(fig.value, int):
-        raise RecordError(f"checkpoint figure {fig.key!r} lists words (such as goods), not a number", fig.pos)
-    words = fig.value or []
-    if words == [NONE]:
-        return []
-    return game.figure_words(fig.key, words, fig.where)
-
-
-def _result(state: State, result: Result, report: Report, game_name: str) -> None:
-    totals = {s.seat.colour: s.total for s in state.standings()}
-    for colour, points, pos in result.scores:
-        if colour not in totals:
-            raise RecordError(f"result: {Players(state.seats).unknown(colour)}", pos)
-        if totals[colour] != points:
-            report.worsen("illegal")
-            report.diagnostics.append(
-                Diagnostic("error", f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}", pos, f"{game_name}/result", figure=(colour, state.score_figure))
-            )
-        else:
-            report.checkpoints_confirmed += 1

@@ -14,8 +14,7 @@ floor the data gives it (`State.cannot_hold`), such as coins below zero.
 
 from __future__ import annotations
 
-import copy
-
+from referee.engine.copying import copy_state
 from referee.errors import Violation
 from referee.games.base import State, waiving
 from referee.notation.parser import Move
@@ -29,16 +28,11 @@ class Refused(Exception):
     """A ruling the referee cannot honour, and why."""
 
 
-def copy_state(state: State) -> State:
-    """An independent copy of a game in progress (its trace included); the game, with its
-    spec, is shared, as nothing in a replay changes it."""
-    game = state.game
-    return copy.deepcopy(state, {id(game): game, id(game.spec): game.spec})
-
-
-def accept(state: State, move: Move, broken: Violation) -> tuple[State, list[str]]:
+def accept(state: State, move: Move, broken: Violation, holding: bool = True) -> tuple[State, list[str]]:
     """The state after `move` with every rule it breaks set aside, and those rules in the order
-    they were met. `state` is the state before the move and is left unchanged. Raises Refused."""
+    they were met. `state` is the state before the move and is left unchanged. Raises Refused.
+    `holding=False` lets a figure go below its floor: `referee box --infer` plays a record's
+    moves with numbers it is still learning, under which a build may cost more than a purse."""
     waived = [broken.rule]
     while True:
         trial = copy_state(state)
@@ -52,7 +46,7 @@ def accept(state: State, move: Move, broken: Violation) -> tuple[State, list[str
             continue
         except CANNOT_CARRY_OUT as exc:
             raise Refused(f"the rules cannot carry the move out without {_listed(waived)} ({type(exc).__name__})") from None
-        problem = trial.cannot_hold()
+        problem = trial.cannot_hold() if holding else None
         if problem:
             raise Refused(f"with {_listed(waived)} set aside, {problem}")
         return trial, waived

@@ -21,10 +21,10 @@ from referee.errors import Pos, RecordError, SpecError, Violation
 from referee.spec.figures import FigureTable
 from referee.notation.names import did_you_mean
 from referee.notation.parser import Header, Keywords, Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.engine.players import Players
 from referee.spec.loader import Spec
-from referee.notation.syntax import Tree
+from lark import Tree
 from referee.terminal import odd_letters
 
 if TYPE_CHECKING:
@@ -275,6 +275,9 @@ class Game:
 
     name: ClassVar[str]
     figure_table: FigureTable  # the checkpoint figures, from figures.yaml and the rules' readers
+    # the module that says what a move changes by a printed number (`terms`, `addresses`,
+    # `settled`), for `referee box --infer`; None: the game's records teach no printed numbers
+    printed_module: ClassVar[str | None] = None
 
     def __init__(self, spec: Spec):
         self.spec = spec

@@ -17,13 +17,12 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from referee.notation import _lalr as lalr
 from referee.errors import Pos, RecordError, SpecError, edge_token
 from referee.notation.keywords import Keywords, keyword_rules
 from referee.notation.names import spelling
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import grammar_root, looks_like_path, read_spec_text
-from referee.notation.syntax import Token, Tree
+from lark import Token, Tree
 from referee.terminal import odd_letters, visible
 
 if TYPE_CHECKING:
@@ -150,6 +149,7 @@ class Record:
     text: str
     header: Header
     entries: list  # Move | Checkpoint | Result | Ruling, in order
+    unreadable: list = field(default_factory=list)  # lines not read, when read with keep_going
 
     @functools.cached_property
     def lines(self) -> list[str]:
@@ -245,7 +245,7 @@ def _grammar(game: str, root: str | None, keywords: Keywords) -> tuple[str, froz
 
     A grammar folder may come from anyone (REFEREE_DATA): its files are read as regular files
     of bounded size, and a missing or empty game grammar is a SpecError here, where both the
-    parse loop (lalr) and Lark's own parser get their grammar."""
+    Lark parser gets its grammar."""
     base = Path(root) if root else grammar_root()
     common = read_spec_text(base / "common.lark")  # a regular UTF-8 file of bounded size
     own_path = base / f"{game}.lark"
@@ -287,13 +287,14 @@ def forget_grammars() -> None:
     """Drop the grammars and parsers built so far (see games.forget_loaded_data)."""
     parser_for.cache_clear()
     _grammar.cache_clear()
-    lalr.forget()
 
 
 def _grammar_cache_file(game: str, grammar: str) -> str | bool:
     """A cache file in the user's private cache folder (cache.py), or False for no cache:
     Lark unpickles the cache, so it is never kept where others may write."""
-    from referee._cache import cache_dir, sha256
+    from hashlib import sha256
+
+    from referee._cache import cache_dir
 
     directory = cache_dir()
     if directory is None:
@@ -346,11 +347,14 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
 
 
 def _parse_text(game: str, text: str, keywords: Keywords = ()) -> Tree:
+    from lark.exceptions import UnexpectedInput
+
     root = str(grammar_root())  # per data root: REFEREE_DATA may change
+    parser = parser_for(game, root, keywords)
     try:
-        return lalr.parse(text if text.endswith("\n") else text + "\n", grammar_of(game, root, keywords), lambda: parser_for(game, root, keywords))
-    except lalr.Unreadable as exc:
-        raise _syntax_error(exc.error, text, parser_for(game, root, keywords).spec_spellings) from None
+        return parser.parse(text if text.endswith("\n") else text + "\n")
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, parser.spec_spellings) from None
     except RecursionError:
         raise RecordError("record nested too deeply to read") from None
 

@@ -25,7 +25,7 @@ from referee.pictures import svg
 from referee.engine.replay import check_bytes
 from referee.games.base import State
 from referee.notation.parser import Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.engine.positions import lines_before
 from referee.report.diagnostics import Report, rule_link
 from referee.terminal import visible

@@ -29,7 +29,7 @@ import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import on_forget, read_yaml, specs_root, validate_against_schema
 from referee.terminal import visible
 

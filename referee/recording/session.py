@@ -2,7 +2,7 @@
 
 A session holds the record's text and the state of the game after its last line. A new line
 is read with the record's header (so its line number and names are as in the file), applied
-to a copy of that state by the replay `check` uses (`engine.Replay`), and
+to a copy of that state by the engine's `Position`, one entry at a time, and
 kept only if the rules accept it: appended to the file, flushed and synced to the disk before
 the next prompt. A rejected line is not written; its diagnostic is shown as `check` shows it,
 with the nearest legal moves. The state after an accepted line is never changed again (the
@@ -31,12 +31,13 @@ from typing import Callable, IO
 
 from referee.engine.continuations import Continuations, spec_spellings
 from referee.recording.durable import append_synced, create_synced, replace_synced, set_aside_path
-from referee.engine.replay import Replay, check_bytes
+from referee.engine.position import Position
+from referee.engine.replay import check_bytes
 from referee.errors import Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.report.movelist import move_lines as listed
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.engine.players import Players, resolve as resolve_players
 from referee.report.diagnostics import Diagnostic, Report, format_diagnostic, format_report, rank
 from referee.engine.rulings import copy_state
@@ -277,11 +278,15 @@ class Recording:
             return self._enter_ruling(line, number, refused)
         trial = copy.copy(self.report)
         trial.diagnostics, trial.rulings = list(self.report.diagnostics), list(self.report.rulings)
-        trial.state = copy_state(self.state)
-        replay = Replay(trial, self.game, Record(self.name, self._text_with(line), Header(), [entry]), keep_going=False)
-        replay.move_lines = self.move_lines
+        record = Record(self.name, self._text_with(line), Header(), [entry])
+        position = Position.at(self.game, copy_state(self.state), record.header, record, self.report.moves, self.move_lines)
         try:
-            replay.run(None, open_end=True)
+            outcome = position.apply(entry)
+            if outcome.unreadable is not None:
+                raise outcome.unreadable
+            trial.diagnostics.extend(outcome.diagnostics)
+            trial.checkpoints_confirmed += outcome.confirmed
+            trial.moves, trial.state = position.moves, position.state
         except RecordError as exc:
             trial.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
         except SpecError as exc:
@@ -297,7 +302,7 @@ class Recording:
             return outcome
         outcome = self._keep(line, trial.state, trial, entry)
         if outcome.accepted:
-            self.move_lines = replay.move_lines
+            self.move_lines = position.move_lines
         return outcome
 
     def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:

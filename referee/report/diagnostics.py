@@ -12,10 +12,10 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_OK, EXIT_SPEC, EXIT_VIOLATION, Pos
+from referee.errors import Pos, Status
 from referee.games.base import Seat, Standing, State
 from referee.notation.parser import Record
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import Provenance, data_root
 from referee.terminal import quote, shorten, visible
 
@@ -59,7 +59,7 @@ class Report:
     """What a check found out about one record: its verdict, diagnostics, standings and sources."""
 
     name: str
-    status: str = "legal"  # legal | illegal | malformed | invalid-spec | internal-error
+    status: Status = Status.LEGAL
     game: str | None = None
     variants: list[str] = field(default_factory=list)
     complete: bool = False
@@ -77,20 +77,13 @@ class Report:
     replayed: bool = False  # the replay went through the record (with --keep-going, past its problems)
     ledger: Ledger | None = None
 
-    def worsen(self, status: str) -> None:
+    def worsen(self, status: Status | str) -> None:
         """Take on a status if it is worse than the present one: the exit code is the worst problem's."""
-        if VERDICT_ORDER.index(status) > VERDICT_ORDER.index(self.status):
-            self.status = status
+        self.status = self.status.worse(status)
 
     @property
     def exit_code(self) -> int:
-        return {
-            "legal": EXIT_OK,
-            "illegal": EXIT_VIOLATION,
-            "malformed": EXIT_MALFORMED,
-            "invalid-spec": EXIT_SPEC,
-            "internal-error": EXIT_INTERNAL,
-        }[self.status]
+        return self.status.exit_code
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -101,7 +94,7 @@ class Report:
         return [s.seat for s in self.standings if s.rank == 1] if self.complete else []
 
 
-VERDICT_ORDER = ("legal", "illegal", "malformed", "invalid-spec", "internal-error")  # the worst last
+VERDICT_ORDER = tuple(Status)  # the worst last
 
 
 def rank(standings: list[Standing]) -> list[Standing]:

@@ -13,7 +13,7 @@ from typing import Any
 from referee.engine.replay import check_bytes
 from referee.errors import UsageError
 from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.report.diagnostics import Report, format_diagnostic, rule_link
 from referee.terminal import odd_letters, visible
 

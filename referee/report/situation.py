@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 
 from referee.games.base import Situation, State, Trace
 
-from referee._plain import dataclass
+from dataclasses import dataclass
 
 
 @contextmanager

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from referee.errors import UsageError
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
 from referee.site import commandline, notation, overview, replays, rules, tables, variants, verify
 from referee.site.markdown import LANGS, DocsError, table

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Collection, Mapping
 
 from referee.errors import SpecError
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.spec.loader import Spec
 
 # A reader: (state, who) -> value, or (state, who, item) for a figure that has one key per

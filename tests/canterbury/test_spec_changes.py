@@ -3,18 +3,17 @@ relies on them, and typing other numbers into a YAML file changes verdicts and s
 no change to the code."""
 
 import json
-import subprocess
-import sys
 
+from referee.cli.validate import validate
 from referee.report.diagnostics import format_report
 from referee.spec.loader import load_spec
-from referee.cli.validate import validate
 
+from ..runner import run
 from .records import EXAMPLES, HEADER_4P, HERE, ROOT, SHORT_AND_RICH, check, figures, rule_ids
 
 
 def referee(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, cwd=ROOT)
+    return run(*args, stdin=stdin, cwd=ROOT)
 
 
 def _overlay(tmp_path, name, body):

@@ -174,26 +174,6 @@ def test_a_random_game_copies_nothing_to_put_back(monkeypatch):
     assert len(copies) > 50  # a replay copies before every turn
 
 
-def test_a_weighted_yes_draws_as_random_choices_draws_it():
-    """`_chance` makes the one draw `rng.choices((True, False), (do, skip))` makes and answers
-    the same, so random games stay what they were; weights that add up to nothing are an
-    error, as they are to `choices`."""
-    import random
-    from types import SimpleNamespace
-
-    from referee.games.hamburgum.play import _chance
-
-    for do, skip in ((1, 1), (3, 1), (1, 5), (0, 4), (7, 0), (2, 9)):
-        state = SimpleNamespace(spec={"play": {"choices": {"x": {"do": do, "skip": skip}}}}, game=SimpleNamespace(chance_odds={}))
-        ours, theirs = random.Random(do * 31 + skip), random.Random(do * 31 + skip)
-        for _ in range(2000):
-            assert _chance(state, ours, "x") == theirs.choices((True, False), (do, skip))[0]
-        assert ours.getstate() == theirs.getstate()
-    nothing = SimpleNamespace(spec={"play": {"choices": {"x": {"do": 0, "skip": 0}}}}, game=SimpleNamespace(chance_odds={}))
-    with pytest.raises(ValueError):
-        _chance(nothing, random.Random(1), "x")
-
-
 def test_a_listed_donation_beside_an_unscored_token_of_its_kind_scores_the_new_token_every_time():
     """Listing moves draws nothing: where a donation would leave two unscored tokens of a kind,
     the listed move scores the one just taken and keeps the older one, at every listing."""
@@ -218,56 +198,6 @@ def test_a_listed_donation_beside_an_unscored_token_of_its_kind_scores_the_new_t
                         assert not older & set(candidate.scores)
             state.apply(move)
     assert found > 20
-
-
-def test_the_depot_tables_give_the_most_items_a_purse_pays_for():
-    """`Hamburgum.depot_prices` and `depot_most`, which a purchase is planned from, answer what
-    the totals say: the most items whose total the purse pays, for every purse up to the
-    dearest total and past it, and nothing for a purse that pays no total."""
-    from bisect import bisect
-
-    game = load_game("hamburgum")
-    totals = game.materials_totals
-    for money in range(max(totals.values()) + 2):
-        affordable = [k for k, price in totals.items() if price <= money]
-        priced = bisect(game.depot_prices, money)
-        assert (game.depot_most[priced - 1] if priced else None) == (max(affordable) if affordable else None)
-
-
-def test_what_every_donation_takes_is_in_every_donation():
-    """`Hamburgum.donation_floor`, by which a Church turn weighs no church for a player who
-    lacks it, holds each material at the least any donation takes, and only those all take."""
-    game = load_game("hamburgum")
-    costs = [dict(cost) for _, _, cost in game.donation_prices]
-    assert game.donation_floor
-    for material, n in game.donation_floor:
-        assert min(cost.get(material, 0) for cost in costs) == n > 0
-    for material in game.materials:
-        if material not in dict(game.donation_floor):
-            assert min(cost.get(material, 0) for cost in costs) == 0
-
-
-def test_the_kinds_of_turn_left_draw_as_weighted_index_draws_them():
-    """`_fewer_options`, kept per game, leaves out the kind of turn at its place and keeps the
-    running totals of the others' weights, so the next draw is the one `weighted_index` makes."""
-    import random
-
-    from referee._draws import cumulative_index, weighted_index
-    from referee.games.hamburgum.play import _fewer_options, _turn_options
-
-    game = load_game("hamburgum")
-    state = game.new_state([Seat("red"), Seat("blue"), Seat("green")], 0, None, Trace())
-    _, options, _ = _turn_options(state, state.players[state.current()])
-    while len(options) > 1:
-        for index in range(len(options)):
-            rest, cumulative = _fewer_options(state, options, index)
-            assert rest == options[:index] + options[index + 1:]
-            assert _fewer_options(state, options, index) == (rest, cumulative)
-            ours, theirs = random.Random(index), random.Random(index)
-            for _ in range(200):
-                assert cumulative_index(ours, cumulative) == weighted_index(theirs, [w for w, _, _ in rest])
-        options = _fewer_options(state, options, 0)[0]
-    assert _fewer_options(state, options, 0) == ((), None)
 
 
 def test_the_kinds_of_house_left_are_those_with_a_tile_left():

@@ -142,9 +142,10 @@ def test_a_refused_turn_leaves_the_whole_state_as_it_was():
             state = check_bytes(record, "game.log", stop_after=after).state
             if state.is_over():
                 continue
+            poor = copy.deepcopy(state)  # copied again only after a move it accepts
             for move in state.game.legal_moves(state):
-                poor = copy.deepcopy(state)
                 player = poor.players[getattr(move, "player", poor.current())]
+                money, stock = player.money, copy.copy(player.stock)
                 player.money = 0
                 player.stock.clear()
                 before = copy.deepcopy(poor.describe())
@@ -153,4 +154,7 @@ def test_a_refused_turn_leaves_the_whole_state_as_it_was():
                 except Violation:
                     refused += 1
                     assert poor.describe() == before
+                    player.money, player.stock = money, stock
+                else:
+                    poor = copy.deepcopy(state)
     assert refused > 50

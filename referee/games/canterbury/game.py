@@ -12,7 +12,7 @@ from referee.errors import Pos, RecordError
 from referee.spec.figures import FigureTable
 from referee.notation.parser import Header, Move
 from referee.spec.loader import Spec, load_spec
-from referee.notation.syntax import Tree
+from lark import Tree
 from referee.games.base import Game, Seat, Trace
 from referee.games.canterbury.checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from referee.games.canterbury.notation import Notation, format_move
@@ -22,6 +22,7 @@ from referee.games.canterbury.scoring import keyed
 
 class Canterbury(Game):
     name = "canterbury"
+    printed_module = f"{__package__}.printed"  # what moves change by printed numbers (box --infer)
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
     play_module = f"{__package__}.play"  # legal and random moves
@@ -59,7 +60,6 @@ class Canterbury(Game):
         alone = spec["setup"]["full_build"].get("alone", [])
         self.pair = tuple(s for s in self.sizes if s not in alone)
         self.play = spec["play"]
-        self.action_totals: list[float] | None = None  # the random player's: running totals of its action weights (play.py)
         self._names: dict[tuple, BuildNames] = {}  # (names_of)
         self.notation = Notation(spec)
         self.figure_table = FigureTable(spec, FIGURE_READERS)

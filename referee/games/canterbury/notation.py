@@ -14,7 +14,7 @@ from referee.notation import names
 from referee.errors import Pos
 from referee.notation.parser import Keywords, Move, unknown_name
 from referee.spec.loader import Spec
-from referee.notation.syntax import Token, Tree
+from lark import Token, Tree
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 
 

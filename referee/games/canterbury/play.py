@@ -15,10 +15,9 @@ import random
 from dataclasses import field
 from typing import Callable, Iterator, TypeVar
 
-from referee._draws import choice, cumulative_index, cumulative_weights, weighted_index
 from referee.errors import SpecError
 from referee.notation.parser import Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.rules import CHOSEN, Board, CanterburyState, Outcome, Player, Structure
 
@@ -505,12 +504,8 @@ def _random_move(state: CanterburyState, rng: random.Random) -> Move:
             return move
     weights = play["action_weights"]
     kinds = [LEVY, FULL, TAX]
-    totals = state.game.action_totals  # the first draw is from every kind: their totals are kept
-    if totals is None:
-        totals = state.game.action_totals = cumulative_weights([weights[k] for k in kinds])
-    while kinds:
-        kind = kinds[cumulative_index(rng, totals) if totals else weighted_index(rng, [weights[k] for k in kinds])]
-        totals = None  # a kind that does nothing is left out of the next draw
+    while kinds:  # a kind that does nothing is left out of the next draw
+        kind = rng.choices(kinds, [weights[k] for k in kinds])[0]
         kinds.remove(kind)
         move = _random_full(state, colour, rng) if kind == FULL else _random_tax(state, colour, rng) if kind == TAX else _random_levy(state, colour)
         if move is not None:
@@ -572,5 +567,5 @@ def _random_neutral(state: CanterburyState, colour: str, rng: random.Random) -> 
     skips = [m for m in options if m.skipped is not None]
     plain = [m for m in options if m.skipped is None]
     if skips and rng.random() < state.game.play["neutral_skip"]:
-        return choice(rng, skips)
-    return choice(rng, plain)
+        return rng.choice(skips)
+    return rng.choice(plain)

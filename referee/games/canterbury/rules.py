@@ -24,12 +24,10 @@ from collections import Counter
 from dataclasses import field
 from typing import Any, Callable, Collection, Iterable, Iterator
 
-from referee._counts import counts_of, no_counts
-from referee._draws import shuffle
 from referee.errors import Pos, RecordError, Violation
 from referee.notation.names import did_you_mean
 from referee.notation.parser import Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.terminal import odd_letters
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
@@ -163,7 +161,7 @@ class Board:
             self.rows = Counter((service, owner) for slots in self.cubes.values() for service, owner in slots.items())
 
     def copy(self) -> "Board":
-        used, rows = counts_of(self.used), counts_of(self.rows)
+        used, rows = Counter(self.used), Counter(self.rows)
         self.owned = set()  # from now on both share every district: each copies before it writes
         return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows,
                      linked_districts=self.linked_districts, linked_pending=self.linked_pending)
@@ -242,7 +240,7 @@ class Outcome:
     board: Board
     income: int = 0
     cost: int = 0
-    points: Counter = field(default_factory=no_counts)
+    points: Counter = field(default_factory=Counter)
     city_points: int = 0
     opened: list[str] = field(default_factory=list)
 
@@ -1238,18 +1236,18 @@ class CanterburyState(State):
         supply = board.supply
         ids = [s for s, cost in game.costs_of(sizes) if supply[s] > 0 and cost <= money and (only is None or s == only)]
         if rng is not None:
-            shuffle(rng, ids)
+            rng.shuffle(ids)
         naming = game.naming  # the structures that name districts for their cubes (`_serving`)
         for structure in ids:
             districts = self.open_districts(board, structure)
             if rng is not None:
                 districts = list(districts)  # the search's list is kept for the next question
-                shuffle(rng, districts)
+                rng.shuffle(districts)
             for district in districts:
                 choices = self.demolition_choices(board, structure, district)
                 if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
                     choices = list(choices)  # the search's list is kept for the next question
-                    shuffle(rng, choices)
+                    rng.shuffle(choices)
                 for demolish in choices:  # a tuple, as `demolition_choices` gives them
                     yield Build(structure, district, demolish, self._serving(board, structure, district, rng) if structure in naming else ())
 

@@ -10,13 +10,12 @@ module. The rules themselves are in the rules module.
 
 from __future__ import annotations
 
-from itertools import accumulate
 
 from referee.errors import Pos
 from referee.spec.figures import FigureTable
 from referee.notation.parser import Header, Move, word_token
 from referee.spec.loader import Spec
-from referee.notation.syntax import Tree
+from lark import Tree
 from referee.games.base import Game, Seat, Trace
 from referee.games.hamburgum.checks import check_spec
 from referee.games.hamburgum.moves import Site
@@ -53,10 +52,6 @@ class Hamburgum(Game):
         self._nearest: dict[tuple[str, str, str | None], str] = {}  # see nearest
         self._routes: dict[tuple[str, str, str | None], tuple[str, int, int]] = {}  # see route
         self._sides: dict[tuple[str | None, str], str | None] = {}  # see side_to_write
-        self.turn_options: dict[tuple[str | None, int], tuple] = {}  # the random player's, by marker space and prestige to spend (play.py)
-        self.fewer_options: dict[tuple, tuple] = {}  # the random player's, by its options and the one left out (play.py)
-        self.chance_odds: dict[str, tuple[int, float]] = {}  # the random player's, by choice of play.yaml (play.py)
-        self.turn_fields: dict[tuple[str | None, str], tuple[str, str | None]] = {}  # the random player's: action and side by marker space and target (play.py)
         self.prestige_floor = spec["components"]["prestige"]["minimum"]
         self.limits = {piece: entry["count"] for piece, entry in spec["components"]["per_player"].items()}
         self.produces = {a: e["produces"] for a, e in self.rondel["actions"].items() if "produces" in e}
@@ -75,13 +70,6 @@ class Hamburgum(Game):
         self.token_kinds = list(churches["tokens"])
         self.first_token = next(k for k, e in churches["tokens"].items() if e.get("first"))
         self.donations = churches["donations"]
-        # each donation's price by its number at a church, as the random player weighs it every
-        # Church turn: money, money per own citizen, and the materials
-        self.donation_prices = [(e.get(MONEY, 0), e.get("money_per_own_citizen", 0), tuple((k, v) for k, v in e.items() if k in self.materials))
-                                for e in self.donations]
-        # the materials every donation takes, at the least: a player without them can pay for none
-        least = {m: min([dict(cost).get(m, 0) for _, _, cost in self.donation_prices], default=0) for m in self.materials}
-        self.donation_floor = tuple((m, n) for m, n in least.items() if n > 0)
         # each donation's cost by its number at a church, as the rules charge it: the materials
         # and fixed money the table prints (every donation reads them), and the money per own citizen
         self.donation_costs = [({k: v for k, v in e.items() if k in self.materials or k == MONEY}, e.get("money_per_own_citizen", 0))
@@ -94,11 +82,6 @@ class Hamburgum(Game):
         self.ships_per_berth = harbour["ships_per_berth"]
         self.goods_price = spec["market"]["goods_price"]  # a good's price is read a few times a sale
         self.materials_totals = {int(k): v for k, v in spec["market"]["materials_price"]["totals"].items()}
-        # the depot's totals by price, and the most items each price or less pays for: what a
-        # purse buys is looked up there (the random player asks every purchase)
-        by_price = sorted([(price, k) for k, price in self.materials_totals.items()])
-        self.depot_prices = [price for price, _ in by_price]
-        self.depot_most = list(accumulate([k for _, k in by_price], max))
         board = spec["board"]
         self.board_list = board["sites"]
         self.board_sites = None if board["sites"] is None else {Site(s["parish"], s["number"]): s["type"] for s in board["sites"]}

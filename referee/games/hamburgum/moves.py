@@ -12,7 +12,7 @@ from dataclasses import field
 
 from referee.errors import Pos
 from referee.notation.parser import Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 
 Amounts = tuple[tuple[str, int], ...]
 

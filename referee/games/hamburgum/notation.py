@@ -14,7 +14,7 @@ from collections import Counter
 from referee.notation import names
 from referee.errors import Pos, RecordError
 from referee.notation.parser import Keywords, Move, unknown_name
-from referee.notation.syntax import Token, Tree
+from lark import Token, Tree
 from referee.games.base import Game
 from referee.games.hamburgum.moves import Amounts, ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 

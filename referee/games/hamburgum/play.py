@@ -11,12 +11,13 @@ Every move it writes is one the rules accept.
 
 from __future__ import annotations
 
+import functools
 import random
+from itertools import accumulate
 from bisect import bisect
 from collections import Counter
 from typing import Callable
 
-from referee._draws import choice, cumulative_index, cumulative_weights, shuffle, weighted_index
 from referee.notation.parser import Move
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 from referee.games.hamburgum.rules import MONEY, HamburgumState, Player, enter_harbour, one_more, production_yield, ship_loading_fits
@@ -40,24 +41,13 @@ def _turn(state: HamburgumState, player: Player, space: str) -> tuple[str, str, 
     where the marker stands and goes; a tuple, as a move is made from it faster than from
     keywords."""
     game = state.game
-    key = (player.space, space)
-    found = game.turn_fields.get(key)
-    if found is None:
-        found = game.turn_fields[key] = (game.space_action(space), game.side_to_write(player.space, space))
-    return player.colour, found[0], found[1]
+    return player.colour, game.space_action(space), game.side_to_write(player.space, space)
 
 
 def _chance(state: HamburgumState, rng: random.Random, decision: str) -> bool:
-    """Yes, by the weights of doing and skipping, drawn as `rng.choices((True, False), (do,
-    skip))` draws it: yes when the draw falls below the weight of doing. The weights are
-    read once per game, as a random game asks a few times a turn."""
-    odds = state.game.chance_odds.get(decision)
-    if odds is None:
-        weights = state.spec["play"]["choices"][decision]
-        if weights["do"] + weights["skip"] <= 0:
-            raise ValueError(f"the weights of play.yaml choices.{decision} add up to nothing")
-        odds = state.game.chance_odds[decision] = (weights["do"], weights["do"] + weights["skip"] + 0.0)
-    return rng.random() * odds[1] < odds[0]
+    """Yes or no, drawn by the weights of doing and skipping that play.yaml gives the decision."""
+    weights = state.spec["play"]["choices"][decision]
+    return rng.choices((True, False), (weights["do"], weights["skip"]))[0]
 
 
 # --- planning one kind of turn -----------------------------------------------------------
@@ -109,12 +99,34 @@ def _needs_bell(state, player) -> bool:
     return False
 
 
+@functools.cache
+def _depot(game) -> tuple[list[int], list[int]]:
+    """The depot's totals by price, and the most items each price or less pays for: what a
+    purse buys is looked up there."""
+    by_price = sorted([(price, k) for k, price in game.materials_totals.items()])
+    return [price for price, _ in by_price], list(accumulate([k for _, k in by_price], max))
+
+
+@functools.cache
+def _donation_prices(game) -> list[tuple[int, int, tuple[tuple[str, int], ...]]]:
+    """Each donation's price by its number at a church: money, money per own citizen, and the
+    materials."""
+    return [(e.get(MONEY, 0), e.get("money_per_own_citizen", 0), tuple((k, v) for k, v in e.items() if k in game.materials)) for e in game.donations]
+
+
+@functools.cache
+def _donation_floor(game) -> tuple[tuple[str, int], ...]:
+    """The materials every donation takes, at the least: a player without them can pay for none."""
+    least = {m: min([dict(cost).get(m, 0) for _, _, cost in _donation_prices(game)], default=0) for m in game.materials}
+    return tuple((m, n) for m, n in least.items() if n > 0)
+
+
 def plan_buy(state, player, space, rng) -> Move | None:
     game = state.game
-    priced = bisect(game.depot_prices, player.money)  # how many of the depot's totals the purse pays
+    priced = bisect(_depot(game)[0], player.money)  # how many of the depot's totals the purse pays
     if not priced:
         return None
-    most = game.depot_most[priced - 1]  # the most items the purse pays for
+    most = _depot(game)[1][priced - 1]  # the most items the purse pays for
     want: list[str] = []
     for material, n in state.spec["play"]["wishes"]["stock"].items():
         if material == game.bell:
@@ -123,8 +135,8 @@ def plan_buy(state, player, space, rng) -> Move | None:
             continue
         want.extend([material] * max(0, n - player.stock[material]))
     if not want:
-        want = [choice(rng, [m for m in game.materials if m != game.bell])]
-    shuffle(rng, want)
+        want = [rng.choice([m for m in game.materials if m != game.bell])]
+    rng.shuffle(want)
     count = min(len(want), most)
     bought: dict[str, int] = {}
     for material in want[:count]:
@@ -168,7 +180,7 @@ def _donations_paid(state, player, made: int, discs: int) -> int:
     spent: dict[str, int] = {}  # materials the donations counted so far take
     citizens = len(player.citizens)
     count = 0
-    for fixed, per_citizen, cost in state.game.donation_prices[made:]:
+    for fixed, per_citizen, cost in _donation_prices(state.game)[made:]:
         price = fixed + per_citizen * citizens
         if discs <= count or money < price or not _covers(stock, spent, cost):
             break
@@ -193,7 +205,7 @@ def _take_tokens(state, church: str, count: int, rng) -> tuple[str, ...]:
     made = state.donations_made(church)
     taken = []
     for _ in range(count):
-        kind = state.game.first_token if made + len(taken) == 0 else choice(rng, left)
+        kind = state.game.first_token if made + len(taken) == 0 else rng.choice(left)
         left.remove(kind)
         taken.append(kind)
     return tuple(taken)
@@ -224,7 +236,7 @@ def plan_church(state, player, space, rng) -> Move | None:
     options: dict[str, tuple[int, int]] = {}  # by church: the donations it has had, and those the player can pay for
     # a player with no disc free, or without what every donation takes, can pay for none (so
     # end most Church turns that donate nothing)
-    if discs > 0 and _covers(player.stock, {}, state.game.donation_floor):
+    if discs > 0 and _covers(player.stock, {}, _donation_floor(state.game)):
         for c, church in state.churches.items():
             if church.complete:
                 continue
@@ -240,7 +252,7 @@ def plan_church(state, player, space, rng) -> Move | None:
     if options:
         churches = list(options)
         weights = [made + 1 for made, _ in options.values()]
-        church = churches[weighted_index(rng, weights)]
+        church = rng.choices(churches, weights)[0]
         made, most = options[church]
         count = most if _chance(state, rng, "all_donations") else rng.randint(1, most)
         tokens = _take_tokens(state, church, count, rng)
@@ -281,7 +293,7 @@ def _free_sites(state, player, chosen: list[House], rng) -> list[Site]:
         taken = [*state.sites, *[h.site for h in chosen]]
         if len(taken) >= state.spec["board"]["site_count"]:
             return []
-        parish = choice(rng, game.church_ids)
+        parish = rng.choice(game.church_ids)
         number = 1 + max([s.number for s in taken if s.parish == parish], default=0)
         return [Site(parish, number)]
     taken = set(state.sites) | {h.site for h in chosen}
@@ -301,7 +313,7 @@ def _office_word(state, rng) -> str | None:
     if mode == "numbered":
         return None
     if mode == "choice":
-        return choice(rng, state.office_stack)
+        return rng.choice(state.office_stack)
     return state.face_up
 
 
@@ -318,7 +330,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
     chosen: list[House] = []
     for _ in range(count):
         sites = _free_sites(state, player, chosen, rng)
-        shuffle(rng, sites)
+        rng.shuffle(sites)
         open_kinds = _kinds_left(state, chosen, want_office)  # they depend on the houses chosen, not on the site
         pick = None
         for site in sites:
@@ -327,7 +339,7 @@ def plan_guildhall(state, player, space, rng) -> Move | None:
             else:  # the one kind the site shows
                 kinds = [game.board_sites[site]] if game.board_sites[site] in open_kinds else []
             if kinds:
-                pick = (site, choice(rng, kinds))
+                pick = (site, rng.choice(kinds))
                 break
         if pick is None:
             break
@@ -353,7 +365,7 @@ def _add_canon_donation(state, player, chosen: list[House], rng) -> None:
     churches = [c for c, s in state.churches.items() if not s.complete]
     if not churches or state.discs_free(player) <= 0 or any(after[m] < n for m, n in bricks.items() if m != MONEY):
         return
-    church = choice(rng, churches)
+    church = rng.choice(churches)
     office.donation = Donation(church, _take_tokens(state, church, 1, rng))
     chosen.remove(office)
     chosen.append(office)
@@ -374,22 +386,16 @@ PLANNERS: dict[str, tuple[str, Callable]] = {
 
 def random_move(state: HamburgumState, rng: random.Random) -> Move:
     if state.game.office_mode == "shuffled" and state.face_up is None and state.office_stack:
-        return Reveal(office=choice(rng, sorted(state.office_stack)))
+        return Reveal(office=rng.choice(sorted(state.office_stack)))
     player = state.players[state.current()]
-    spaces, options, cumulative = _turn_options(state, player)
-    if options:
-        # the first draw is from every kind the spaces allow, whose running totals are kept
-        # with them; a kind whose plan does nothing is left out of the next draw
-        index = cumulative_index(rng, cumulative)
-        while True:
-            _, kind, where = options[index]
-            move = PLANNERS[kind][1](state, player, choice(rng, where), rng)
-            if move is not None:
-                return move
-            options, cumulative = _fewer_options(state, options, index)
-            if not options:
-                break
-            index = cumulative_index(rng, cumulative)
+    spaces, options = _kinds_of_turn(state, reachable(state, player))
+    while options:  # drawn by weight; a kind whose plan does nothing is left out of the next draw
+        index = rng.choices(range(len(options)), [w for w, _, _ in options])[0]
+        _, kind, where = options[index]
+        move = PLANNERS[kind][1](state, player, rng.choice(where), rng)
+        if move is not None:
+            return move
+        options = options[:index] + options[index + 1:]
     # nothing useful: the cheapest action that may do nothing (production, or a Church action
     # that neither donates nor scores)
     idle = [sc for sc in spaces if state.game.space_action(sc[0]) in state.game.produces or state.game.space_action(sc[0]) == "church"] or spaces
@@ -398,41 +404,14 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
 
 
 # The spaces a player can reach with the prestige each costs, and the kinds of turn they allow:
-# (weight, kind, the cheapest spaces to take it on), with the running totals of their weights
-# (None when there are none).
+# (weight, kind, the cheapest spaces to take it on).
 Reach = tuple[tuple[str, int], ...]
 TurnOptions = tuple[tuple[int, str, tuple[str, ...]], ...]
 
 
-def _turn_options(state: HamburgumState, player: Player) -> tuple[Reach, TurnOptions, list[float] | None]:
-    """The spaces the player can reach, and each kind of turn they allow: its weight, its
-    name, and the cheapest spaces to take it on. They depend only on where the marker stands
-    and how much prestige the player may spend, so they are worked out once for each."""
-    game = state.game
-    floor = state.game.prestige_floor
-    # a first turn reaches every space, free; later the prestige to spend decides
-    key = (None, 0) if player.space is None else (player.space, player.prestige - floor)
-    found = game.turn_options.get(key)
-    if found is None:
-        found = game.turn_options[key] = _kinds_of_turn(state, reachable(state, player))
-    return found
-
-
-def _fewer_options(state: HamburgumState, options: TurnOptions, index: int) -> tuple[TurnOptions, list[float] | None]:
-    """The kinds of turn left once the one at `index` has done nothing, with the running totals
-    of their weights (None when none is left), which the next draw is made from as
-    `weighted_index` makes it. Kept per game by the options and the place: a turn in three
-    draws again, from the few sets of options the rondel allows."""
-    key = (options, index)
-    found = state.game.fewer_options.get(key)
-    if found is None:
-        rest = options[:index] + options[index + 1:]
-        found = state.game.fewer_options[key] = (rest, cumulative_weights([w for w, _, _ in rest]) if rest else None)
-    return found
-
-
-def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[Reach, TurnOptions, list[float] | None]:
-    """What `_turn_options` keeps, worked out from the reachable spaces and their costs."""
+def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tuple[Reach, TurnOptions]:
+    """The reachable spaces, and each kind of turn they allow: its weight, its name, and the
+    cheapest spaces to take it on."""
     play = state.spec["play"]
     options: list[tuple[int, str, tuple[str, ...]]] = []
     found = {s: state.game.space_action(s) for s, _ in spaces}  # each space's action, looked up once
@@ -447,7 +426,7 @@ def _kinds_of_turn(state: HamburgumState, spaces: list[tuple[str, int]]) -> tupl
         cheapest = min(c for _, c in here)
         step = play["free_step_weight"] if cheapest == 0 else play["paid_step_weight"]
         options.append((play["action_weights"][kind] * step, kind, tuple(s for s, c in here if c == cheapest)))
-    return tuple(spaces), tuple(options), cumulative_weights([w for w, _, _ in options]) if options else None
+    return tuple(spaces), tuple(options)
 
 
 def _idle(state, player, space: str) -> Move:

@@ -20,10 +20,9 @@ from dataclasses import field
 from itertools import combinations
 from typing import Any, Callable, Collection, Mapping
 
-from referee._counts import counts_of
 from referee.errors import Pos, RecordError, Violation
 from referee.notation.parser import Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from referee.games.hamburgum.scoring import final, standings_of
@@ -182,7 +181,7 @@ class HamburgumState(State):
         self.players: dict[str, Player] = {}
         for seat_number, colour in enumerate(self.order, 1):
             seat = next(s for s in seats if s.colour == colour)
-            self.players[colour] = Player(seat, setup["per_seat"]["money"] * seat_number, setup["per_seat"]["prestige"] * seat_number, counts_of(setup["stock"]))
+            self.players[colour] = Player(seat, setup["per_seat"]["money"] * seat_number, setup["per_seat"]["prestige"] * seat_number, Counter(setup["stock"]))
         self.turn = 0
         self.berth_capacity = n if game.ships_per_berth == "players" else game.ships_per_berth
         self.harbour: dict[int, list[str]] = {b: [] for b in game.berth_order}
@@ -256,7 +255,7 @@ class HamburgumState(State):
         fixed, per_citizen = self.game.donation_costs[self.donations_made(church)]
         cost = dict(fixed)
         cost[MONEY] = cost.get(MONEY, 0) + per_citizen * len(player.citizens)
-        return counts_of({k: v for k, v in cost.items() if v > 0})
+        return Counter({k: v for k, v in cost.items() if v > 0})
 
     def can_pay(self, player: Player, cost: Counter) -> list[str]:
         """The parts of a cost the player cannot pay (empty when they can)."""
@@ -331,7 +330,7 @@ class HamburgumState(State):
             "players": players,
             "harbour": {b: list(ships) for b, ships in self.harbour.items()},
             "dutchmen": self.dutchmen,
-            "built": counts_of(self.built),
+            "built": Counter(self.built),
             "sites": dict(self.sites),
             "churches": {c: Church(list(s.tokens_left), list(s.discs), s.complete) for c, s in self.churches.items()},
             "completed": list(self.completed),
@@ -463,7 +462,7 @@ class HamburgumState(State):
         rule, colour = self.game.rule, player.colour
         if move.ships <= 0:  # the messages of a Dockyard action are written only for a broken rule
             refuse(rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
-        cost = counts_of({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
+        cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
         if short:
             refuse(rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
@@ -576,7 +575,7 @@ class HamburgumState(State):
         offices = [h for h in move.houses if h.kind == game.office_type]
         if len(offices) > 1:
             refuse(one_office, f"one Guildhall action builds at most one office, not {len(offices)}")
-        cost = counts_of({k: v * len(move.houses) for k, v in self.game.house_cost.items()})
+        cost = Counter({k: v * len(move.houses) for k, v in self.game.house_cost.items()})
         short = self.can_pay(player, cost)
         if short:
             refuse(rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
@@ -608,7 +607,7 @@ class HamburgumState(State):
             refuse(donor, f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
         reason = f"built the {game.house_name(house.kind)} at {site.name}" if self.trace.keeps_notes else ""
-        self.pay(player, counts_of(game.house_cost), rule("house-cost"), reason)
+        self.pay(player, Counter(game.house_cost), rule("house-cost"), reason)
         self.sites[site] = colour
         player.citizens.append(site)
         player.houses.append(house.kind)
@@ -692,7 +691,7 @@ class HamburgumState(State):
             if self.trace.records:
                 self.trace.use(rule("office-payout"))
         if "donation" in entry and house.donation is not None:
-            self._donate(player, house.donation.church, house.donation.tokens[0], counts_of(entry["donation"]), rule("canon"))
+            self._donate(player, house.donation.church, house.donation.tokens[0], Counter(entry["donation"]), rule("canon"))
 
     # --- offices -------------------------------------------------------------------------
 
@@ -835,7 +834,7 @@ ACTIONS: dict[type, str] = {Produce: "_produce", Trade: "_trade", Dockyard: "_do
 
 
 def _player_copy(p: Player) -> Player:
-    return Player(p.seat, p.money, p.prestige, counts_of(p.stock), p.space, list(p.houses), list(p.offices), list(p.citizens),
+    return Player(p.seat, p.money, p.prestige, Counter(p.stock), p.space, list(p.houses), list(p.offices), list(p.citizens),
                   [DonationToken(t.church, t.kind, t.scored) for t in p.tokens], p.churches_built)
 
 

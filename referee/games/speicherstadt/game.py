@@ -13,7 +13,7 @@ from referee.errors import Pos
 from referee.spec.figures import FigureTable
 from referee.notation.parser import Header, Move
 from referee.spec.loader import Spec
-from referee.notation.syntax import Tree
+from lark import Tree
 from referee.games.base import Game, Seat, Trace
 from referee.games.speicherstadt import checks, notation
 from referee.games.speicherstadt.rules import FIGURE_READERS, SpeicherstadtState

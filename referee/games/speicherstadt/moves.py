@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from referee.notation.parser import Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 from referee.notation import names
 from referee.errors import Pos, RecordError
 from referee.notation.parser import Keywords, Move, unknown_name, word_token
-from referee.notation.syntax import Token, Tree
+from lark import Token, Tree
 from referee.games.base import Game
 from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
 

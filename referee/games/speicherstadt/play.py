@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from referee._draws import choice
 from referee.notation.parser import Move
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
 from referee.games.speicherstadt.rules import DEMAND, FINAL_FIRES, LOADING, PURCHASE, SUPPLY, Player, SpeicherstadtState
@@ -94,7 +93,7 @@ def random_move(state: SpeicherstadtState, rng: random.Random) -> Move:
     moves = legal_moves(state)
     if state.phase == PURCHASE and moves[0].buy and rng.random() < state.spec["play"]["buy"]:
         return moves[0]  # buy more often than not, so that games have cards to play with
-    return choice(rng, moves)
+    return rng.choice(moves)
 
 
 def table_move(state: SpeicherstadtState, rng: random.Random) -> Move:
@@ -108,7 +107,7 @@ def table_move(state: SpeicherstadtState, rng: random.Random) -> Move:
 def _random_reveal(state: SpeicherstadtState, rng: random.Random) -> Reveal:
     game = state.game
     season = state.current_season()
-    card = choice(rng, state.deck[season])
+    card = rng.choice(state.deck[season])
     face = dict(card.face)
     kind = game.face_fields(card.type)
     if "value" in kind and face.get("value") is None:
@@ -117,8 +116,8 @@ def _random_reveal(state: SpeicherstadtState, rng: random.Random) -> Reveal:
     if "points" in kind and face.get("points") is None:
         face["points"] = game.play_points(card.season)
     if "goods" in kind and face.get("goods") is None:
-        size = choice(rng, game.face_spec(card.type)["sizes"])
-        face["goods"] = tuple(sorted(choice(rng, game.goods) for _ in range(size)))
+        size = rng.choice(game.face_spec(card.type)["sizes"])
+        face["goods"] = tuple(sorted(rng.choice(game.goods) for _ in range(size)))
     cubes: tuple[str, ...] = ()
     if game.is_ship(card.type):
         pool = list(state.bag.elements())
@@ -133,12 +132,12 @@ def _random_loading(state: SpeicherstadtState, rng: random.Random) -> Move:
     idle = [c for c in order if not state.players[c].dock and (state.players[c].warehouse or state.players[c].hall)]
     odds = state.spec["play"]["loading"]
     if busy and rng.random() < odds["busy"]:
-        player = state.players[choice(rng, busy)]
+        player = state.players[rng.choice(busy)]
         options = loading_options(state, player)
         useful = [m for m in options if m.action in ("contract", "sell")]
         if useful and rng.random() < odds["useful"]:
-            return choice(rng, useful)
-        return choice(rng, options)
+            return rng.choice(useful)
+        return rng.choice(options)
     if idle and rng.random() < odds["idle"]:
-        return choice(rng, loading_options(state, state.players[choice(rng, idle)]))
+        return rng.choice(loading_options(state, state.players[rng.choice(idle)]))
     return RoundStart(state.round + 1) if not state.last_round else _random_reveal(state, rng)

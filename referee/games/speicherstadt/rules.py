@@ -19,7 +19,7 @@ from typing import Any, Collection
 
 from referee.errors import RecordError, Violation
 from referee.notation.parser import Move
-from referee._plain import dataclass
+from dataclasses import dataclass
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from referee.games.speicherstadt import scoring
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart

@@ -1,0 +1,314 @@
+"""A position of a game in progress that takes one entry of a record at a time.
+
+This is the engine every caller drives: the replay of a record (`referee.replay`), the
+recorder, the server, the repair and the lab. A `Position` is made from a record's header
+(`Game.start`), and `apply` takes one entry (a move with the ruling that decides on it, a
+checkpoint, the result) and returns its `Outcome`: what the rules said of it, as
+diagnostics, and whether the position moved on. A refused move leaves the position as it
+was, so a caller may try another (`snapshot` and `restore` serve trials and undo).
+
+The position never stops by itself and never prints: what to do after a problem (stop, go
+on, propose a repair) is the caller's choice.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.copying import copy_state
+from referee.engine.players import Players
+from referee.engine.players import resolve as resolve_players
+from referee.engine.rulings import Refused, accept
+from referee.errors import Pos, RecordError, Violation
+from referee.games.base import State, Trace, missing_rule
+from referee.notation.names import did_you_mean
+from referee.notation.parser import Checkpoint, Header, Move, Record, Result, Ruling
+from referee.report.diagnostics import Diagnostic, RulingNote
+from referee.spec.figures import NONE, written
+
+if TYPE_CHECKING:
+    from referee.games.base import Game
+
+
+class Verdict(enum.StrEnum):
+    """What the rules said of one entry."""
+
+    LEGAL = "legal"  # played, or a checkpoint whose figures all agree
+    ILLEGAL = "illegal"  # a rule refused it, or a figure the rules contradict
+    UNREADABLE = "unreadable"  # a checkpoint naming a figure or player that does not exist
+
+
+@dataclass
+class Outcome:
+    """What one entry did to a position: the diagnostics it drew, whether the position moved on
+    (`played`), the ruling honoured on it and how many recorded figures it confirmed."""
+
+    entry: Any
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    played: bool = False
+    ruling: RulingNote | None = None
+    confirmed: int = 0
+    taken_back: bool = False  # a legal move the table's `ruling void` took back
+    unreadable: RecordError | None = None
+
+    @property
+    def verdict(self) -> Verdict:
+        if self.unreadable is not None:
+            return Verdict.UNREADABLE
+        return Verdict.ILLEGAL if any(d.severity == "error" for d in self.diagnostics) else Verdict.LEGAL
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict is Verdict.LEGAL
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A position saved by `Position.snapshot`, to go back to with `Position.restore`."""
+
+    state: State
+    moves: int
+    move_lines: int
+    over_noted: bool
+
+
+class Position:
+    """A game in progress, driven one entry at a time.
+
+    `record` is the record the entries come from, when there is one: the ledger quotes each
+    move as that record writes it. With `ledger`, every change of every figure is kept with
+    its line and rule (`referee explain`).
+    """
+
+    def __init__(self, game: Game, header: Header, record: Record | None = None, ledger: bool = False):
+        self.game = game
+        self.header = header
+        self.record = record
+        seats, start = game.seats_from_header(header)
+        self.players = Players(seats)
+        self.book = None
+        if ledger:  # kept for `explain` and for contradicted figures only
+            from referee.engine.ledger import Ledger, LedgerTrace
+
+            self.state = game.new_state(seats, start, header, LedgerTrace())
+            self.book = Ledger(self.state)
+        else:
+            self.state = game.new_state(seats, start, header, Trace())
+        self.moves = 0  # moves played
+        self.move_lines = 0  # move lines met, refused ones included: move numbers count them
+        self.closed = False
+
+    @classmethod
+    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0) -> "Position":
+        """A position around a state already set up and played to (a session that goes on from
+        where its file ends); `state` becomes the position's own."""
+        position = cls.__new__(cls)
+        position.game, position.header, position.record, position.book = game, header, record, None
+        position.players = Players(state.seats)
+        position.state, position.moves, position.move_lines, position.closed = state, moves, move_lines, False
+        return position
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.state.is_over()
+
+    def legal_moves(self) -> list[Move]:
+        return self.game.legal_moves(self.state)
+
+    def next_words(self, text: str) -> list[str]:
+        """The words that may follow `text` (a move's first words) in a legal move."""
+        return self.game.next_words(self.state, text.split())
+
+    def standings(self):
+        from referee.report.diagnostics import rank
+
+        return rank(self.state.standings())
+
+    # --- trials and undo ---------------------------------------------------------------------
+
+    def snapshot(self) -> Mark:
+        """The position as it is now, to come back to (a trial, an undo, a search)."""
+        return Mark(copy_state(self.state), self.moves, self.move_lines, self.closed)
+
+    def restore(self, mark: Mark) -> None:
+        """Back to a snapshot; the snapshot stays usable for another restore."""
+        self.state = copy_state(mark.state)
+        self.moves, self.move_lines, self.closed = mark.moves, mark.move_lines, mark.over_noted
+        if self.book is not None:
+            self.book.discard(self.state)
+
+    # --- entries -----------------------------------------------------------------------------
+
+    def resolve(self, entries) -> None:
+        """Write each player's colour where entries name a player by name."""
+        resolve_players(entries, self.players)
+
+    def apply(self, entry, ruling: Ruling | None = None, *, carry_on: bool = False) -> Outcome:
+        """Take one entry. `ruling` is the table's ruling on a move, given with it. With
+        `carry_on`, a move whose number is wrong is still played (the number is reported)."""
+        if isinstance(entry, Move):
+            return self._move(entry, ruling, carry_on)
+        if isinstance(entry, Checkpoint):
+            return self._guarded(entry, self._checkpoint)
+        if isinstance(entry, Result):
+            return self._guarded(entry, self._result)
+        if isinstance(entry, Ruling):
+            return self._problem(entry, f"{self.game.name}/ruling", "a ruling decides on the move on the line before it, and is given with it", entry.pos)
+        raise TypeError(f"not an entry of a record: {type(entry).__name__}")
+
+    def end(self) -> Outcome:
+        """The end of the record: the rules close what a last move leaves open (a phase, the
+        final scoring). An outcome with a violation says the record stops too early."""
+        outcome = Outcome(None)
+        if self.closed:
+            return outcome
+        self.closed = True
+        try:
+            self.state.end_of_record()
+        except Violation as v:
+            outcome.diagnostics.append(self._diagnostic(v.rule, v.message, v.pos))
+        if self.book is not None:
+            from referee.engine.ledger import END
+
+            self.book.record(self.state, None, END)
+        return outcome
+
+    # --- the kinds of entry ------------------------------------------------------------------
+
+    def _move(self, move: Move, ruling: Ruling | None, carry_on: bool) -> Outcome:
+        name = self.game.name
+        outcome = Outcome(move)
+        self.move_lines += 1
+        if self.state.is_over():
+            rule = f"{name}/game-over"
+            if ruling is not None and ruling.verdict == "void":
+                outcome.ruling = RulingNote("void", ruling.pos.line, move.pos.line, [rule], ruling.text)
+                return outcome
+            outcome.diagnostics.append(self._diagnostic(rule, "the game is already over; no more moves may follow", move.pos))
+            return outcome
+        if move.number is not None and move.number != self.move_lines:
+            outcome.diagnostics.append(self._diagnostic(f"{name}/move-number", f"move number {move.number}, but this is move {self.move_lines}", move.pos))
+            if not carry_on:
+                return outcome
+        state, book = self.state, self.book
+        before = copy_state(state) if ruling is not None and ruling.verdict == "void" else None
+        try:
+            state.apply(move)
+        except Violation as v:
+            if book is not None:
+                book.discard(state)
+            if ruling is None:
+                outcome.diagnostics.append(self._diagnostic(v.rule, v.message, v.pos or move.pos))
+                return outcome
+            if ruling.verdict == "void":  # a refused move left the state as it was
+                outcome.ruling = RulingNote("void", ruling.pos.line, move.pos.line, [v.rule], ruling.text)
+                return outcome
+            try:
+                self.state, waived = accept(state, move, v)
+            except Refused as why:
+                outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"the ruling cannot be honoured: {why}", ruling.pos))
+                return outcome
+            outcome.ruling = RulingNote("accept", ruling.pos.line, move.pos.line, waived, ruling.text)
+            self._played(outcome, move, ruling.pos.line)
+            return outcome
+        if ruling is not None:
+            taken_back = ruling.verdict == "void"
+            outcome.diagnostics.append(self._diagnostic(
+                f"{name}/ruling",
+                f"ruling {ruling.verdict}, but the move on line {move.pos.line} breaks no rule" + ("; it is taken back all the same" if taken_back else ""),
+                ruling.pos,
+            ))
+            if taken_back:
+                outcome.taken_back = True
+                self.state = before
+                if book is not None:
+                    book.discard(before)
+                return outcome
+        self._played(outcome, move)
+        return outcome
+
+    def _played(self, outcome: Outcome, move: Move, ruling_line: int | None = None) -> None:
+        outcome.played = True
+        self.moves += 1
+        if self.book is not None:
+            self.book.record(self.state, move.pos.line, self._written(move), ruling_line)
+
+    def _written(self, move: Move) -> str:
+        """The move as the record writes it, without a comment after it."""
+        if self.record is None:
+            return self.game.format_move(move)
+        pos = move.pos
+        line = self.record.line(pos.line)
+        return line[pos.column - 1:pos.end_column - 1] if pos.end_column else line.strip()
+
+    def _guarded(self, entry, check) -> Outcome:
+        outcome = Outcome(entry)
+        try:
+            check(entry, outcome)
+        except Violation as v:
+            outcome.diagnostics.append(self._diagnostic(v.rule, v.message, v.pos or entry.pos))
+        except RecordError as exc:
+            outcome.unreadable = exc
+        return outcome
+
+    def _checkpoint(self, cp: Checkpoint, outcome: Outcome) -> None:
+        state, name = self.state, self.game.name
+        owner = state.seat(cp.player, cp.pos, f"{name}/checkpoint").colour
+        figures = state.figures(cp.player, {fig.key for fig in cp.figures})
+        for fig in cp.figures:
+            if fig.key not in figures:
+                figures = state.figures(cp.player)  # every one the message may name
+                raise RecordError(f"unknown checkpoint figure {fig.key!r}{did_you_mean(fig.key, figures)}; known: {', '.join(sorted(figures))}", fig.pos)
+            ours = figures[fig.key]
+            stated = _stated(self.game, fig, ours)
+            if (sorted(stated) == sorted(ours)) if isinstance(ours, list) else stated == ours:
+                outcome.confirmed += 1
+            else:
+                outcome.diagnostics.append(Diagnostic(
+                    "error", f"{cp.player} {fig.key} recorded as {written(stated)}, but the rules give {written(ours)}",
+                    fig.pos, f"{name}/checkpoint", figure=(owner, fig.key),
+                ))
+
+    def _result(self, result: Result, outcome: Outcome) -> None:
+        name = self.game.name
+        self.end()
+        if not self.state.is_over():
+            outcome.diagnostics.append(self._diagnostic(f"{name}/result", "a result is stated but the game is not over", result.pos))
+            return
+        totals = {s.seat.colour: s.total for s in self.state.standings()}
+        for colour, points, pos in result.scores:
+            if colour not in totals:
+                raise RecordError(f"result: {self.players.unknown(colour)}", pos)
+            if totals[colour] != points:
+                outcome.diagnostics.append(Diagnostic(
+                    "error", f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}",
+                    pos, f"{name}/result", figure=(colour, self.state.score_figure),
+                ))
+            else:
+                outcome.confirmed += 1
+
+    def _problem(self, entry, rule: str, message: str, pos: Pos | None) -> Outcome:
+        return Outcome(entry, [self._diagnostic(rule, message, pos)])
+
+    def _diagnostic(self, rule: str, message: str, pos: Pos | None) -> Diagnostic:
+        if rule not in self.game.spec.rules:
+            raise missing_rule(self.game.spec, rule)
+        return Diagnostic("error", message, pos, rule)
+
+
+def _stated(game, fig, ours):
+    """A checkpoint's value in the form the rules give theirs: a number, or a list of ids. An
+    empty list is written as the bare figure name or as `none`."""
+    if not isinstance(ours, list):
+        if not isinstance(fig.value, int):
+            raise RecordError(f"checkpoint figure {fig.key!r} is a number; write it after the name, as in '{fig.key} 2'", fig.pos)
+        return fig.value
+    if isinstance(fig.value, int):
+        raise RecordError(f"checkpoint figure {fig.key!r} lists words (such as goods), not a number", fig.pos)
+    words = fig.value or []
+    if words == [NONE]:
+        return []
+    return game.figure_words(fig.key, words, fig.where)

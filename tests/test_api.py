@@ -1,0 +1,128 @@
+"""The public API: a record read, a position driven one entry at a time, a replay with visitors."""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stdout
+
+import pytest
+
+import referee
+from referee.cli.main import main
+from referee.notation.parser import Move, Ruling
+
+
+def random_record(game: str, players: int, seed: int) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["play", game, "--players", str(players), "--seed", str(seed)]) == 0
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module", params=["canterbury", "hamburgum", "speicherstadt"])
+def game_record(request):
+    text = random_record(request.param, 3, 5)
+    record, game = referee.read_record(text, name=f"{request.param}.log")
+    return text, record, game
+
+
+def test_the_public_names_are_stated_and_importable():
+    assert sorted(referee.__all__) == sorted(set(referee.__all__))
+    for name in referee.__all__:
+        assert getattr(referee, name) is not None
+
+
+def test_a_position_driven_entry_by_entry_ends_as_the_replay_does(game_record):
+    text, record, game = game_record
+    position = referee.Position(game, record.header, record)
+    position.resolve(record.entries)
+    for index, entry in enumerate(record.entries):
+        if isinstance(entry, Ruling):
+            continue
+        ruling = record.entries[index + 1] if index + 1 < len(record.entries) and isinstance(record.entries[index + 1], Ruling) else None
+        outcome = position.apply(entry, ruling)
+        assert outcome.verdict is referee.Verdict.LEGAL, outcome.diagnostics
+    position.end()
+    report = referee.replay(record, game)
+    assert report.status is referee.Status.LEGAL and report.exit_code == 0
+    assert position.is_over() and report.complete
+    assert [(s.seat.colour, s.total) for s in position.standings()] == [(s.seat.colour, s.total) for s in report.standings]
+
+
+def test_a_refused_move_leaves_the_position_and_names_its_rule(game_record):
+    text, record, game = game_record
+    position = referee.Position(game, record.header, record)
+    position.resolve(record.entries)
+    index = next(i for i, e in enumerate(record.entries) if isinstance(e, Move) and getattr(e, "player", None))
+    for entry in record.entries[:index]:
+        if isinstance(entry, Move):
+            assert position.apply(entry).legal
+    first = record.entries[index]
+    played = position.moves
+    seats = [s.colour for s in position.state.seats]
+    other = next(c for c in seats if c != first.player)
+    wrong = referee.read_entry(game, game.format_move(first).replace(first.player, other, 1), line=first.pos.line)
+    outcome = position.apply(wrong)
+    assert not outcome.played and outcome.verdict is referee.Verdict.ILLEGAL
+    assert outcome.diagnostics[0].rule in game.spec.rules
+    assert position.apply(first).legal and position.moves == played + 1
+
+
+def test_restore_goes_back_to_the_snapshot_and_the_snapshot_stays_usable(game_record):
+    text, record, game = game_record
+    position = referee.Position(game, record.header, record)
+    position.resolve(record.entries)
+    moves = [e for e in record.entries if isinstance(e, Move)]
+    mark = position.snapshot()
+    before = position.state.describe()
+    for move in moves[:5]:
+        assert position.apply(move).legal
+    assert position.state.describe() != before
+    position.restore(mark)
+    assert position.state.describe() == before and position.moves == 0
+    for move in moves[:5]:
+        assert position.apply(move).legal
+    position.restore(mark)
+    assert position.state.describe() == before
+    assert position.legal_moves() == game.legal_moves(position.state)
+
+
+class Counting(referee.Visitor):
+    def __init__(self):
+        self.played, self.began, self.ended = 0, 0, None
+
+    def begin(self, position):
+        self.began += 1
+
+    def visit(self, outcome, position):
+        self.played += outcome.played
+
+    def end(self, position, replayed):
+        self.ended = replayed
+
+    def result(self):
+        return self.played
+
+
+def test_a_visitor_of_its_own_is_told_of_every_entry(game_record):
+    text, record, game = game_record
+    report_builder, counting = referee.ReportBuilder(name="x"), Counting()
+    played = referee.replay(record, game, referee.Tee(counting, report_builder))
+    assert played == counting.played == report_builder.report.moves > 0
+    assert counting.began == 1 and counting.ended is True
+
+
+def test_every_error_carries_its_exit_code():
+    assert referee.UsageError("x").exit_code == 2
+    assert referee.RecordError("x").exit_code == 3
+    assert referee.SpecError("f", "k", "m").exit_code == 4
+    assert referee.Violation("r", "m").exit_code == 1
+    assert all(issubclass(e, referee.RefereeError) for e in (referee.UsageError, referee.RecordError, referee.SpecError, referee.Violation))
+    assert [s.exit_code for s in referee.Status] == [0, 1, 3, 4, 5]
+    assert referee.Status.LEGAL.worse("malformed") is referee.Status.MALFORMED
+
+
+def test_a_record_without_a_game_tag_is_refused_with_a_position():
+    with pytest.raises(referee.RecordError) as caught:
+        referee.read_record("red: pass\n")
+    assert caught.value.pos.line == 1
