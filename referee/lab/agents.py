@@ -172,7 +172,7 @@ class MCTSAgent:
         while not table.over() and steps < most:
             decision = table.decision()
             if decision.colour is None:
-                table.state.apply(table.table_move(rng))
+                table.play(None, table.table_move(rng))
                 steps += 1
                 continue
             if not expanding:

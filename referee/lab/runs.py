@@ -106,16 +106,17 @@ def play_task(task: Task, side: str = "") -> GameResult:
             table.play(decision.colour, move)
             if move is not DONE:
                 moves += 1
-            now = state.situation().round
+            now = table.state.situation().round
             if now != last_round:
                 last_round = now
-                ahead = _leader(state)
+                ahead = _leader(table.state)
                 if ahead is not None and leader is not None and ahead != leader:
                     lead_changes += 1
                 leader = ahead if ahead is not None else leader
     finally:
         if collecting:
             gc.enable()
+    state = table.state
     finished = state.is_over()
     standings = state.standings()
     by_colour = {s.seat.colour: s for s in rank(standings)}

@@ -11,13 +11,18 @@ real table do:
 - several players to act: each in the game's order chooses among their own moves or to
   be done (`DONE`); once all are done, the table makes the move that closes the phase;
 - a colour with no agent (a neutral player) is played by the table as well.
+
+The game itself is driven through the engine's public API: a `referee.Position` takes each
+move and answers with its outcome, and a trial is a snapshot of it.
 """
 
 from __future__ import annotations
 
 import random
-from referee.engine.copying import copy_state
+from referee.engine.position import Position
+from referee.errors import Violation
 from referee.games.base import Game, State, Unrecorded
+from referee.notation.parser import Header
 
 
 class Done:
@@ -30,7 +35,7 @@ class Done:
 
 
 DONE = Done()
-_QUIET = Unrecorded()  # the trace of trial copies: what a search tried is nobody's business
+_QUIET = Unrecorded()  # the trace of trials: what a search tried is nobody's business
 
 
 class Decision:
@@ -58,10 +63,15 @@ class Table:
     """A game in progress with the state the table keeps beyond the rules: who is done in
     the current phase where everyone may act."""
 
-    def __init__(self, game: Game, state: State, seated: set[str]):
-        self.game, self.state, self.seated = game, state, seated
+    def __init__(self, game: Game, state: State, seated: set[str], position: Position | None = None):
+        self.game, self.seated = game, seated
+        self.position = position or Position.at(game, state, Header())
         self.done: set[str] = set()
         self.phase: tuple = ()
+
+    @property
+    def state(self) -> State:
+        return self.position.state
 
     def over(self) -> bool:
         return self.state.is_over()
@@ -92,19 +102,21 @@ class Table:
         """Carry out a choice: a move, or `DONE` for the colour that made it."""
         if move is DONE:
             self.done.add(colour)
-        else:
-            self.state.apply(move)
+            return
+        outcome = self.position.apply(move)
+        if not outcome.played:
+            problem = next(d for d in outcome.diagnostics if d.severity == "error")
+            raise Violation(problem.rule or f"{self.game.name}/move", problem.message)
 
     def table_move(self, rng: random.Random):
         return self.game.table_move(self.state, rng)
 
     def copy(self) -> "Table":
-        """An independent table for a trial; its trace keeps nothing."""
-        trace, self.state.trace = self.state.trace, _QUIET
-        try:
-            state = copy_state(self.state, share=(_QUIET,))
-        finally:
-            self.state.trace = trace
-        twin = Table(self.game, state, self.seated)
+        """An independent table for a trial: a snapshot of the position, played on apart,
+        whose trace keeps nothing (rules skip wording what they read for such a trace)."""
+        mark = self.position.snapshot()
+        mark.state.trace = _QUIET
+        position = Position.at(self.game, mark.state, self.position.header, moves=mark.moves, move_lines=mark.move_lines)
+        twin = Table(self.game, mark.state, self.seated, position)
         twin.done, twin.phase = set(self.done), self.phase
         return twin
