@@ -356,6 +356,13 @@ class Game:
         own = getattr(self._looks("play", needed=False), "table_move", None)
         return own(state, rng) if own is not None else self.random_move(state, rng)
 
+    def chosen(self, state: State, move: Move) -> list[str] | None:
+        """What a move chose, in the game's words (the card bought, the structure built), for
+        the lab's tally of choices, read before the move is made; None where the play module
+        has no `chosen`, and the lab reads the move's own fields."""
+        own = getattr(self._looks("play", needed=False), "chosen", None)
+        return own(state, move) if own is not None else None
+
     def random_player(self) -> Callable[[State, random.Random], Move]:
         """What draws `random_move`: the play module's own, or a pick among the legal moves.
         A random game asks for it once and calls it for every move."""

@@ -101,7 +101,8 @@ def play_task(task: Task, side: str = "") -> GameResult:
             else:
                 move = agents[decision.colour].choose(decision, rngs[decision.colour])
             if move is not DONE and decision.colour is not None:
-                for word in usage_words(move):
+                words = game.chosen(table.state, move)
+                for word in usage_words(move) if words is None else words:
                     usage[decision.colour][word] = usage[decision.colour].get(word, 0) + 1
             table.play(decision.colour, move)
             if move is not DONE:
