@@ -8,6 +8,8 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 _made: list[str] = []
 
 
@@ -28,3 +30,14 @@ def pytest_unconfigure(config):
         for name in ("REFEREE_CACHE", "XDG_CONFIG_HOME"):
             if os.environ.get(name) == folder:
                 del os.environ[name]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The site built once for the whole session, shared by every test that reads it."""
+    from tests.built_site import mkdocs_build
+
+    dest = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(dest)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return dest

@@ -125,6 +125,16 @@ def processes(text: str) -> int:
     return count
 
 
+RULE = """\
+Look a rule up by the id a diagnostic names, without a browser: its title and text, its source,
+how the referee checks it, the shortest record that breaks it with what `referee check` says
+about it and the line that passes instead (or why no record can break it), and its link on the
+rulebook site.
+
+  referee rule speicherstadt/purchase-funds
+  referee rule purchase-funds          (the game may be left out when the id is unique)
+"""
+
 VARIANT_HELP = "a variant by name, or (on the command line only) the path of an overlay file of your own; repeatable"
 FILE_HELP = "a game record, or - for standard input"
 
@@ -213,6 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
     v = command("validate", "validate every spec and variant (schema, cross-references, totals)", epilog=None)
     v.add_argument("specdir", nargs="?", metavar="SPECDIR", help="a specs directory or one game's directory (default: the bundled specs)")
     v.add_argument("--provenance", action="store_true", help="list every value whose source is less than certain")
+
+    ru = command("rule", "one rule by its id: its text, the record that breaks it with what check says, the fix, and its page", epilog=None, description=RULE)
+    ru.add_argument("rule", metavar="ID", help="a rule id as a diagnostic names it in error[...], such as speicherstadt/purchase-funds (the game may be left out when only one game has the rule)")
+    ru.add_argument("--lang", choices=("en", "hu", "de"), default=None, help="the language of the rule's text (default: from LANG, else English)")
 
     b = command("box", "the group's own printed numbers for what no source gives, entered once and used by every command", description=BOX, epilog=None)
     b.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")

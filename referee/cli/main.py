@@ -319,7 +319,19 @@ def cmd_docs(args) -> int:
         raise UsageError(f"cannot write {readable_name(args.out)}: {exc.strerror or exc}{where}") from None
     output.verdict(EXIT_OK)
     pages = sum(1 for path in written if path.suffix == ".md")
-    say(f"wrote {pages} pages and {len(written) - pages} replay pages and pictures to {readable_name(args.out)}")
+    say(f"wrote {pages} pages and {len(written) - pages} files beside them (replay pages, pictures, counter-example records) to {readable_name(args.out)}")
+    return EXIT_OK
+
+
+def cmd_rule(args) -> int:
+    import os
+
+    from referee.cli.rule_command import run
+
+    lang = args.lang or next((code for code in ("hu", "de") if (os.environ.get("LC_ALL") or os.environ.get("LANG") or "").lower().startswith(code)), "en")
+    lines = run(args.rule, lang)
+    output.verdict(EXIT_OK)
+    say("\n".join(lines))
     return EXIT_OK
 
 
@@ -329,7 +341,7 @@ def cmd_box(args) -> int:
     return run(args, say, output.verdict)
 
 
-COMMANDS = {"check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
+COMMANDS = {"rule": cmd_rule, "check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
 
 
 if __name__ == "__main__":  # pragma: no cover
