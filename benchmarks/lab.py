@@ -94,14 +94,14 @@ def _share(name: str, agents: list[str], games: int, seed: int) -> str:
     return f"{r['wins']}/{r['n']} = {100 * r['rate']:.0f}% [{100 * r['ci'][0]:.0f}, {100 * r['ci'][1]:.0f}]"
 
 
-def part_strength(games: int, mcts_games: int, names) -> None:
+def part_strength(games: int, mcts_games: int, names, pairings=None, seed: int = 11) -> None:
     print("strength, 3 players, agents rotated; share of games won by the first agent (fair: 33%)")
+    default = [("greedy", "random", games), ("mcts", "random", mcts_games), ("mcts", "greedy", mcts_games)]
+    chosen = [(a, b, mcts_games if "mcts" in (a, b) else games) for a, b in pairings] if pairings else default
     for name in names:
-        if games:
-            print(f"  {name:14} greedy v random: {_share(name, ['greedy', 'random'], games, 11)}")
-        if mcts_games:
-            print(f"  {name:14} mcts v random:   {_share(name, ['mcts', 'random'], mcts_games, 12)}")
-            print(f"  {name:14} mcts v greedy:   {_share(name, ['mcts', 'greedy'], mcts_games, 13)}")
+        for n, (a, b, count) in enumerate(chosen):
+            if count:
+                print(f"  {name:14} {a} v {b}: {_share(name, [a, b], count, seed + n)} (seed {seed + n})")
 
 
 def part_ray(games: int) -> None:
@@ -132,6 +132,8 @@ def main() -> None:
     parser.add_argument("--mcts-games", type=int, default=6, help="games per pairing with mcts (0: none)")
     parser.add_argument("--ray-games", type=int, default=300)
     parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable) for the strength part")
+    parser.add_argument("--pairing", action="append", default=[], metavar="A:B", help="strength of agent A against two of B (repeatable; default greedy:random, mcts:random, mcts:greedy)")
+    parser.add_argument("--seed", type=int, default=11, help="the strength part's first seed (one more for each pairing)")
     args = parser.parse_args()
     parts = set(args.only.split(","))
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} processors")
@@ -140,7 +142,7 @@ def main() -> None:
     if "speed" in parts:
         part_speed()
     if "strength" in parts:
-        part_strength(args.games, args.mcts_games, args.game or GAMES)
+        part_strength(args.games, args.mcts_games, args.game or GAMES, [tuple(p.split(":", 1)) for p in args.pairing], args.seed)
     if "ray" in parts:
         part_ray(args.ray_games)
 
