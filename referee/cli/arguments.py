@@ -54,6 +54,37 @@ Civitas Hamburgum's rondel, harbour and churches, The Speicherstadt's display an
 and every player's figures. Values that rest on a provisional spec value are marked '?'.
 The picture scales to the width of the screen or page it is shown on.""")
 
+LAB = """Simulated games by agents that play, and what they show about the game and its data:
+each seat's win rate with its 95% interval, scores, game length, margin of victory, lead
+changes, how often each action, card or structure is chosen and how that goes with winning,
+and the uncertain spec values the games relied on. Every figure comes with its sample size.
+
+  referee lab canterbury --players 3 --games 200 --agent greedy,random --rotate -o lab.html
+  referee lab speicherstadt --players 4 --games 400 --variant V --against none
+  referee lab replay games/*.log --variant V
+
+Agents: random, greedy (one ply: the move that is best for its player by final scoring as if
+the game ended now; greedy:N tries at most N candidate moves, drawn at random), mcts (UCT with
+random playouts; mcts:N for N playouts a decision). --agent greedy,random gives the first
+seat greedy and the others random; --rotate moves the agents one seat on each game.
+
+With --against, both sides play the same seeds (the same chance outcomes where the variants
+allow) and the report gives each difference with its interval; the run stops early once a
+sequential test (SPRT) settles whether the variant changes the first seat's chance of winning
+by 15 points or more. The same seed gives the same games, locally, with -j or on Ray.
+
+--sensitivity varies each provisional spec value the games relied on (its numbers) within
+a stated range and ranks the values by how far they move the results: which printed numbers
+to read off the box first.
+
+--ray runs the games on Ray (pip install 'referee[lab]'): a local cluster without an address,
+or an existing one (ray start --head; then --ray HEAD:6379, or --ray auto on a node).
+
+'referee lab replay RECORDS... --variant V' checks real records again under a variant and
+lists those whose verdict or winner changes. Exit codes: 0 when every game was played, 2 usage,
+4 a variant or spec the games cannot be played with (or that left a game no legal way on),
+5 internal error (a game the referee could not play; the report counts and names it)."""
+
 REPLAY = N_("""One HTML file that needs nothing else (no network, opens from disk): the record's moves
 beside a picture of the position, each move told in a plain sentence, the left and right arrow
 keys to step, diagnostics at their lines, and a chart of each player's score and money by round.""")
@@ -216,6 +247,24 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=None, metavar="S", help=_("random seed (default: a fresh one, written in the record)"))
     pl.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
     pl.add_argument("--out", metavar="FILE", help=_("write to FILE instead of standard output ('-' is standard output)"))
+
+    lab = command("lab", "simulated games by agents: seat win rates, lengths, margins, choices, with intervals; HTML and JSON", description=LAB, epilog=None)
+    lab.add_argument("game", metavar="GAME", type=game_name, help="the game (speicherstadt, canterbury or hamburgum), or 'replay' to check RECORDS again under --variant")
+    lab.add_argument("records", nargs="*", metavar="RECORDS", help="with 'replay': the game records to check again")
+    lab.add_argument("--players", type=int, metavar="N", help="how many players sit at the table (required for a run)")
+    lab.add_argument("--games", type=int, default=100, metavar="K", help="games to play per side (default: 100)")
+    lab.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+    lab.add_argument("--against", action="append", default=None, metavar="BASE", help="compare with this side on the same seeds: a variant (repeatable), or 'none' for the plain rules")
+    lab.add_argument("--agent", default="random", metavar="A", help="the agents in seat order, comma-separated (random, greedy, greedy:N, mcts, mcts:N); the last fills the other seats (default: random)")
+    lab.add_argument("--rotate", action="store_true", help="move the agents one seat on for each game, so every agent sits in every seat equally often")
+    lab.add_argument("--seed", type=int, default=1, metavar="S", help="the run's seed: the same seed plays the same games (default: 1)")
+    lab.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help="play games in N local worker processes (default: 1)")
+    lab.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help="play the games on Ray: a local Ray without ADDRESS, else the cluster at ADDRESS ('auto' on a node of one)")
+    lab.add_argument("--sensitivity", nargs="?", type=float, const=0.25, default=None, metavar="SHARE", help="also vary each provisional number the games relied on down and up by SHARE of itself (default 0.25, at least 1), and rank the values by how far the results move")
+    lab.add_argument("--sensitivity-games", type=int, default=40, metavar="K", help="games per setting for --sensitivity (default: 40, at most --games)")
+    lab.add_argument("-o", "--out", metavar="REPORT.html", help="write the self-contained HTML report (charts included) to this file")
+    lab.add_argument("--json", metavar="FILE", dest="json_out", help="write the figures (and every game's result) as JSON to FILE")
+    lab.add_argument("--format", choices=("text", "json"), default="text", help="what standard output gets: text for people (default), json for programs")
 
     v = command("validate", N_("validate every spec and variant (schema, cross-references, totals)"), epilog=None)
     v.add_argument("specdir", nargs="?", metavar="SPECDIR", help=_("a specs directory or one game's directory (default: the bundled specs)"))

@@ -244,6 +244,66 @@ def cmd_play(args) -> int:
     return EXIT_OK
 
 
+def cmd_lab(args) -> int:
+    """A run of simulated games (or `lab replay` of records): the figures as text or JSON on
+    standard output, the page and the JSON in files when asked for."""
+    from referee.lab import experiment, report
+    from referee.lab.runs import Progress
+    from referee.spec.loader import available_games, no_games
+
+    if args.game == "replay":
+        if not args.records:
+            raise UsageError("lab replay needs the records to check again")
+        data = experiment.replay_records(args.records, args.variant)
+        _write_lab_files(args, data, page=None)
+        output.verdict(EXIT_OK)
+        if args.format == "json":
+            say(output.dumps(data))
+        else:
+            for line in report.replay_summary(data):
+                say(line)
+        return EXIT_OK
+    if args.records:
+        raise UsageError(f"unexpected arguments after the game: {' '.join(args.records)} (records go with 'lab replay')")
+    if not available_games():
+        raise no_games()
+    if args.game not in available_games():
+        raise UsageError(f"unknown game {args.game!r}; games: {', '.join(available_games())}, or replay")
+    if args.players is None:
+        raise UsageError("lab needs --players N")
+    against = None
+    if args.against is not None:
+        against = [] if [a.strip().lower() for a in args.against] == ["none"] else args.against
+    plan = experiment.Plan(game=args.game, players=args.players, games=args.games, variants=args.variant,
+                           against=against, agents=[a for a in args.agent.split(",") if a.strip()] or ["random"],
+                           seed=args.seed, rotate=args.rotate, jobs=args.jobs,
+                           ray=args.ray is not None, ray_address=args.ray or None,
+                           sensitivity=args.sensitivity, sensitivity_games=args.sensitivity_games)
+    experiment.check_plan(plan)
+    sides = 2 if against is not None else 1
+    data = experiment.run(plan, Progress(plan.games * sides))
+    _write_lab_files(args, data, page=report.html_page)
+    # a game that could not be played to its end: the data's doing (4) or the referee's (5)
+    failures = {game["failure"] for game in data["games"] if game["error"]}
+    code = EXIT_INTERNAL if "internal" in failures else EXIT_SPEC if failures else EXIT_OK
+    output.verdict(code)
+    if args.format == "json":
+        say(output.dumps(data))
+    else:
+        for line in report.text_summary(data):
+            say(line)
+    return code
+
+
+def _write_lab_files(args, data: dict, page) -> None:
+    for path, text in ((args.out, page(data) if page and args.out else None), (args.json_out, output.dumps(data) if args.json_out else None)):
+        if path and text is not None:
+            try:
+                Path(path).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"cannot write {readable_name(path)}: {exc.strerror or exc}") from None
+
+
 def cmd_validate(args) -> int:
     from referee.spec.loader import specs_root
     from referee.cli.validate import validate
@@ -293,7 +353,7 @@ def cmd_box(args) -> int:
     return run(args, say, output.verdict)
 
 
-COMMANDS = {"rule": cmd_rule, "check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
+COMMANDS = {"rule": cmd_rule, "check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
 
 
 if __name__ == "__main__":  # pragma: no cover

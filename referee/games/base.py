@@ -219,6 +219,13 @@ class State:
     def standings(self) -> list[Standing]:
         raise NotImplementedError
 
+    def standings_now(self) -> list[Standing]:
+        """The standings as final scoring would make them if the game ended now: what a
+        one-ply search weighs its candidate moves by. A game that scores as it goes (its
+        `standings` already are that) keeps this default; one whose final scoring waits for
+        the end applies it to the position as it is."""
+        return self.standings()
+
     def describe(self) -> dict:
         raise NotImplementedError
 
@@ -341,6 +348,22 @@ class Game:
     def random_move(self, state: State, rng: random.Random) -> Move:
         """A legal move, or a chance outcome drawn as the physical game would draw it."""
         return self.random_player()(state, rng)
+
+    def table_move(self, state: State, rng: random.Random) -> Move:
+        """A move that no player chooses: a chance outcome drawn as the physical game draws
+        it (a card revealed, an office turned up), or the step that closes a phase in which
+        every player may act once all of them are done (a round's heading). The play
+        module's own `table_move` where it has one, else `random_move`, which draws chance
+        outcomes as the table would."""
+        own = getattr(self._looks("play", needed=False), "table_move", None)
+        return own(state, rng) if own is not None else self.random_move(state, rng)
+
+    def chosen(self, state: State, move: Move) -> list[str] | None:
+        """What a move chose, in the game's words (the card bought, the structure built), for
+        the lab's tally of choices, read before the move is made; None where the play module
+        has no `chosen`, and the lab reads the move's own fields."""
+        own = getattr(self._looks("play", needed=False), "chosen", None)
+        return own(state, move) if own is not None else None
 
     def random_player(self) -> Callable[[State, random.Random], Move]:
         """What draws `random_move`: the play module's own, or a pick among the legal moves.

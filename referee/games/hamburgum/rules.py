@@ -747,6 +747,9 @@ class HamburgumState(State):
     def standings(self) -> list[Standing]:
         return standings_of(self)
 
+    def standings_now(self) -> list[Standing]:
+        return standings_of(self, as_if_over=True)
+
     def situation(self) -> Situation:
         """The round and the player to move on the rondel; a round has no phases, the move
         chooses the action. In advanced game II the table turns up an office first whenever

@@ -28,12 +28,13 @@ def final(state: State, player) -> dict[str, int]:
     return {"prestige": player.prestige, "tokens": tokens, "bought": bought, "money": money - bought * scoring["prestige_price"]}
 
 
-def standings_of(state: State) -> list[Standing]:
-    """Each player's standing: the prestige track, and once the game is over, final scoring."""
+def standings_of(state: State, as_if_over: bool = False) -> list[Standing]:
+    """Each player's standing: the prestige track, and once the game is over (or, with
+    `as_if_over`, as if it ended now), final scoring."""
     out = []
     rule = state.game.rule
     for player in state.players.values():
-        if state.over:
+        if state.over or as_if_over:
             f = final(state, player)
             parts = {"prestige": f["prestige"], "unscored tokens": f["tokens"], "bought prestige": f["bought"]}
             money = f["money"]

@@ -96,6 +96,27 @@ def random_move(state: SpeicherstadtState, rng: random.Random) -> Move:
     return rng.choice(moves)
 
 
+def chosen(state: SpeicherstadtState, move: Move) -> list[str]:
+    """What a move chose, for the lab's tally of choices: the card a purchase buys (by its
+    type), the loading action, the slot's card a worker queues for."""
+    if isinstance(move, Offer):
+        offer = state.current_offer()
+        return [f"buy {offer.slot.card.type}"] if move.buy and offer is not None else []
+    if isinstance(move, Place) and 0 < move.slot <= len(state.slots):
+        return [f"queue for {state.slots[move.slot - 1].card.type}"]
+    if isinstance(move, Load):
+        return [move.action]
+    return []
+
+
+def table_move(state: SpeicherstadtState, rng: random.Random) -> Move:
+    """What no player chooses: a card revealed, or, once every player is done loading, the
+    next round's heading (after the last round, the fires left are revealed)."""
+    if state.phase == LOADING:
+        return RoundStart(state.round + 1) if not state.last_round else _random_reveal(state, rng)
+    return random_move(state, rng)
+
+
 def _random_reveal(state: SpeicherstadtState, rng: random.Random) -> Reveal:
     game = state.game
     season = state.current_season()

@@ -644,10 +644,12 @@ class SpeicherstadtState(State):
 
     # --- final scoring (the arithmetic is in scoring.py) -----------------------------------
 
-    def breakdown(self, player: Player) -> dict[str, int]:
+    def breakdown(self, player: Player, as_if_over: bool = False) -> dict[str, int]:
+        """A player's points by part: fires as they come, the rest once the game is over (or,
+        `as_if_over`, as final scoring would count them now)."""
         game, types = self.game, self.spec["cards"]["types"]
         parts: dict[str, int] = {"fires": player.fire_points}
-        if not self.is_over():
+        if not (as_if_over or self.is_over()):
             return parts
         rule = game.rule
         sizes = types[game.contract]["points_by_size"]
@@ -682,12 +684,15 @@ class SpeicherstadtState(State):
         """Coins stop at the data's minimum; points have no floor (negative-score)."""
         return {"coins": self.spec["components"]["coins"]["minimum"], "points": None}
 
-    def standings(self) -> list[Standing]:
+    def standings(self, as_if_over: bool = False) -> list[Standing]:
         out = []
         for colour, player in self.players.items():
-            parts = self.breakdown(player)
+            parts = self.breakdown(player, as_if_over)
             out.append(Standing(player.seat, sum(parts.values()), parts, [("coins", player.coins, 1)]))
         return out
+
+    def standings_now(self) -> list[Standing]:
+        return self.standings(as_if_over=True)
 
     # --- figures for checkpoints -----------------------------------------------------------
 

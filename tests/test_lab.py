@@ -1,0 +1,277 @@
+"""`referee lab`: agents that play, seeded runs that repeat, statistics that hold, the page.
+
+Game counts are small so the file stays fast; the full strength figures are in
+benchmarks/lab.py and its README."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from referee.cli.main import main
+from referee.lab import experiment, stats
+from referee.lab.agents import GreedyAgent, make_agent
+from referee.lab.random_game import play_game, random_game_start
+from referee.lab.runs import run_local, tasks_for
+from referee.lab.table import DONE, Table
+
+SEAT_AHEAD = """kind: variant
+id: late-seats-ahead
+game: hamburgum
+title: Later seats start far ahead
+description: A test overlay whose head start grows with the seat (seat k gets k times it).
+changes:
+  setup:
+    per_seat:
+      prestige: 25
+"""
+
+CHEAP_PRESTIGE = """kind: variant
+id: cheap-prestige
+game: hamburgum
+title: Prestige for a coin
+description: A test overlay whose final scoring buys a point of prestige with every coin.
+changes:
+  scoring:
+    prestige_price: 1
+"""
+
+
+def _plan(**changes) -> experiment.Plan:
+    options = dict(game="speicherstadt", players=3, games=6, agents=["greedy", "random"], seed=5, rotate=True)
+    options.update(changes)
+    return experiment.Plan(**options)
+
+
+def _without_time(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "seconds"}
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+
+def test_wilson_intervals_match_the_published_values():
+    low, high = stats.wilson(0, 20)
+    assert low == 0 and high == pytest.approx(0.1611, abs=1e-3)
+    low, high = stats.wilson(10, 20)
+    assert (low, high) == (pytest.approx(0.2993, abs=1e-3), pytest.approx(0.7007, abs=1e-3))
+    assert stats.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_sequential_test_settles_both_ways_and_waits_when_it_must():
+    assert stats.sprt(30, 5).verdict == "higher"
+    assert stats.sprt(5, 30).verdict == "lower"
+    assert stats.sprt(60, 60).verdict == "no change of delta or more"
+    assert stats.sprt(3, 2).verdict == "undecided"
+
+
+def test_correlation_is_none_without_spread_and_one_for_a_perfect_line():
+    assert stats.correlation([1, 1, 1], [0, 1, 0]) is None
+    assert stats.correlation([0, 1, 2, 3], [0, 0, 1, 1]) == pytest.approx(0.894, abs=1e-3)
+
+
+# --- agents and the table ----------------------------------------------------------------------
+
+
+def test_greedy_beats_random_at_canterbury():
+    results = run_local([(t, "") for t in tasks_for("canterbury", 3, (), ["greedy", "random"], 24, seed=3, rotate=True)])
+    summary = stats.summarise(results)
+    greedy = summary["agents"]["greedy"]
+    assert greedy["n"] == 24 and summary["finished"] == 24
+    assert greedy["ci"][0] > 1 / 3, f"greedy won {greedy['wins']} of 24 against two random players"
+
+
+def test_a_small_mcts_beats_random_at_canterbury():
+    results = run_local([(t, "") for t in tasks_for("canterbury", 3, (), ["mcts:8", "random"], 6, seed=3, rotate=True)])
+    mcts = stats.summarise(results)["agents"]["mcts:8"]
+    assert mcts["n"] == 6 and mcts["ci"][0] > 1 / 3, f"mcts won {mcts['wins']} of 6 against two random players"
+
+
+def test_every_player_may_be_done_when_everyone_may_act():
+    _, game, state = random_game_start("speicherstadt", 3)
+    table = Table(game, state, {s.colour for s in state.seats})
+    rng = random.Random(2)
+    agent = make_agent("random")
+    seen_done = False
+    for _ in range(400):
+        if table.over():
+            break
+        decision = table.decision()
+        if decision.colour is None:
+            move = table.table_move(rng)
+        else:
+            move = agent.choose(decision, rng)
+            if decision.free:
+                assert DONE in decision.moves
+                assert all(m is DONE or m.player == decision.colour for m in decision.moves)
+                seen_done = True
+        table.play(decision.colour, move)
+    assert seen_done, "Loading lets each player choose their own moves or be done"
+
+
+def test_a_trial_copy_leaves_the_table_alone():
+    _, game, state = random_game_start("canterbury", 2)
+    table = Table(game, state, {s.colour for s in state.seats})
+    before = repr(state.describe())
+    decision = table.decision()
+    GreedyAgent(most=8).choose(decision, random.Random(1))
+    assert repr(state.describe()) == before
+
+
+@pytest.mark.parametrize("text", ["chess", "random:3", "mcts:0", "greedy:x"])
+def test_an_unknown_agent_is_a_usage_error(text):
+    from referee.errors import UsageError
+
+    with pytest.raises(UsageError):
+        make_agent(text)
+
+
+# --- runs that repeat --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def speicherstadt_run() -> dict:
+    return experiment.run(_plan())
+
+
+def test_the_same_seed_gives_the_same_report(speicherstadt_run):
+    again = experiment.run(_plan())
+    assert _without_time(again) == _without_time(speicherstadt_run)
+    other = experiment.run(_plan(seed=6))
+    assert [g["scores"] for g in other["games"]] != [g["scores"] for g in speicherstadt_run["games"]]
+
+
+def test_worker_processes_play_the_same_games(speicherstadt_run):
+    spread = experiment.run(_plan(jobs=2))
+    assert spread["games"] == speicherstadt_run["games"]
+
+
+def test_ray_plays_the_same_games_as_the_local_run(speicherstadt_run):
+    pytest.importorskip("ray")
+    from referee.lab import ray_runner
+
+    items = [(t, "variant") for t in tasks_for("speicherstadt", 3, (), ["greedy", "random"], 6, seed=5, rotate=True)]
+    try:
+        on_ray = ray_runner.run_ray(items, workers=2)
+    finally:
+        ray_runner.stop()
+    assert [r.to_json() for r in on_ray] == speicherstadt_run["games"]
+
+
+def test_every_figure_has_its_sample_size(speicherstadt_run):
+    side = speicherstadt_run["sides"]["variant"]
+    assert side["games"] == 6 and side["finished"] == 6
+    for seat in side["seats"]:
+        assert seat["n"] == 6 and seat["score"]["n"] == 6 and len(seat["ci"]) == 2
+    assert all(row["n"] == 18 for row in side["usage"])
+    assert side["length"]["moves"]["n"] == 6
+    assert side["relied_on"], "the report lists the uncertain values the games relied on"
+
+
+# --- a variant's effect found --------------------------------------------------------------------
+
+
+def test_a_seat_advantage_is_detected(tmp_path):
+    overlay = tmp_path / "late-seats-ahead.yaml"
+    overlay.write_text(SEAT_AHEAD, encoding="utf-8")
+    data = experiment.run(experiment.Plan(game="hamburgum", players=3, games=40, variants=[str(overlay)], against=[], seed=2))
+    last = data["comparison"]["seats"][2]["win_rate"]
+    assert last["n"] == 40 and last["ci"][0] > 0, "the last seat's head start shows as a higher win rate"
+    assert data["sides"]["variant"]["seats"][2]["ci"][0] > 1 / 3
+    assert data["comparison"]["sprt"]["verdict"] in ("lower", "undecided")
+
+
+def test_a_comparison_stops_once_the_sequential_test_settles(tmp_path):
+    overlay = tmp_path / "late-seats-ahead.yaml"
+    overlay.write_text(SEAT_AHEAD, encoding="utf-8")
+    data = experiment.run(experiment.Plan(game="hamburgum", players=3, games=400, variants=[str(overlay)], against=[], seed=2, batch=20))
+    assert data["stopped_early"] and data["comparison"]["pairs"] < 400
+    assert data["comparison"]["sprt"]["verdict"] == "lower", "the first seat's chance falls"
+    assert data["sides"]["variant"]["games"] == data["sides"]["base"]["games"] == data["comparison"]["pairs"]
+
+
+def test_lab_replay_lists_the_records_whose_winner_changes(tmp_path):
+    from referee.engine.replay import check_bytes
+
+    overlay = tmp_path / "cheap-prestige.yaml"
+    overlay.write_text(CHEAP_PRESTIGE, encoding="utf-8")
+    paths = []
+    for seed in range(6):
+        text = play_game("hamburgum", 3, seed=seed)
+        kept = [line for line in text.splitlines() if not line.startswith(("check ", "result "))]
+        path = tmp_path / f"game-{seed}.log"
+        path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    data = experiment.replay_records(paths, [str(overlay)])
+    assert data["records"] == 6
+    changed = [row for row in data["rows"] if row["winner_changes"]]
+    assert changed, "buying prestige for a coin each changes some winner"
+    for row in data["rows"]:
+        source = Path(tmp_path / Path(row["record"]).name).read_bytes()
+        before = [s.colour for s in check_bytes(source, "x", []).winners]
+        after = [s.colour for s in check_bytes(source, "x", [str(overlay)]).winners]
+        assert row["winner_changes"] == (before != after)
+        assert not row["legality_changes"] and row["after"]["status"] == "legal"
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def test_the_command_writes_a_page_that_needs_nothing_else(tmp_path, capsys):
+    overlay = tmp_path / "<b>odd.yaml"
+    overlay.write_text(SEAT_AHEAD.replace("game: hamburgum", "game: hamburgum"), encoding="utf-8")
+    page, figures = tmp_path / "lab.html", tmp_path / "lab.json"
+    code = main(["lab", "hamburgum", "--players", "3", "--games", "4", "--variant", str(overlay),
+                 "--agent", "greedy,random", "--rotate", "-o", str(page), "--json", str(figures), "--format", "json"])
+    assert code == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert json.loads(figures.read_text(encoding="utf-8"))["games"] == shown["games"]
+    text = page.read_text(encoding="utf-8")
+    assert "Chart.js v4" in text and "<script src" not in text and "http" not in text.split("<script>", 1)[0]
+    assert "<b>odd" not in text and "&lt;b&gt;odd" in text
+
+
+@pytest.mark.parametrize("args", [
+    ["lab", "hamburgum", "--games", "2"],  # no --players
+    ["lab", "hamburgum", "--players", "9", "--games", "2"],
+    ["lab", "hamburgum", "--players", "3", "--agent", "wizard"],
+    ["lab", "nogame", "--players", "3"],
+    ["lab", "replay"],
+    ["lab", "hamburgum", "--players", "3", "--games", "0"],
+])
+def test_the_command_refuses_what_it_cannot_run(args, capsys):
+    assert main(args) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_sensitivity_ranks_the_provisional_values_the_games_relied_on():
+    plan = experiment.Plan(game="canterbury", players=3, games=3, seed=4, sensitivity=0.25, sensitivity_games=3)
+    data = experiment.run(plan)
+    rows = data["sensitivity"]["values"]
+    relied = {r["address"] for r in data["sides"]["variant"]["relied_on"]}
+    assert rows and all(r["address"] in relied for r in rows)
+    measured = [r for r in rows if "refused" not in r]
+    assert measured, "some provisional table can be varied"
+    shifts = [(r["win_rate_shift"], r["score_shift"]) for r in measured]
+    assert shifts == sorted(shifts, reverse=True)
+    assert any(score > 0 for _, score in shifts), "a value a quarter off moves some score"
+    assert all(r["games"] == 3 and r["finished"] == [3, 3] for r in measured)
+
+
+@pytest.mark.parametrize("raised,code", [("spec", 4), ("internal", 5)])
+def test_a_game_that_cannot_be_played_is_counted_and_sets_the_exit_code(monkeypatch, capsys, raised, code):
+    from referee.errors import SpecError
+    from referee.lab import runs
+
+    def stuck(task, side=""):
+        if raised == "spec":
+            raise SpecError("hamburgum", "", "the data leaves the game no legal way on")
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(runs, "play_task", stuck)
+    assert main(["lab", "hamburgum", "--players", "3", "--games", "2"]) == code
+    out = capsys.readouterr().out
+    assert "0 of 2 games finished" in out and "game error" in out
