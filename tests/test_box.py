@@ -65,7 +65,7 @@ def test_a_question_is_in_the_words_of_the_tile_with_its_stand_in(config):
     assert "# cost printed on the Well tile, in shillings (top left) (stand-in: 2)\n  structures:structures.well.printed.cost:\n" in out
     assert "  # == Well tile ==" in out
     _, german, _ = run("box", "canterbury", "--lang", "de")
-    assert "# auf dem Plättchen Well gedruckte Kosten in Schilling (oben links) (Ersatzwert: 2)\n" in german
+    assert "# auf dem Plättchen Brunnen gedruckte Kosten in Schilling (oben links) (Ersatzwert: 2)\n" in german
 
 
 def test_the_hamburg_map_is_asked_by_sites_and_lines(config):
