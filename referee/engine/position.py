@@ -123,6 +123,11 @@ class Position:
         """The words that may follow `text` (a move's first words) in a legal move."""
         return self.game.next_words(self.state, text.split())
 
+    def figures(self, owner: str, keys=None) -> dict:
+        """The referee's own figures of a player (or of the city, the neutral...), as a
+        checkpoint states them: by figure name, only `keys` when given."""
+        return self.state.figures(owner, keys)
+
     def standings(self):
         from referee.report.diagnostics import rank
 
