@@ -186,6 +186,9 @@ class Visitor:
     def unreadable(self, diagnostic: Diagnostic) -> None:
         pass
 
+    def repaired(self, repair) -> None:
+        """A slip's repair that the replay took (`engine.repair.Repair`), with keep_going."""
+
     def end(self, position: Position, replayed: bool) -> None:
         pass
 
@@ -214,6 +217,10 @@ class Tee(Visitor):
     def unreadable(self, diagnostic):
         for v in self.visitors:
             v.unreadable(diagnostic)
+
+    def repaired(self, repair):
+        for v in self.visitors:
+            v.repaired(repair)
 
     def end(self, position, replayed):
         for v in self.visitors:
@@ -271,6 +278,9 @@ class ReportBuilder(Visitor):
         self.report.worsen("malformed")
         self.report.diagnostics.append(diagnostic)
 
+    def repaired(self, repair):
+        self.report.repairs.append(repair)
+
     def end(self, position, replayed):
         report, state = self.report, position.state
         report.state = state
@@ -302,15 +312,23 @@ def replay(record: Record, game, visitor: Visitor | None = None, *, keep_going: 
     """
     visitor = visitor if visitor is not None else ReportBuilder(name=record.name)
     run = _Run(record, game, visitor, keep_going)
-    for problem in unreadable:
-        run.unreadable(problem)
+    if keep_going:  # each unreadable line is met, and repaired, where it stands
+        record.unreadable = list(dict.fromkeys([*record.unreadable, *unreadable]))
+    else:
+        for problem in unreadable:
+            run.unreadable(problem)
     if header_variants is not None:
         _check_variant_tag(record, header_variants, game.name)
     position = Position(game, record.header, record, ledger=ledger)
     position.resolve(record.entries)  # a player's name stands for their colour
     run.position = position
     visitor.begin(position)
-    replayed = run.entries(stop_after, stop_line, open_end)
+    if keep_going:
+        from referee.engine.repair import Mending
+
+        replayed = Mending(run, record, position).entries(stop_after, stop_line, open_end)
+    else:
+        replayed = run.entries(stop_after, stop_line, open_end)
     visitor.end(position, replayed)
     run.mark_followers()
     return visitor.result()

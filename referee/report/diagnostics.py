@@ -41,6 +41,7 @@ class Diagnostic:
     follows: int | None = None  # the line of an earlier problem this one may follow from
     figure: tuple[str, str] | None = None  # (owner, figure) of a contradicted checkpoint figure
     ledger: list[Change] = field(default_factory=list)  # that figure's last changes before it
+    repair: str | None = None  # the edit that makes the record read on (check --keep-going)
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Report:
     rulings: list[RulingNote] = field(default_factory=list)
     replayed: bool = False  # the replay went through the record (with --keep-going, past its problems)
     ledger: Ledger | None = None
+    repairs: list = field(default_factory=list)  # engine.repair.Repair, with --keep-going
 
     def worsen(self, status: Status | str) -> None:
         """Take on a status if it is worse than the present one: the exit code is the worst problem's."""
@@ -140,6 +142,8 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             shown, marker = quote(source, pos.column, pos.end_column or rest)
             out.append(f"{gutter} | {shown}")
             out.append(f"{' ' * len(gutter)} | {marker}")
+    if d.repair:
+        out.append(f"repair: {shorten(d.repair, MAX_MESSAGE)}")
     out.extend(f"note: {n}" for n in d.notes)
     if d.follows is not None:
         out.append(f"note: this may follow from the problem on line {d.follows}")
@@ -362,6 +366,7 @@ def report_json(report: Report) -> dict:
                 "see": rule_link(d.rule) if d.rule else None,
                 "notes": d.notes,
                 "follows_line": d.follows,
+                "repair": d.repair,
                 **({"figure": {"owner": d.figure[0], "key": d.figure[1]}, "ledger": [change_json(c) for c in d.ledger]} if d.figure else {}),
             }
             for d in shown

@@ -1,0 +1,489 @@
+"""Slips and their repairs: what `check --keep-going` and `referee repair` do at a line the
+rules refuse or the notation cannot read.
+
+A scribe's slips are small: another player's colour, a neighbouring number, a name nearly
+right, a line left out, two lines swapped, a line written twice or one too many. At such a
+line the search tries each of these edits on the position (`Position.snapshot` and
+`restore`), reads on with it over the next lines, and keeps the edit under which the most of
+them stay legal and the checkpoints among them agree; on a tie the smaller edit. The replay
+then goes on from the repaired position, so that one slip gives one diagnostic, which names
+the repair (`Diagnostic.repair`).
+
+The search is bounded, so that a record full of garbage still finishes quickly: it reads at
+most `WINDOW` lines ahead, stops at the first edit that reads that far, tries at most
+`MAX_INSERTS` missing lines, and searches at most `MAX_SEARCHES` times a record; after that
+the replay goes on as it did before repairs (a refused move void, an unreadable line skipped).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from referee.engine.position import Outcome, Position
+from referee.errors import Pos, RecordError
+from referee.notation.parser import Checkpoint, Move, Record, Result, Ruling, parse
+from referee.report.diagnostics import Diagnostic
+from referee.spec.figures import written
+
+WINDOW = 30  # entries read ahead to judge an edit
+MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
+MAX_SEARCHES = 40  # problems of one record that get a search
+MAX_NAMES = 3  # nearest names tried for each word
+
+# what each kind of edit costs: on a tie of lines that agree, the cheaper edit is kept
+COST = {"player": 1, "number": 1, "name": 1, "figures": 1, "twice": 1, "far-number": 2, "missing": 2, "swap": 2, "extra": 3}
+
+VOID_NOTE = "no repair found; the move is treated as void: the replay goes on without it"
+SKIPPED_NOTE = "no repair found; the line is skipped"
+ACCEPTED_NOTE = "no repair found; the replay goes on from the line as written, as after a ruling accept"
+SEARCHES_NOTE = f"no repair is searched after {MAX_SEARCHES} problems in one record"
+
+
+@dataclass
+class Item:
+    """One line of the record in order: an entry (a move with the ruling on it, a checkpoint,
+    the result, a ruling after no move), or a line that cannot be read."""
+
+    line: int
+    entry: object | None = None
+    ruling: Ruling | None = None
+    problem: RecordError | None = None
+
+
+@dataclass
+class Edit:
+    """A candidate repair: the entries played instead of `consumed` lines from the slip on,
+    the lines written for them, and what kind of slip it assumes."""
+
+    kind: str
+    entries: list
+    lines: list[str]
+    consumed: int = 1
+
+    @property
+    def cost(self) -> int:
+        return COST[self.kind]
+
+
+@dataclass
+class Repair:
+    """A repair proposed and taken: where, the record's lines it replaces, the lines it
+    writes instead, and how many later lines and checkpoints agree with it."""
+
+    line: int
+    kind: str
+    original: list[str]
+    lines: list[str]
+    agreeing: int = 0
+    checkpoints: int = 0
+    diagnostic: Diagnostic | None = None
+
+    def proposal(self) -> str:
+        shown = " / ".join(self.lines)
+        if self.kind == "missing":
+            what = f"a line missing before it: {self.lines[0]}"
+        elif self.kind == "swap":
+            what = f"the next line first: {shown}"
+        elif self.kind == "twice":
+            what = "leave the line out: it is written twice"
+        elif self.kind == "extra":
+            what = "leave the line out"
+        else:
+            what = shown
+        lines = f"{self.agreeing} line{'' if self.agreeing == 1 else 's'}"
+        checks = f" and {self.checkpoints} checkpoint{'' if self.checkpoints == 1 else 's'}" if self.checkpoints else ""
+        agree = f"the next {lines}{checks} agree with it" if self.agreeing else "no later line to check it against"
+        return f"{what} ({agree})"
+
+    def settle(self) -> None:
+        """Write the proposal into the diagnostic, now that the lines after it are counted."""
+        if self.diagnostic is not None:
+            self.diagnostic.repair = self.proposal()
+
+
+def items_of(record: Record) -> list[Item]:
+    """The record's entries and unreadable lines in line order, each ruling with its move."""
+    items: list[Item] = []
+    entries = record.entries
+    for index, entry in enumerate(entries):
+        if isinstance(entry, Ruling) and index and isinstance(entries[index - 1], Move):
+            continue
+        ruling = entries[index + 1] if isinstance(entry, Move) and index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
+        items.append(Item(entry.pos.line if entry.pos else 0, entry, ruling))
+    items.extend(Item(p.pos.line if p.pos else 0, problem=p) for p in record.unreadable)
+    items.sort(key=lambda it: it.line)
+    return items
+
+
+def written_text(record: Record, line: int) -> str:
+    """A line as the record writes it, without a comment after it."""
+    return record.line(line).split("#", 1)[0].strip()
+
+
+class Mending:
+    """A replay with keep_going that repairs each slip and goes on from the repaired position.
+
+    `run` is the replay's course (`replay._Run`): it tells the visitor of each outcome."""
+
+    def __init__(self, run, record: Record, position: Position):
+        self.run, self.record, self.position, self.game = run, record, position, position.game
+        self.items = items_of(record)
+        self.searches = 0
+        self.pending: Repair | None = None
+        self.repairs: list[Repair] = []
+
+    # --- the replay ----------------------------------------------------------------------
+
+    def entries(self, stop_after: int | None, stop_line: int | None, open_end: bool) -> bool:
+        position, items = self.position, self.items
+        finished_by_result = False
+        i = 0
+        while i < len(items):
+            item = items[i]
+            if stop_line is not None and item.line > stop_line:
+                self._settle()
+                return True
+            if stop_after is not None and position.moves >= stop_after and not isinstance(item.entry, Result):
+                if isinstance(item.entry, Move):
+                    break
+                i += 1
+                continue
+            if isinstance(item.entry, Result) and stop_after is not None:
+                i += 1
+                continue
+            before = position.move_lines
+            outcome = self._apply(item)
+            if outcome is not None and (_clean(outcome) or (isinstance(item.entry, Move) and outcome.played)):
+                self._agree(item, outcome)
+                self.run.visitor.enter(item.entry)
+                self.run.tell(outcome)
+                i += 1
+            else:
+                position.move_lines = before
+                i = self._mend(i, outcome)
+            if isinstance(item.entry, Result):
+                finished_by_result = position.state.is_over()
+        self._settle()
+        if stop_after is None and not finished_by_result and not open_end:
+            self.run.tell(position.end())
+        return True
+
+    def _apply(self, item: Item) -> Outcome | None:
+        """Play one item on the position; None for a line that cannot be read."""
+        entry = item.entry
+        if item.problem is not None:
+            return None
+        if isinstance(entry, Move):
+            return self.position.apply(entry, item.ruling, carry_on=True)
+        if isinstance(entry, Ruling):
+            return self.position._problem(entry, f"{self.game.name}/ruling", "a ruling decides on the move on the line before it, and this one follows no move", entry.pos)
+        return self.position.apply(entry)
+
+    def _agree(self, item: Item, outcome: Outcome) -> None:
+        if self.pending is not None:
+            self.pending.agreeing += 1
+            if isinstance(item.entry, Checkpoint) and outcome.confirmed:
+                self.pending.checkpoints += 1
+
+    def _settle(self) -> None:
+        if self.pending is not None:
+            self.pending.settle()
+            self.pending = None
+
+    # --- at a problem --------------------------------------------------------------------
+
+    def _mend(self, i: int, outcome: Outcome | None) -> int:
+        """Report the problem at item i with its repair, play the repair, and return the
+        index of the next item to read."""
+        self._settle()
+        item, position = self.items[i], self.position
+        diagnostic = self._diagnostic(item, outcome)
+        if isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None:
+            return self._figures(i, outcome, diagnostic)
+        if self.searches >= MAX_SEARCHES:
+            if self.searches == MAX_SEARCHES:
+                diagnostic.notes.append(SEARCHES_NOTE)
+                self.searches += 1
+            return self._unrepaired(i, outcome, diagnostic)
+        self.searches += 1
+        mark = position.snapshot()
+        book, position.book = position.book, None  # trials leave nothing in the ledger
+        try:
+            best = self._search(i, mark)
+        finally:
+            position.book = book
+            position.restore(mark)
+        if best is None:
+            return self._unrepaired(i, outcome, diagnostic)
+        repair = Repair(item.line, best.kind, [written_text(self.record, it.line) for it in self.items[i:i + best.consumed]], best.lines, diagnostic=diagnostic)
+        self._tell_problem(item, outcome, diagnostic)
+        for entry in best.entries:
+            self.run.visitor.enter(entry)
+            self.run.visitor.visit(_quiet(self.position.apply(entry, carry_on=True)), position)
+        self.repairs.append(repair)
+        self.run.visitor.repaired(repair)
+        self.pending = repair
+        return i + best.consumed
+
+    def _diagnostic(self, item: Item, outcome: Outcome | None) -> Diagnostic:
+        if outcome is None:
+            return Diagnostic("error", item.problem.message, item.problem.pos)
+        if outcome.unreadable is not None:
+            return Diagnostic("error", outcome.unreadable.message, outcome.unreadable.pos)
+        errors = [d for d in outcome.diagnostics if d.severity == "error"]
+        return errors[-1]
+
+    def _tell_problem(self, item: Item, outcome: Outcome | None, diagnostic: Diagnostic) -> None:
+        """The problem, told once: the outcome's other diagnostics go with it."""
+        self.run.seen.append(diagnostic)
+        if outcome is None or outcome.unreadable is not None:
+            self.run.visitor.unreadable(diagnostic)
+            return
+        self.run.visitor.enter(item.entry)
+        others = [d for d in outcome.diagnostics if d is not diagnostic and d.severity != "error"]
+        self.run.visitor.visit(Outcome(item.entry, [diagnostic, *others], confirmed=outcome.confirmed), self.position)
+
+    def _unrepaired(self, i: int, outcome: Outcome | None, diagnostic: Diagnostic) -> int:
+        """No edit helps: go on from the table's own line if the state can take it (as a
+        ruling accept would), else without it."""
+        item, position = self.items[i], self.position
+        if isinstance(item.entry, Move):
+            before = position.move_lines
+            accepted = position.apply(item.entry, Ruling("accept", None, item.entry.pos), carry_on=True)
+            if accepted.played:
+                diagnostic.notes.append(ACCEPTED_NOTE)
+                self._tell_problem(item, outcome, diagnostic)
+                return i + 1
+            position.move_lines = before + 1
+            diagnostic.notes.append(VOID_NOTE)
+        else:
+            diagnostic.notes.append(SKIPPED_NOTE)
+        self._tell_problem(item, outcome, diagnostic)
+        self.run.diverge(diagnostic.pos)
+        return i + 1
+
+    def _figures(self, i: int, outcome: Outcome, diagnostic: Diagnostic) -> int:
+        """A checkpoint or result the rules contradict: one diagnostic per figure, as before,
+        with the line the rules would have written; the figures it stated change nothing."""
+        item = self.items[i]
+        self.run.visitor.enter(item.entry)
+        self.run.tell(outcome)
+        line = self._rules_line(item.entry)
+        figures = [d for d in outcome.diagnostics if d.severity == "error"]
+        if line is None or not figures or any(not d.figure for d in figures):
+            return i + 1
+        repair = Repair(item.line, "figures", [written_text(self.record, item.line)], [line], diagnostic=figures[0])
+        self.repairs.append(repair)
+        self.run.visitor.repaired(repair)
+        self.pending = repair
+        return i + 1
+
+    def _rules_line(self, entry) -> str | None:
+        """The checkpoint or result line with the rules' figures in place of the stated ones."""
+        state = self.position.state
+        if isinstance(entry, Checkpoint):
+            try:
+                ours = state.figures(state.seat(entry.player).colour, {f.key for f in entry.figures})
+            except Exception:  # a player or figure the check named already
+                return None
+            return f"check {entry.player}: " + ", ".join(f"{f.key} {written(ours[f.key])}" for f in entry.figures if f.key in ours)
+        if isinstance(entry, Result):
+            totals = {s.seat.colour: s.total for s in state.standings()}
+            return "result " + ", ".join(f"{c} {totals.get(c, p)}" for c, p, _ in entry.scores)
+        return None
+
+    # --- the search ----------------------------------------------------------------------
+
+    def _search(self, i: int, mark) -> Edit | None:
+        """The edit of item i under which the most of the next lines stay legal."""
+        best, best_key = None, None
+        for edit in self._edits(i):
+            self.position.restore(mark)
+            if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
+                continue
+            score, full = self._read_on(i + edit.consumed)
+            key = (score, -edit.cost)
+            if best_key is None or key > best_key:
+                best, best_key = edit, key
+            if full:
+                break  # the edits come cheapest first: none can do better
+        if best is not None and best_key[0] == 0 and i + best.consumed < len(self.items):
+            return None  # the very next line refuses it too: no edit helps
+        return best
+
+    def _read_on(self, j: int) -> tuple[int, bool]:
+        """How many of the next WINDOW lines (and their confirmed figures) agree from item j,
+        and whether all of them do (the window, or the record's end, reached)."""
+        score = 0
+        for item in self.items[j:j + WINDOW]:
+            outcome = self._apply(item)
+            if outcome is None or not _clean(outcome):
+                return score, False
+            score += 1 + outcome.confirmed
+        if j + WINDOW >= len(self.items):
+            if not _clean(self.position.end()):
+                return score, False
+            score += 1
+        return score, True
+
+    def _edits(self, i: int) -> list[Edit]:
+        """Every candidate edit at item i, cheapest first."""
+        item, items = self.items[i], self.items
+        text = written_text(self.record, item.line)
+        edits: list[Edit] = []
+        seen = {_normal(text)}
+
+        def replace(kind: str, new: str) -> None:
+            if _normal(new) in seen:
+                return
+            seen.add(_normal(new))
+            entry = self._read(new, item.line)
+            if entry is not None:
+                edits.append(Edit(kind, [entry], [new]))
+
+        legal = self._legal()
+        prefix, words = _split(text)
+        for move, line in legal:
+            kind = _one_word_apart(words, _split(line)[1], self.position)
+            if kind:
+                replace(kind, prefix + line)
+        for kind, new in self._text_edits(item, prefix, words, legal):
+            replace(kind, new)
+        if isinstance(item.entry, Move):
+            for move, line in legal[:MAX_INSERTS]:
+                inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
+                edits.append(Edit("missing", [inserted, item.entry], [line, text], 1))
+            following = items[i + 1] if i + 1 < len(items) else None
+            if following is not None and isinstance(following.entry, Move) and item.ruling is None and following.ruling is None:
+                edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
+        previous = items[i - 1] if i else None
+        twice = previous is not None and _normal(written_text(self.record, previous.line)) == _normal(text)
+        edits.append(Edit("twice" if twice else "extra", [], [], 1))
+        edits.sort(key=lambda e: e.cost)
+        return edits
+
+    def _legal(self) -> list[tuple[Move, str]]:
+        try:
+            moves = self.position.legal_moves()
+        except Exception:  # a position the search cannot enumerate: no move-based edits
+            return []
+        return [(m, self.game.format_move(m)) for m in moves]
+
+    def _text_edits(self, item: Item, prefix: str, words: list[str], legal) -> list[tuple[str, str]]:
+        """Edits of the written words themselves: the actor's colour, a number one off, the
+        names a reading error suggests, and the nearest words of the legal moves and of the
+        record."""
+        out: list[tuple[str, str]] = []
+        if not words:
+            return out
+        first = words[0].rstrip(":")
+        if words[0].endswith(":") and first.lower() not in ("check",):
+            for seat in self.position.state.seats:
+                if seat.colour != self.position.players.colour_of(first):
+                    out.append(("player", prefix + " ".join([seat.colour + ":", *words[1:]])))
+        for n, word in enumerate(words):
+            for match in re.finditer(r"\d+", word):
+                value = int(match.group())
+                for step, kind in ((-1, "number"), (1, "number"), (-2, "far-number"), (2, "far-number")):
+                    if value + step >= 0:
+                        new = word[:match.start()] + str(value + step) + word[match.end():]
+                        out.append((kind, prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+        suggested = _suggestions(item.problem.message) if item.problem is not None else []
+        vocabulary = self._vocabulary(legal)
+        for n, word in enumerate(words):
+            bare = word.rstrip(":,").lower()
+            if not bare.isalpha() or bare in vocabulary:
+                continue
+            near = [s for s in suggested if difflib.SequenceMatcher(None, s, bare).ratio() > 0.5]
+            near += difflib.get_close_matches(bare, vocabulary, n=MAX_NAMES, cutoff=0.6)
+            for name in dict.fromkeys(near):
+                new = word.lower().replace(bare, name)
+                out.append(("name", prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+        return out
+
+    def _vocabulary(self, legal) -> list[str]:
+        """The words the legal moves and the record's readable lines use."""
+        words: set[str] = set()
+        for _, line in legal:
+            words.update(w.rstrip(":,").lower() for w in line.split())
+        unreadable = {it.line for it in self.items if it.problem is not None}
+        for number, line in enumerate(self.record.lines, 1):
+            if number not in unreadable and not line.lstrip().startswith(("[", "#")):
+                words.update(w.rstrip(":,").lower() for w in line.split("#", 1)[0].split())
+        return sorted(w for w in words if w.isalpha())
+
+    def _read(self, text: str, line: int):
+        """A line's text as its entry, on line `line`; None when it cannot be read."""
+        try:
+            record = parse("\n" * (line - 1) + text + "\n", self.record.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
+        except RecordError:
+            return None
+        if len(record.entries) != 1:
+            return None
+        self.position.resolve(record.entries)
+        return record.entries[0]
+
+
+def _clean(outcome: Outcome) -> bool:
+    return outcome.unreadable is None and not any(d.severity == "error" for d in outcome.diagnostics)
+
+
+def _quiet(outcome: Outcome) -> Outcome:
+    """A repaired entry's outcome, told without a diagnostic of its own."""
+    return Outcome(outcome.entry, [d for d in outcome.diagnostics if d.severity != "error"], outcome.played, outcome.ruling, outcome.confirmed)
+
+
+_MOVE_NUMBER = re.compile(r"^\d+\.$")
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    """A line's move number (kept as written, with its space) and its words."""
+    words = text.split()
+    if words and _MOVE_NUMBER.match(words[0]):
+        return words[0] + " ", words[1:]
+    return "", words
+
+
+def _normal(text: str) -> str:
+    return " ".join(_split(text.lower())[1])
+
+
+def _one_word_apart(written_words: list[str], legal_words: list[str], position: Position) -> str | None:
+    """The kind of slip that makes the written words from a legal move's, when they differ in
+    one word only: the player, a number, or a name."""
+    if len(written_words) != len(legal_words):
+        return None
+    ours = [w.lower() for w in written_words]
+    if ours and ours[0].endswith(":"):
+        colour = position.players.colour_of(ours[0][:-1])
+        if colour:
+            ours[0] = colour + ":"
+    differ = [n for n, (a, b) in enumerate(zip(ours, legal_words)) if a != b.lower()]
+    if len(differ) != 1:
+        return None
+    n = differ[0]
+    a, b = ours[n], legal_words[n].lower()
+    if n == 0 and a.endswith(":"):
+        return "player"
+    digits_a, digits_b = re.findall(r"\d+", a), re.findall(r"\d+", b)
+    if digits_a and digits_b and re.sub(r"\d+", "#", a) == re.sub(r"\d+", "#", b):
+        far = any(abs(int(x) - int(y)) > 1 for x, y in zip(digits_a, digits_b))
+        return "far-number" if far else "number"
+    if difflib.SequenceMatcher(None, a, b).ratio() >= 0.6:
+        return "name"
+    return None
+
+
+_QUOTED = re.compile(r"'([^']+)'")
+
+
+def _suggestions(message: str) -> list[str]:
+    """The names a reading error offers ("did you mean 'vulcanizer'?")."""
+    found = re.search(r"did you mean ([^?]*)\?", message)
+    return [s.lower() for s in _QUOTED.findall(found.group(1))] if found else []
+
+
+__all__ = ["Edit", "Item", "Mending", "Repair", "items_of"]
