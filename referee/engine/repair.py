@@ -29,6 +29,8 @@ from referee.report.diagnostics import Diagnostic
 from referee.spec.figures import written
 
 WINDOW = 30  # entries read ahead to judge an edit
+LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
+MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
 MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
@@ -77,6 +79,7 @@ class Repair:
     kind: str
     original: list[str]
     lines: list[str]
+    at: list[int] = field(default_factory=list)  # the record's lines it replaces
     agreeing: int = 0
     checkpoints: int = 0
     diagnostic: Diagnostic | None = None
@@ -201,8 +204,6 @@ class Mending:
         self._settle()
         item, position = self.items[i], self.position
         diagnostic = self._diagnostic(item, outcome)
-        if isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None:
-            return self._figures(i, outcome, diagnostic)
         if self.searches >= MAX_SEARCHES:
             if self.searches == MAX_SEARCHES:
                 diagnostic.notes.append(SEARCHES_NOTE)
@@ -212,14 +213,19 @@ class Mending:
         mark = position.snapshot()
         book, position.book = position.book, None  # trials leave nothing in the ledger
         try:
-            best = self._search(i, mark)
+            best = self._search(i, mark, outcome)
         finally:
             position.book = book
             position.restore(mark)
         if best is None:
             return self._unrepaired(i, outcome, diagnostic)
-        repair = Repair(item.line, best.kind, [written_text(self.record, it.line) for it in self.items[i:i + best.consumed]], best.lines, diagnostic=diagnostic)
-        self._tell_problem(item, outcome, diagnostic)
+        consumed = self.items[i:i + best.consumed]
+        repair = Repair(item.line, best.kind, [written_text(self.record, it.line) for it in consumed], best.lines, [it.line for it in consumed], diagnostic=diagnostic)
+        if best.kind == "missing":
+            repair.at = [self._after_last_move(i)]
+        if best.kind != "figures":
+            diagnostic.figure = None  # the figure is right once the repair is made: no ledger to show
+        self._tell_problem(item, outcome, diagnostic, every_figure=best.kind == "figures")
         for entry in best.entries:
             self.run.visitor.enter(entry)
             self.run.visitor.visit(_quiet(self.position.apply(entry, carry_on=True)), position)
@@ -228,28 +234,43 @@ class Mending:
         self.pending = repair
         return i + best.consumed
 
+    def _after_last_move(self, i: int) -> int:
+        """Where a line missing before item i goes: after the last move before it, ahead of
+        the checkpoints that follow that move (a missing move changes none of their figures
+        that agreed, or they would not have)."""
+        while i and isinstance(self.items[i - 1].entry, Checkpoint) and isinstance(self.items[i].entry, Checkpoint):
+            i -= 1
+        return self.items[i].line
+
     def _diagnostic(self, item: Item, outcome: Outcome | None) -> Diagnostic:
         if outcome is None:
             return Diagnostic("error", item.problem.message, item.problem.pos)
         if outcome.unreadable is not None:
             return Diagnostic("error", outcome.unreadable.message, outcome.unreadable.pos)
         errors = [d for d in outcome.diagnostics if d.severity == "error"]
-        return errors[-1]
+        return errors[0] if isinstance(item.entry, (Checkpoint, Result)) else errors[-1]
 
-    def _tell_problem(self, item: Item, outcome: Outcome | None, diagnostic: Diagnostic) -> None:
-        """The problem, told once: the outcome's other diagnostics go with it."""
+    def _tell_problem(self, item: Item, outcome: Outcome | None, diagnostic: Diagnostic, every_figure: bool = False) -> None:
+        """The problem, told once: the outcome's warnings go with it, and with `every_figure`
+        each figure a checkpoint states wrongly."""
         self.run.seen.append(diagnostic)
         if outcome is None or outcome.unreadable is not None:
             self.run.visitor.unreadable(diagnostic)
             return
         self.run.visitor.enter(item.entry)
-        others = [d for d in outcome.diagnostics if d is not diagnostic and d.severity != "error"]
+        others = [d for d in outcome.diagnostics if d is not diagnostic and (d.severity != "error" or (every_figure and d.figure))]
         self.run.visitor.visit(Outcome(item.entry, [diagnostic, *others], confirmed=outcome.confirmed), self.position)
 
     def _unrepaired(self, i: int, outcome: Outcome | None, diagnostic: Diagnostic) -> int:
         """No edit helps: go on from the table's own line if the state can take it (as a
-        ruling accept would), else without it."""
+        ruling accept would), else without it. A checkpoint's figures change nothing."""
         item, position = self.items[i], self.position
+        if isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None:
+            if isinstance(item.entry, Result):
+                position.apply(item.entry)  # the result closes the game as before
+            self.run.visitor.enter(item.entry)
+            self.run.tell(outcome)
+            return i + 1
         if isinstance(item.entry, Move):
             before = position.move_lines
             accepted = position.apply(item.entry, Ruling("accept", None, item.entry.pos), carry_on=True)
@@ -263,22 +284,6 @@ class Mending:
             diagnostic.notes.append(SKIPPED_NOTE)
         self._tell_problem(item, outcome, diagnostic)
         self.run.diverge(diagnostic.pos)
-        return i + 1
-
-    def _figures(self, i: int, outcome: Outcome, diagnostic: Diagnostic) -> int:
-        """A checkpoint or result the rules contradict: one diagnostic per figure, as before,
-        with the line the rules would have written; the figures it stated change nothing."""
-        item = self.items[i]
-        self.run.visitor.enter(item.entry)
-        self.run.tell(outcome)
-        line = self._rules_line(item.entry)
-        figures = [d for d in outcome.diagnostics if d.severity == "error"]
-        if line is None or not figures or any(not d.figure for d in figures):
-            return i + 1
-        repair = Repair(item.line, "figures", [written_text(self.record, item.line)], [line], diagnostic=figures[0])
-        self.repairs.append(repair)
-        self.run.visitor.repaired(repair)
-        self.pending = repair
         return i + 1
 
     def _rules_line(self, entry) -> str | None:
@@ -297,44 +302,64 @@ class Mending:
 
     # --- the search ----------------------------------------------------------------------
 
-    def _search(self, i: int, mark) -> Edit | None:
-        """The edit of item i under which the most of the next lines stay legal."""
-        best, best_key = None, None
-        for edit in self._edits(i):
+    def _search(self, i: int, mark, outcome: Outcome | None) -> Edit | None:
+        """The edit of item i under which the most of the next lines stay legal. Edits come
+        cheapest first; once one reads on through the window, only edits as cheap are tried
+        still, and those that read as far are told apart over a longer window."""
+        best, best_key, full = None, None, []
+        for edit in self._edits(i, outcome):
+            if full and edit.cost > full[0].cost:
+                break
             self.position.restore(mark)
             if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
                 continue
-            score, full = self._read_on(i + edit.consumed)
+            score, through = self._read_on(i + edit.consumed, WINDOW)
             key = (score, -edit.cost)
             if best_key is None or key > best_key:
                 best, best_key = edit, key
-            if full:
-                break  # the edits come cheapest first: none can do better
+            if through:
+                full.append(edit)
+        if len(full) > 1:
+            scores = []
+            for edit in full[:MAX_TIES]:
+                self.position.restore(mark)
+                for e in edit.entries:
+                    self.position.apply(e, carry_on=True)
+                scores.append(self._read_on(i + edit.consumed, LONG_WINDOW)[0])
+            best = full[scores.index(max(scores))]
+        elif full:
+            best = full[0]
         if best is not None and best_key[0] == 0 and i + best.consumed < len(self.items):
             return None  # the very next line refuses it too: no edit helps
         return best
 
-    def _read_on(self, j: int) -> tuple[int, bool]:
-        """How many of the next WINDOW lines (and their confirmed figures) agree from item j,
-        and whether all of them do (the window, or the record's end, reached)."""
+    def _read_on(self, j: int, window: int) -> tuple[int, bool]:
+        """How many of the next `window` lines (and their confirmed figures) agree from item
+        j, and whether all of them do (the window, or the record's end, reached)."""
         score = 0
-        for item in self.items[j:j + WINDOW]:
+        for item in self.items[j:j + window]:
             outcome = self._apply(item)
             if outcome is None or not _clean(outcome):
                 return score, False
             score += 1 + outcome.confirmed
-        if j + WINDOW >= len(self.items):
+        if j + window >= len(self.items):
             if not _clean(self.position.end()):
                 return score, False
             score += 1
         return score, True
 
-    def _edits(self, i: int) -> list[Edit]:
+    def _edits(self, i: int, outcome: Outcome | None) -> list[Edit]:
         """Every candidate edit at item i, cheapest first."""
         item, items = self.items[i], self.items
         text = written_text(self.record, item.line)
         edits: list[Edit] = []
         seen = {_normal(text)}
+        stated = isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None
+        if stated:  # the figures the rules give, written in place of the stated ones
+            line = self._rules_line(item.entry)
+            entry = self._read(line, item.line) if line else None
+            if entry is not None:
+                edits.append(Edit("figures", [entry], [line]))
 
         def replace(kind: str, new: str) -> None:
             if _normal(new) in seen:
@@ -346,13 +371,13 @@ class Mending:
 
         legal = self._legal()
         prefix, words = _split(text)
-        for move, line in legal:
+        for move, line in [] if stated else legal:
             kind = _one_word_apart(words, _split(line)[1], self.position)
             if kind:
                 replace(kind, prefix + line)
-        for kind, new in self._text_edits(item, prefix, words, legal):
+        for kind, new in [] if stated else self._text_edits(item, prefix, words, legal):
             replace(kind, new)
-        if isinstance(item.entry, Move):
+        if isinstance(item.entry, Move) or stated:
             for move, line in legal[:MAX_INSERTS]:
                 inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
                 edits.append(Edit("missing", [inserted, item.entry], [line, text], 1))
@@ -427,6 +452,35 @@ class Mending:
         return record.entries[0]
 
 
+def repaired_text(text: str, repairs: list[Repair], mark: bool = True) -> str:
+    """The record's text with every repair applied; with `mark`, a comment before each
+    repaired place names the line it was and what the record wrote there."""
+    lines = text.split("\n")
+    before: dict[int, list[str]] = {}  # lines put in front of a line of the record, by its index
+    for repair in repairs:
+        first = repair.at[0] - 1
+        was = "; ".join(repair.original)
+        note = [f"# repaired line {repair.at[0]}, the record wrote: {was}"] if mark else []
+        if repair.kind == "missing":
+            before.setdefault(first, []).extend([f"# repaired: a line missing before line {repair.at[0]}"] if mark else [])
+            before.setdefault(first, []).append(repair.lines[0])
+        elif repair.kind in ("twice", "extra"):
+            lines[first] = f"# repaired: line {repair.at[0]} left out: {was}" if mark else None
+        else:
+            before.setdefault(first, []).extend(note)
+            for number, new in zip(repair.at, repair.lines):
+                old = lines[number - 1]
+                indent = old[:len(old) - len(old.lstrip())]
+                comment = old.split("#", 1)[1] if "#" in old else None
+                lines[number - 1] = indent + new + (f"  #{comment}" if comment is not None else "")
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        out.extend(before.get(index, ()))
+        if line is not None:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _clean(outcome: Outcome) -> bool:
     return outcome.unreadable is None and not any(d.severity == "error" for d in outcome.diagnostics)
 
@@ -486,4 +540,4 @@ def _suggestions(message: str) -> list[str]:
     return [s.lower() for s in _QUOTED.findall(found.group(1))] if found else []
 
 
-__all__ = ["Edit", "Item", "Mending", "Repair", "items_of"]
+__all__ = ["Edit", "Item", "Mending", "Repair", "items_of", "repaired_text"]
