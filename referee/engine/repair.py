@@ -31,6 +31,7 @@ from referee.spec.figures import written
 WINDOW = 30  # entries read ahead to judge an edit
 LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
 MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
+BACK = 12  # lines before a refused one searched for a slip the rules took
 MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
@@ -83,6 +84,7 @@ class Repair:
     agreeing: int = 0
     checkpoints: int = 0
     diagnostic: Diagnostic | None = None
+    earlier: bool = False  # the slip is on an earlier line, which the rules took
 
     def proposal(self) -> str:
         shown = " / ".join(self.lines)
@@ -96,6 +98,8 @@ class Repair:
             what = "leave the line out"
         else:
             what = shown
+        if self.earlier:
+            what = f"line {self.at[0]} reads {what}"
         lines = f"{self.agreeing} line{'' if self.agreeing == 1 else 's'}"
         checks = f" and {self.checkpoints} checkpoint{'' if self.checkpoints == 1 else 's'}" if self.checkpoints else ""
         agree = f"the next {lines}{checks} agree with it" if self.agreeing else "no later line to check it against"
@@ -137,6 +141,8 @@ class Mending:
         self.searches = 0
         self.pending: Repair | None = None
         self.repairs: list[Repair] = []
+        self.safe = None  # (index, Mark): a position kept before an item, to search back from
+        self.clean_before = False  # the item before agreed
 
     # --- the replay ----------------------------------------------------------------------
 
@@ -157,8 +163,12 @@ class Mending:
             if isinstance(item.entry, Result) and stop_after is not None:
                 i += 1
                 continue
+            if isinstance(item.entry, Move) and (self.safe is None or self.safe[0] < i) and position.book is None and (
+                    not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
+                self.safe = (i, position.snapshot())
             before = position.move_lines
             outcome = self._apply(item)
+            self.clean_before = outcome is not None and _clean(outcome)
             if outcome is not None and (_clean(outcome) or (isinstance(item.entry, Move) and outcome.played)):
                 self._agree(item, outcome)
                 self.run.visitor.enter(item.entry)
@@ -212,11 +222,16 @@ class Mending:
         self.searches += 1
         mark = position.snapshot()
         book, position.book = position.book, None  # trials leave nothing in the ledger
+        back = None
         try:
-            best = self._search(i, mark, outcome)
+            best, key = self._search(i, mark, outcome)
+            if best is None or key[0] < min(i + 1 + WINDOW, len(self.items)):
+                back = self._search_back(i, key if best is not None else (i, 0, 0))
         finally:
             position.book = book
             position.restore(mark)
+        if back is not None:
+            return self._mend_back(i, back, outcome, diagnostic)
         if best is None:
             return self._unrepaired(i, outcome, diagnostic)
         consumed = self.items[i:i + best.consumed]
@@ -232,7 +247,33 @@ class Mending:
         self.repairs.append(repair)
         self.run.visitor.repaired(repair)
         self.pending = repair
+        self.safe = None
         return i + best.consumed
+
+    def _mend_back(self, i: int, back: tuple[int, Edit], outcome: Outcome | None, diagnostic: Diagnostic) -> int:
+        """Repair an earlier line k: the position goes back to the last one kept, plays on to
+        line k, the repair and the lines after it (told already), and the replay reads item
+        i again, which the repair makes legal."""
+        k, edit = back
+        position, items = self.position, self.items
+        start, mark = self.safe
+        position.restore(mark)
+        for item in items[start:k]:
+            self._apply(item)
+        for entry in edit.entries:
+            position.apply(entry, carry_on=True)
+        for item in items[k + edit.consumed:i]:
+            self._apply(item)
+        consumed = items[k:k + edit.consumed]
+        repair = Repair(items[i].line, edit.kind, [written_text(self.record, it.line) for it in consumed], edit.lines, [it.line for it in consumed], diagnostic=diagnostic)
+        repair.earlier = True
+        diagnostic.figure = None
+        self._tell_problem(items[i], outcome, diagnostic)
+        self.repairs.append(repair)
+        self.run.visitor.repaired(repair)
+        self.pending = repair
+        self.safe = None
+        return i
 
     def _after_last_move(self, i: int) -> int:
         """Where a line missing before item i goes: after the last move before it, ahead of
@@ -265,6 +306,7 @@ class Mending:
         """No edit helps: go on from the table's own line if the state can take it (as a
         ruling accept would), else without it. A checkpoint's figures change nothing."""
         item, position = self.items[i], self.position
+        self.safe = None
         if isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None:
             if isinstance(item.entry, Result):
                 position.apply(item.entry)  # the result closes the game as before
@@ -302,20 +344,22 @@ class Mending:
 
     # --- the search ----------------------------------------------------------------------
 
-    def _search(self, i: int, mark, outcome: Outcome | None) -> Edit | None:
-        """The edit of item i under which the most of the next lines stay legal. Edits come
-        cheapest first; once one reads on through the window, only edits as cheap are tried
-        still, and those that read as far are told apart over a longer window."""
-        best, best_key, full = None, None, []
+    def _search(self, i: int, mark, outcome: Outcome | None) -> tuple[Edit | None, tuple]:
+        """The edit of item i under which the record reads on furthest, and its key (the
+        item reached, the figures confirmed, less the cost). Edits come cheapest first; once
+        one reads on through the window, only edits as cheap are tried still, and those that
+        read as far are told apart over a longer window."""
+        best, best_key, full = None, (i, 0, 0), []
+        until = i + 1 + WINDOW
         for edit in self._edits(i, outcome):
             if full and edit.cost > full[0].cost:
                 break
             self.position.restore(mark)
             if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
                 continue
-            score, through = self._read_on(i + edit.consumed, WINDOW)
-            key = (score, -edit.cost)
-            if best_key is None or key > best_key:
+            reach, confirmed, through = self._read_on(i + edit.consumed, until)
+            key = (reach, confirmed, -edit.cost)
+            if best is None or key > best_key:
                 best, best_key = edit, key
             if through:
                 full.append(edit)
@@ -325,28 +369,77 @@ class Mending:
                 self.position.restore(mark)
                 for e in edit.entries:
                     self.position.apply(e, carry_on=True)
-                scores.append(self._read_on(i + edit.consumed, LONG_WINDOW)[0])
+                scores.append(self._read_on(i + edit.consumed, i + 1 + LONG_WINDOW)[:2])
             best = full[scores.index(max(scores))]
         elif full:
             best = full[0]
-        if best is not None and best_key[0] == 0 and i + best.consumed < len(self.items):
-            return None  # the very next line refuses it too: no edit helps
+        if best is not None and best_key[0] == i + best.consumed and i + best.consumed < len(self.items):
+            return None, (i, 0, 0)  # the very next line refuses it too: no edit helps
+        return best, best_key
+
+    def _search_back(self, i: int, beat: tuple) -> tuple[int, Edit] | None:
+        """A slip on one of the few lines before item i that the rules took (a number or a
+        player still legal there) and that item i is the first to show: the edit of such a
+        line, from the last position kept (`safe`), under which the record reads on further
+        than `beat`. Only replacements and swaps are tried there."""
+        if self.safe is None or self.position.book is not None:
+            return None
+        start, mark = self.safe
+        first = max(start, i - BACK)
+        position, items = self.position, self.items
+        position.restore(mark)
+        for item in items[start:first]:
+            self._apply(item)
+        until = i + 1 + WINDOW
+        best, best_key = None, beat
+        for k in range(first, i):
+            item = items[k]
+            if isinstance(item.entry, Move) and item.ruling is None:
+                here = position.snapshot()
+                for edit in self._replacements(k):
+                    position.restore(here)
+                    if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
+                        continue
+                    reach, confirmed, _ = self._read_on(k + edit.consumed, until)
+                    key = (reach, confirmed, -edit.cost)
+                    if key > best_key:
+                        best, best_key = (k, edit), key
+                position.restore(here)
+            self._apply(item)
         return best
 
-    def _read_on(self, j: int, window: int) -> tuple[int, bool]:
-        """How many of the next `window` lines (and their confirmed figures) agree from item
-        j, and whether all of them do (the window, or the record's end, reached)."""
-        score = 0
-        for item in self.items[j:j + window]:
-            outcome = self._apply(item)
+    def _replacements(self, k: int) -> list[Edit]:
+        """The edits of an earlier line that the rules took: another legal line one word
+        apart, and the line swapped with the next one."""
+        item, items = self.items[k], self.items
+        text = written_text(self.record, item.line)
+        prefix, words = _split(text)
+        edits = []
+        for move, line in self._legal():
+            kind = _one_word_apart(words, _split(line)[1], self.position)
+            if kind and _normal(line) != _normal(text):
+                edits.append(Edit(kind, [dataclasses.replace(move, pos=item.entry.pos, number=item.entry.number)], [prefix + line]))
+        following = items[k + 1] if k + 1 < len(items) else None
+        if following is not None and isinstance(following.entry, Move) and following.ruling is None:
+            edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
+        edits.sort(key=lambda e: e.cost)
+        return edits
+
+    def _read_on(self, j: int, until: int) -> tuple[int, int, bool]:
+        """How far the record reads on from item j towards item `until`: the first item that
+        does not agree (or `until`), the figures confirmed on the way, and whether it got
+        through (to `until`, or to the record's clean end)."""
+        confirmed = 0
+        for k in range(j, min(until, len(self.items))):
+            outcome = self._apply(self.items[k])
             if outcome is None or not _clean(outcome):
-                return score, False
-            score += 1 + outcome.confirmed
-        if j + window >= len(self.items):
+                return k, confirmed, False
+            confirmed += outcome.confirmed
+        if until >= len(self.items):
             if not _clean(self.position.end()):
-                return score, False
-            score += 1
-        return score, True
+                return len(self.items), confirmed, False
+            return len(self.items) + 1, confirmed, True
+        return until, confirmed, True
 
     def _edits(self, i: int, outcome: Outcome | None) -> list[Edit]:
         """Every candidate edit at item i, cheapest first."""
