@@ -83,6 +83,15 @@ VARIANT_HELP = "a variant by name, or (on the command line only) the path of an 
 FILE_HELP = "a game record, or - for standard input"
 
 
+REPAIR_EPILOG = """\
+Each repaired place gets a comment line naming the line it was and what the record wrote there;
+a line left out stays as a comment. The repaired record is checked before it is written: when
+it still breaks a rule (a slip no edit could repair), nothing is written and the problems left
+are listed, with the exit code they give. Exit 0: the repaired record (or the record, when
+nothing needed a repair) was written and is legal.
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="referee", description="Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"referee {__version__}", help="show the referee's version and exit")
@@ -101,6 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
     c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
     c.add_argument("--keep-going", action="store_true", help="report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from")
+
+    fx = command("repair", "write the record with each slip's proposed repair applied, as check --keep-going proposes them", epilog=REPAIR_EPILOG)
+    fx.add_argument("file", metavar="FILE", help=FILE_HELP)
+    fx.add_argument("-o", "--out", metavar="OUT", help="write the repaired record to OUT (default: standard output)")
+    fx.add_argument("--in-place", action="store_true", help="replace FILE itself with the repaired record (FILE is never changed otherwise)")
+    fx.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
 
     s = command("show", "where the game stands after move N: whose turn, the phase, each player's figures, the board", description=SHOW)
     s.add_argument("file", metavar="FILE", help=FILE_HELP)

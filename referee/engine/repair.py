@@ -37,7 +37,7 @@ MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
 
 # what each kind of edit costs: on a tie of lines that agree, the cheaper edit is kept
-COST = {"player": 1, "number": 1, "name": 1, "figures": 1, "twice": 1, "far-number": 2, "missing": 2, "swap": 2, "extra": 3}
+COST = {"player": 1, "number": 1, "name": 1, "word": 1, "figures": 1, "twice": 1, "far-number": 2, "missing": 2, "swap": 2, "extra": 3, "guess": 3}
 
 VOID_NOTE = "no repair found; the move is treated as void: the replay goes on without it"
 SKIPPED_NOTE = "no repair found; the line is skipped"
@@ -96,6 +96,8 @@ class Repair:
             what = "leave the line out: it is written twice"
         elif self.kind == "extra":
             what = "leave the line out"
+        elif self.kind == "guess":
+            what = f"the legal line that reads on furthest: {shown}"
         else:
             what = shown
         if self.earlier:
@@ -470,6 +472,10 @@ class Mending:
                 replace(kind, prefix + line)
         for kind, new in [] if stated else self._text_edits(item, prefix, words, legal):
             replace(kind, new)
+        if item.problem is not None and words and words[0].lower() not in ("check", "result", "ruling") and not words[0].startswith("["):
+            for move, line in legal[:MAX_INSERTS]:  # an unreadable move: any legal line in its place
+                if _normal(line) not in seen:
+                    edits.append(Edit("guess", [dataclasses.replace(move, pos=item.problem.pos, number=None)], [prefix + line]))
         if isinstance(item.entry, Move) or stated:
             for move, line in legal[:MAX_INSERTS]:
                 inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
@@ -509,6 +515,9 @@ class Mending:
                     if value + step >= 0:
                         new = word[:match.start()] + str(value + step) + word[match.end():]
                         out.append((kind, prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+        if item.problem is not None:  # a word too many
+            for n in range(1, len(words)):
+                out.append(("word", prefix + " ".join([*words[:n], *words[n + 1:]])))
         suggested = _suggestions(item.problem.message) if item.problem is not None else []
         vocabulary = self._vocabulary(legal)
         for n, word in enumerate(words):

@@ -152,13 +152,44 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     except SETUP_ERRORS as exc:
         # data that passed its schema but that the game cannot set itself up with, as `validate` says
         raise setup_error(specs_root() / game_name, exc) from None
-    unreadable: list[RecordError] | None = [] if keep_going else None
+    unreadable: list[RecordError] = []
     record = parse(text, report.name, game_name, game.build_move, unreadable, game.keywords())
     report.record = record
+    first = None if keep_going or not unreadable else unreadable[0]
+    if first is not None:
+        # a plain check reports in line order: the lines before the first unreadable one are
+        # replayed (a checkpoint they contradict comes first), and the replay stops there
+        before = [e for e in record.entries if e.pos and first.pos and e.pos.line < first.pos.line]
+        if not before:
+            raise first
+        bad = first.pos.line
+        stop_line = bad - 1 if stop_line is None else min(stop_line, bad - 1)
     builder = ReportBuilder(report)
     visitor = Tee(builder, Watching(watch)) if watch else builder
     replay(record, game, visitor, keep_going=keep_going, stop_after=stop_after, stop_line=stop_line,
-           open_end=open_end, ledger=ledger, unreadable=unreadable or (), header_variants=header_variants)
+           open_end=open_end, ledger=ledger, unreadable=unreadable if keep_going else (), header_variants=header_variants)
+    if first is not None and report.replayed and not _stopped_by_rule(report) and (stop_after is None or report.moves < stop_after):
+        report.worsen("malformed")
+        report.diagnostics.append(Diagnostic("error", first.message, first.pos))
+    if not keep_going:
+        _hint_keep_going(report, record)
+
+
+KEEP_GOING_HINT = "the check stops at its first problem: `referee check --keep-going` reports them all and proposes a repair for each"
+
+
+def _stopped_by_rule(report: Report) -> bool:
+    return any(d.severity == "error" and not d.figure for d in report.diagnostics)
+
+
+def _hint_keep_going(report: Report, record: Record) -> None:
+    """Say how to see every problem when a plain check stopped at one before the record's end."""
+    stopping = [d for d in report.diagnostics if d.severity == "error" and not d.figure and d.pos]
+    if not stopping:
+        return
+    last = stopping[-1]
+    if any(e.pos and e.pos.line > last.pos.line for e in record.entries):
+        last.notes.append(KEEP_GOING_HINT)
 
 
 VOID_NOTE = "the move is treated as void: the replay goes on without it"
