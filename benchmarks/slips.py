@@ -26,6 +26,7 @@ from collections import Counter
 from referee.engine.repair import repaired_text
 from referee.engine.replay import check_bytes
 from referee.lab.random_game import play_game
+from referee.notation.parser import Move
 
 GAMES = {"speicherstadt": (2, 5), "canterbury": (2, 4), "hamburgum": (2, 5)}
 KINDS = ("player", "number", "name", "missing", "swap", "twice", "extra")
@@ -87,6 +88,23 @@ def slip(lines: list[str], kind: str, rng: random.Random, colours: list[str]) ->
     return out
 
 
+def same_game(a: str, b: str) -> bool:
+    """Whether two records hold the same lines, a move written one way or another
+    (`cloth 1` and `cloth` are one move)."""
+    from referee import read_record
+    from referee.errors import RecordError
+
+    try:
+        (ra, game), (rb, _) = read_record(a), read_record(b)
+    except RecordError:
+        return False
+
+    def lines(record):
+        return [game.format_move(e) if isinstance(e, Move) else record.line(e.pos.line).strip() for e in record.entries]
+
+    return lines(ra) == lines(rb)
+
+
 def judge(original: str, slipped: str, name: str) -> str:
     report = check_bytes(slipped.encode(), name, keep_going=True)
     errors = report.errors
@@ -94,7 +112,8 @@ def judge(original: str, slipped: str, name: str) -> str:
         return "unnoticed"
     if len(errors) > 1:
         return "more problems"
-    if repaired_text(slipped, report.repairs, mark=False) == original:
+    repaired = repaired_text(slipped, report.repairs, mark=False)
+    if repaired == original or same_game(repaired, original):
         return "repaired"
     return "another repair" if report.repairs else "no repair"
 

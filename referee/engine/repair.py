@@ -239,7 +239,7 @@ class Mending:
         consumed = self.items[i:i + best.consumed]
         repair = Repair(item.line, best.kind, [written_text(self.record, it.line) for it in consumed], best.lines, [it.line for it in consumed], diagnostic=diagnostic)
         if best.kind == "missing":
-            repair.at = [self._after_last_move(i)]
+            repair.at = [self._after_last_move(i, mark, best)]
         if best.kind != "figures":
             diagnostic.figure = None  # the figure is right once the repair is made: no ledger to show
         self._tell_problem(item, outcome, diagnostic, every_figure=best.kind == "figures")
@@ -277,13 +277,24 @@ class Mending:
         self.safe = None
         return i
 
-    def _after_last_move(self, i: int) -> int:
+    def _after_last_move(self, i: int, mark, edit: Edit) -> int:
         """Where a line missing before item i goes: after the last move before it, ahead of
-        the checkpoints that follow that move (a missing move changes none of their figures
-        that agreed, or they would not have)."""
-        while i and isinstance(self.items[i - 1].entry, Checkpoint) and isinstance(self.items[i].entry, Checkpoint):
-            i -= 1
-        return self.items[i].line
+        the checkpoints that follow that move, when they agree with it there too (a
+        checkpoint changes nothing, so the position before them is the one at item i)."""
+        position, j = self.position, i
+        while j and isinstance(self.items[j - 1].entry, Checkpoint):
+            j -= 1
+        if j < i:
+            book, position.book = position.book, None
+            try:
+                position.restore(mark)
+                position.apply(edit.entries[0], carry_on=True)
+                if not all(_clean(position.apply(it.entry)) for it in self.items[j:i]):
+                    j = i
+            finally:
+                position.book = book
+                position.restore(mark)
+        return self.items[j].line
 
     def _diagnostic(self, item: Item, outcome: Outcome | None) -> Diagnostic:
         if outcome is None:
