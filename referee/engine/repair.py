@@ -85,6 +85,7 @@ class Repair:
     checkpoints: int = 0
     diagnostic: Diagnostic | None = None
     earlier: bool = False  # the slip is on an earlier line, which the rules took
+    at_end: bool = False  # the lines after it were counted to the record's end
 
     def proposal(self) -> str:
         shown = " / ".join(self.lines)
@@ -102,13 +103,19 @@ class Repair:
             what = shown
         if self.earlier:
             what = f"line {self.at[0]} reads {what}"
-        lines = f"{self.agreeing} line{'' if self.agreeing == 1 else 's'}"
         checks = f" and {self.checkpoints} checkpoint{'' if self.checkpoints == 1 else 's'}" if self.checkpoints else ""
-        agree = f"the next {lines}{checks} agree with it" if self.agreeing else "no later line to check it against"
+        if self.agreeing == 1:
+            agree = f"the next line{checks} agree{'' if checks else 's'} with it"
+        elif self.agreeing:
+            agree = f"the next {self.agreeing} lines{checks} agree with it"
+        else:
+            agree = "no later line to check it against" if self.at_end else "the next line has a problem of its own"
         return f"{what} ({agree})"
 
-    def settle(self) -> None:
-        """Write the proposal into the diagnostic, now that the lines after it are counted."""
+    def settle(self, at_end: bool = False) -> None:
+        """Write the proposal into the diagnostic, now that the lines after it are counted
+        (up to the next problem, or the record's end)."""
+        self.at_end = at_end
         if self.diagnostic is not None:
             self.diagnostic.repair = self.proposal()
 
@@ -118,9 +125,9 @@ def items_of(record: Record) -> list[Item]:
     items: list[Item] = []
     entries = record.entries
     for index, entry in enumerate(entries):
-        if isinstance(entry, Ruling) and index and isinstance(entries[index - 1], Move):
+        if isinstance(entry, Ruling) and index and isinstance(entries[index - 1], (Move, Checkpoint)):
             continue
-        ruling = entries[index + 1] if isinstance(entry, Move) and index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
+        ruling = entries[index + 1] if isinstance(entry, (Move, Checkpoint)) and index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
         items.append(Item(entry.pos.line if entry.pos else 0, entry, ruling))
     items.extend(Item(p.pos.line if p.pos else 0, problem=p) for p in record.unreadable)
     items.sort(key=lambda it: it.line)
@@ -155,7 +162,7 @@ class Mending:
         while i < len(items):
             item = items[i]
             if stop_line is not None and item.line > stop_line:
-                self._settle()
+                self._settle(at_end=True)
                 return True
             if stop_after is not None and position.moves >= stop_after and not isinstance(item.entry, Result):
                 if isinstance(item.entry, Move):
@@ -181,7 +188,7 @@ class Mending:
                 i = self._mend(i, outcome)
             if isinstance(item.entry, Result):
                 finished_by_result = position.state.is_over()
-        self._settle()
+        self._settle(at_end=True)
         if stop_after is None and not finished_by_result and not open_end:
             self.run.tell(position.end())
         return True
@@ -193,6 +200,8 @@ class Mending:
             return None
         if isinstance(entry, Move):
             return self.position.apply(entry, item.ruling, carry_on=True)
+        if isinstance(entry, Checkpoint):
+            return self.position.apply(entry, item.ruling)
         if isinstance(entry, Ruling):
             return self.position._problem(entry, f"{self.game.name}/ruling", "a ruling decides on the move on the line before it, and this one follows no move", entry.pos)
         return self.position.apply(entry)
@@ -203,9 +212,9 @@ class Mending:
             if isinstance(item.entry, Checkpoint) and outcome.confirmed:
                 self.pending.checkpoints += 1
 
-    def _settle(self) -> None:
+    def _settle(self, at_end: bool = False) -> None:
         if self.pending is not None:
-            self.pending.settle()
+            self.pending.settle(at_end)
             self.pending = None
 
     # --- at a problem --------------------------------------------------------------------
@@ -338,7 +347,9 @@ class Mending:
         else:
             diagnostic.notes.append(SKIPPED_NOTE)
         self._tell_problem(item, outcome, diagnostic)
-        self.run.diverge(diagnostic.pos)
+        words = written_text(self.record, item.line).split()
+        if isinstance(item.entry, Move) or (words and words[0].lower() not in ("check", "result") and not words[0].startswith("[")):
+            self.run.diverge(diagnostic.pos)  # a skipped line that may have been a move
         return i + 1
 
     def _rules_line(self, entry) -> str | None:
@@ -404,7 +415,7 @@ class Mending:
         for item in items[start:first]:
             self._apply(item)
         until = i + 1 + WINDOW
-        best, best_key = None, beat
+        best, best_key = None, (beat[0] + 1, -1, -99)  # it must read further than the edits at i
         for k in range(first, i):
             item = items[k]
             if isinstance(item.entry, Move) and item.ruling is None:
@@ -415,7 +426,7 @@ class Mending:
                         continue
                     reach, confirmed, _ = self._read_on(k + edit.consumed, until)
                     key = (reach, confirmed, -edit.cost)
-                    if key > best_key:
+                    if key >= best_key:
                         best, best_key = (k, edit), key
                 position.restore(here)
             self._apply(item)
@@ -444,8 +455,10 @@ class Mending:
         through (to `until`, or to the record's clean end)."""
         confirmed = 0
         for k in range(j, min(until, len(self.items))):
+            if self.items[k].problem is not None:
+                continue  # a line no edit here makes readable: it neither counts nor stops
             outcome = self._apply(self.items[k])
-            if outcome is None or not _clean(outcome):
+            if not _clean(outcome):
                 return k, confirmed, False
             confirmed += outcome.confirmed
         if until >= len(self.items):

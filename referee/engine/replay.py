@@ -409,7 +409,7 @@ class _Run:
                 return True  # no end-of-record step after a stop
             if isinstance(entry, Ruling):
                 before = entries[index - 1] if index else None
-                if not isinstance(before, Move):
+                if not isinstance(before, (Move, Checkpoint)):
                     what = "a checkpoint" if isinstance(before, Checkpoint) else "another ruling" if isinstance(before, Ruling) else "the result" if isinstance(before, Result) else "no move"
                     self.tell(position._problem(entry, f"{name}/ruling", f"a ruling decides on the move on the line before it, and this one follows {what}", entry.pos))
                     if not keep_going:
@@ -431,8 +431,9 @@ class _Run:
             elif isinstance(entry, Checkpoint):
                 if stop_after is not None and position.moves >= stop_after:
                     continue
+                ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
                 self.visitor.enter(entry)
-                outcome = position.apply(entry)
+                outcome = position.apply(entry, ruling)
                 self.tell(outcome)
                 if _stops(outcome) and not keep_going:
                     return False

@@ -48,11 +48,12 @@ class Diagnostic:
 class RulingNote:
     """A ruling the referee honoured: which move, what the table decided, the rules concerned."""
 
-    verdict: str  # accept | void
+    verdict: str  # accept | void | adopt
     line: int
-    move_line: int
+    move_line: int  # the move's line, or the checkpoint's (adopt)
     rules: list[str]  # the rules set aside (accept), or the rule the move broke (void)
     text: str | None = None
+    adopted: str | None = None  # the figures the table wrote and the referee took (adopt)
 
 
 @dataclass(eq=False)  # a report is never compared with another
@@ -326,6 +327,8 @@ def format_rulings(report: Report) -> list[str]:
         move = report.record.line(r.move_line).strip() if report.record else ""
         if r.verdict == "accept":
             what = f"line {r.line}: accept line {r.move_line} ({move}), setting aside {', '.join(r.rules)}"
+        elif r.verdict == "adopt":
+            what = f"line {r.line}: adopt the figures of line {r.move_line}: {r.adopted}; the rest of the game is checked from them"
         else:
             what = f"line {r.line}: void line {r.move_line} ({move}), which broke {', '.join(r.rules)}"
         out.append("  " + visible(what + (f": {r.text}" if r.text else "")))
@@ -373,7 +376,7 @@ def report_json(report: Report) -> dict:
         ],
         "diagnostics_omitted": more_errors + more_warnings,
         "rulings": [
-            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text}
+            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text, **({"adopted": r.adopted} if r.adopted else {})}
             for r in report.rulings
         ],
         "standings": [
