@@ -174,3 +174,40 @@ def test_a_record_full_of_garbage_finishes_within_its_bounds():
     assert time.perf_counter() - start < 30  # a generous bound on a shared machine; typically a few seconds
     assert report.replayed and len(report.errors) >= 30
     assert any(f"no repair is searched after {MAX_SEARCHES} problems" in n for d in report.errors for n in d.notes)
+
+
+def _mispaid(game: str, figure: str, by: int, ruling: str | None) -> str:
+    """A game whose table wrote `by` too many of a figure at its fifth checkpoint of the
+    first seat and played on from it: every later checkpoint of that seat states it too
+    (and the final scores, which count money in some games, are not stated)."""
+    lines = [line for line in game_record(game).split("\n") if not line.startswith("result ")]  # money scores
+    colour = re.search(r'\[Players "([^",]*)', lines[1] if lines[1].startswith("[Players") else "\n".join(lines)).group(1).split()[0]
+    checks = [i for i, line in enumerate(lines) if line.startswith(f"check {colour}:") and f"{figure} " in line]
+    first = checks[4]
+    for i in checks[4:]:
+        lines[i] = re.sub(rf"{figure} (\d+)", lambda m: f"{figure} {int(m.group(1)) + by}", lines[i])
+    if ruling:
+        lines.insert(first + 1, ruling)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("game, figure", [("speicherstadt", "coins"), ("hamburgum", "money"), ("canterbury", "money")])
+def test_ruling_adopt_takes_the_tables_figures_and_checks_the_rest_from_them(game, figure):
+    unruled = check(_mispaid(game, figure, 2, None), keep_going=False)
+    assert unruled.exit_code == 1 and len(unruled.errors) > 1  # every later checkpoint disagrees
+    report = check(_mispaid(game, figure, 2, "ruling adopt: paid twice by mistake"), keep_going=False)
+    assert report.exit_code == 0, [d.message for d in report.errors]
+    [ruling] = report.rulings
+    assert ruling.verdict == "adopt" and f" {figure} " in ruling.adopted
+    from referee.report.diagnostics import format_report
+
+    assert "adopt the figures of line" in format_report(report)
+
+
+def test_ruling_adopt_is_refused_where_it_has_nothing_to_adopt_or_cannot_be():
+    agreeing = _mispaid("speicherstadt", "coins", 0, "ruling adopt")
+    [error] = check(agreeing, keep_going=False).errors
+    assert error.rule == "speicherstadt/ruling" and "agree with every figure" in error.message
+    below = _mispaid("speicherstadt", "coins", -50, "ruling adopt")
+    errors = check(below, keep_going=False).errors
+    assert errors[1].rule == "speicherstadt/ruling" and "cannot be honoured" in errors[1].message
