@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help="check files in up to N processes (at most one per processor; a few small files are checked in this one, where starting processes would cost more than it saves; results print in the order given)")
     c.add_argument("-q", "--quiet", action="store_true", help="print only diagnostics and the verdict line")
     c.add_argument("--details", action="store_true", help="list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)")
-    c.add_argument("--keep-going", action="store_true", help="report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from")
+    c.add_argument("--keep-going", action="store_true", help="report every problem of a record, not just the first, each with the small edit (another player, a neighbouring number, the nearest name, a missing or extra line, two lines swapped) under which the rest of the record reads on; the replay goes on from the repaired position (referee repair writes it)")
 
     fx = command("repair", "write the record with each slip's proposed repair applied, as check --keep-going proposes them", epilog=REPAIR_EPILOG)
     fx.add_argument("file", metavar="FILE", help=FILE_HELP)

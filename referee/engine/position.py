@@ -286,7 +286,7 @@ class Position:
         name = self.game.name
         contradicted = [d for d in outcome.diagnostics if d.figure]
         if ruling.verdict != "adopt" or outcome.unreadable is not None:
-            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling {ruling.verdict} decides on a move; after a checkpoint, a ruling adopts its figures (ruling adopt)", ruling.pos))
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling {ruling.verdict} decides on the move on the line before it (after a checkpoint, ruling adopt takes its figures), and this one follows a checkpoint", ruling.pos))
             return
         if not contradicted:
             outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling adopt, but the rules agree with every figure on line {cp.pos.line}", ruling.pos))
