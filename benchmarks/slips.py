@@ -6,7 +6,8 @@ For every game and every kind of slip (another player, a neighbouring number, a 
 name, a missing line, two lines swapped, a line twice, a line too many), random legal games
 (`referee play`) get one slip each at a random move line. A slip is *repaired* when the check
 reports exactly one error and the record with its proposed repair applied is the game as
-played again. A slip that leaves a legal record (two independent lines swapped, a number
+played again (the same moves and checkpoints); *equivalent* when the repair is another line
+under which the repaired record is legal and ends with the same standings. A slip that leaves a legal record (two independent lines swapped, a number
 that is also legal and changes nothing a checkpoint states) is *unnoticed*: no referee can
 see it. Then the time that repairs cost: a record of about 400 lines with three slips,
 checked with and without --keep-going.
@@ -89,8 +90,9 @@ def slip(lines: list[str], kind: str, rng: random.Random, colours: list[str]) ->
 
 
 def same_game(a: str, b: str) -> bool:
-    """Whether two records hold the same lines, a move written one way or another
-    (`cloth 1` and `cloth` are one move)."""
+    """Whether two records hold the same game: the same moves in the same order, a move
+    written one way or another, and the same checkpoint lines (a line missing just before a
+    group of checkpoints may go back in before or after them)."""
     from referee import read_record
     from referee.errors import RecordError
 
@@ -99,13 +101,19 @@ def same_game(a: str, b: str) -> bool:
     except RecordError:
         return False
 
-    def lines(record):
-        return [game.format_move(e) if isinstance(e, Move) else record.line(e.pos.line).strip() for e in record.entries]
+    def moves(record):
+        return [game.format_move(e) for e in record.entries if isinstance(e, Move)]
 
-    return lines(ra) == lines(rb)
+    def others(record):
+        return sorted(record.line(e.pos.line).strip() for e in record.entries if not isinstance(e, Move))
+
+    return moves(ra) == moves(rb) and others(ra) == others(rb)
 
 
 def judge(original: str, slipped: str, name: str) -> str:
+    """What the check made of one slip (see the module's docstring); `equivalent`: the repair
+    is another line than the original, and the repaired record is legal and ends with the
+    same standings (`blue: sugar` for `blue: sugar 1`, one of two cubes that both fit)."""
     report = check_bytes(slipped.encode(), name, keep_going=True)
     errors = report.errors
     if not errors:
@@ -115,7 +123,12 @@ def judge(original: str, slipped: str, name: str) -> str:
     repaired = repaired_text(slipped, report.repairs, mark=False)
     if repaired == original or same_game(repaired, original):
         return "repaired"
-    return "another repair" if report.repairs else "no repair"
+    if not report.repairs:
+        return "no repair"
+    after, before = check_bytes(repaired.encode(), name), check_bytes(original.encode(), name)
+    if not after.errors and [(s.seat.colour, s.total) for s in after.standings] == [(s.seat.colour, s.total) for s in before.standings]:
+        return "equivalent"
+    return "another repair"
 
 
 def share(records: int, seed: int) -> dict:
@@ -166,17 +179,18 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results = share(args.records, args.seed)
     total = Counter()
-    print(f"{'game':<14} {'slip':<8} {'records':>7} {'repaired':>8} {'unnoticed':>9}  other")
+    print(f"{'game':<14} {'slip':<8} {'records':>7} {'repaired':>8} {'equivalent':>10} {'unnoticed':>9}  other")
     for game, kinds in results.items():
         for kind, counts in kinds.items():
             total.update(counts)
             n = sum(counts.values())
-            others = ", ".join(f"{k} {v}" for k, v in counts.items() if k not in ("repaired", "unnoticed"))
-            print(f"{game:<14} {kind:<8} {n:>7} {counts['repaired']:>8} {counts['unnoticed']:>9}  {others}")
+            others = ", ".join(f"{k} {v}" for k, v in counts.items() if k not in ("repaired", "equivalent", "unnoticed"))
+            print(f"{game:<14} {kind:<8} {n:>7} {counts['repaired']:>8} {counts['equivalent']:>10} {counts['unnoticed']:>9}  {others}")
     n = sum(total.values())
     noticed = n - total["unnoticed"]
     print(f"all: {n} records, {total['repaired']} repaired to the original ({total['repaired'] / n:.1%}; "
-          f"{total['repaired'] / max(1, noticed):.1%} of the {noticed} slips a check can see), {total['unnoticed']} unnoticed")
+          f"{total['repaired'] / max(1, noticed):.1%} of the {noticed} slips a check can see), "
+          f"{total['equivalent']} to an equivalent line, {total['unnoticed']} unnoticed")
     timing = cost(args.seed)
     print(f"three slips in {timing['lines']} lines: plain check {timing['plain_s'] * 1000:.0f} ms, --keep-going {timing['keep_going_s'] * 1000:.0f} ms "
           f"(+{timing['added_s'] * 1000:.0f} ms), {timing['errors']} errors reported")
