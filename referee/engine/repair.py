@@ -35,11 +35,14 @@ BACK = 12  # lines before a refused one searched for a slip the rules took
 MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
+MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
 
 # what each kind of edit costs: on a tie of lines that agree, the cheaper edit is kept
 COST = {"player": 1, "number": 1, "name": 1, "word": 1, "figures": 1, "twice": 1, "far-number": 2, "missing": 2, "swap": 2, "extra": 3, "guess": 3}
 
 VOID_NOTE = "no repair found; the move is treated as void: the replay goes on without it"
+UNSEARCHED_VOID_NOTE = "the move is treated as void: the replay goes on without it"
+UNSEARCHED_SKIPPED_NOTE = "the line is skipped"
 SKIPPED_NOTE = "no repair found; the line is skipped"
 ACCEPTED_NOTE = "no repair found; the replay goes on from the line as written, as after a ruling accept"
 SEARCHES_NOTE = f"no repair is searched after {MAX_SEARCHES} problems in one record"
@@ -335,7 +338,7 @@ class Mending:
             self.run.visitor.enter(item.entry)
             self.run.tell(outcome)
             return i + 1
-        if isinstance(item.entry, Move):
+        if isinstance(item.entry, Move) and self.searches <= MAX_SEARCHES:
             before = position.move_lines
             accepted = position.apply(item.entry, Ruling("accept", None, item.entry.pos), carry_on=True)
             if accepted.played:
@@ -344,8 +347,11 @@ class Mending:
                 return i + 1
             position.move_lines = before + 1
             diagnostic.notes.append(VOID_NOTE)
+        elif isinstance(item.entry, Move):  # past the searches: as before repairs, and as fast
+            diagnostic.notes.append(UNSEARCHED_VOID_NOTE)
+            position.move_lines += 1  # a refused move still counts for the move numbers
         else:
-            diagnostic.notes.append(SKIPPED_NOTE)
+            diagnostic.notes.append(SKIPPED_NOTE if self.searches <= MAX_SEARCHES else UNSEARCHED_SKIPPED_NOTE)
         self._tell_problem(item, outcome, diagnostic)
         words = written_text(self.record, item.line).split()
         if isinstance(item.entry, Move) or (words and words[0].lower() not in ("check", "result") and not words[0].startswith("[")):
@@ -525,7 +531,7 @@ class Mending:
         names a reading error suggests, and the nearest words of the legal moves and of the
         record."""
         out: list[tuple[str, str]] = []
-        if not words:
+        if not words or len(words) > MAX_WORDS:
             return out
         first = words[0].rstrip(":")
         if words[0].endswith(":") and first.lower() not in ("check",):
