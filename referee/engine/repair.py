@@ -104,7 +104,11 @@ class Repair:
             what = f"the legal line that reads on furthest: {shown}"
         else:
             what = shown
-        if self.earlier:
+        if self.earlier and self.kind in ("twice", "extra"):
+            what = f"leave line {self.at[0]} out" + (": it is written twice" if self.kind == "twice" else "")
+        elif self.earlier and self.kind == "swap":
+            what = f"lines {self.at[0]} and {self.at[1]} the other way round: {shown}"
+        elif self.earlier:
             what = f"line {self.at[0]} reads {what}"
         checks = f" and {self.checkpoints} checkpoint{'' if self.checkpoints == 1 else 's'}" if self.checkpoints else ""
         if self.agreeing == 1:
@@ -411,7 +415,7 @@ class Mending:
         """A slip on one of the few lines before item i that the rules took (a number or a
         player still legal there) and that item i is the first to show: the edit of such a
         line, from the last position kept (`safe`), under which the record reads on further
-        than `beat`. Only replacements and swaps are tried there."""
+        than `beat`. Only replacements, swaps and lines left out are tried there."""
         if self.safe is None or self.position.book is not None:
             return None
         start, mark = self.safe
@@ -440,7 +444,7 @@ class Mending:
 
     def _replacements(self, k: int) -> list[Edit]:
         """The edits of an earlier line that the rules took: another legal line one word
-        apart, and the line swapped with the next one."""
+        apart, the line swapped with the next one, and the line left out."""
         item, items = self.items[k], self.items
         text = written_text(self.record, item.line)
         prefix, words = _split(text)
@@ -452,6 +456,9 @@ class Mending:
         following = items[k + 1] if k + 1 < len(items) else None
         if following is not None and isinstance(following.entry, Move) and following.ruling is None:
             edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
+        previous = items[k - 1] if k else None
+        twice = previous is not None and _normal(written_text(self.record, previous.line)) == _normal(text)
+        edits.append(Edit("twice" if twice else "extra", [], [], 1))
         edits.sort(key=lambda e: e.cost)
         return edits
 
