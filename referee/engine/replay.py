@@ -163,7 +163,10 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
         if not before:
             raise first
         bad = first.pos.line
-        stop_line = bad - 1 if stop_line is None else min(stop_line, bad - 1)
+        if stop_line is not None and stop_line < bad:
+            first = None  # the position asked for comes before the line: it is not read
+        else:
+            stop_line = bad - 1
     builder = ReportBuilder(report)
     visitor = Tee(builder, Watching(watch)) if watch else builder
     replay(record, game, visitor, keep_going=keep_going, stop_after=stop_after, stop_line=stop_line,
