@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from referee.engine.position import Outcome, Position
-from referee.errors import Pos, RecordError
+from referee.errors import RecordError
 from referee.notation.parser import Checkpoint, Move, Record, Result, Ruling, parse
 from referee.report.diagnostics import Diagnostic
 from referee.spec.figures import written
@@ -503,7 +503,7 @@ class Mending:
 
         legal = self._legal()
         prefix, words = _split(text)
-        for move, line in [] if stated else legal:
+        for _move, line in [] if stated else legal:
             kind = _one_word_apart(words, _split(line)[1], self.position)
             if kind:
                 replace(kind, prefix + line)
