@@ -10,7 +10,7 @@ from referee.games import forget_loaded_data
 from referee.errors import SpecError
 
 _pages: list[docs.Page] = []
-_files: list[tuple[str, str]] = []  # the replay pages and pictures, which are not Markdown
+_files: list[tuple[str, str]] = []  # the replay pages, pictures and counter-example records, which are not Markdown
 
 
 def on_config(config):

@@ -1,17 +1,16 @@
 """The command-line contract: commands, exit codes, formats, standard input."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from .runner import run
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
 
 
 def referee(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "referee", *map(str, args)], input=stdin, capture_output=True, text=True, cwd=ROOT)
+    return run(*args, stdin=stdin)
 
 
 def test_play_piped_into_check_gives_scores_by_source_and_a_winner():
@@ -137,7 +136,6 @@ def test_check_holds_the_cyclic_collector_off_until_its_first_record_is_done(mon
     import gc
 
     from referee.cli import main as cli
-
     from referee.engine import replay as engine
 
     seen = []

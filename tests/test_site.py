@@ -2,11 +2,8 @@
 
 import functools
 import http.server
-import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
@@ -17,6 +14,7 @@ from referee.engine.replay import check_bytes
 
 from referee.report.diagnostics import format_report, rule_link
 from referee.spec.loader import available_games, data_root, load_spec
+from tests.built_site import mkdocs_build
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
@@ -36,22 +34,6 @@ QUERIES = [
     ("hamburgum", "hu", "kikötőmester", "hamburgum/tables.html"),
 ]
 NOT_YET_IN_SPEC: set = set()  # (game, language) pairs whose names no source gives yet
-
-
-def mkdocs_build(dest: Path, data: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    if data is not None:
-        env["REFEREE_DATA"] = str(data)
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(dest)]
-    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    dest = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(dest)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return dest
 
 
 def test_the_site_builds_strictly_with_every_page(site):

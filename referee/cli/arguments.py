@@ -32,6 +32,17 @@ read from it with the same checks and messages (the answer to that question is t
 line read). The exit code is check's for the file at the end."""
 
 
+SERVE_EPILOG = """Open the address it prints in a browser. A new game is started from a form (game, variant,
+players, start player), or a record of DIR is opened. Each tapped move is checked against
+the rules and appended to the record file, synced to the disk, before any phone is told it
+is kept, so `referee check` and `referee record` read the same file, and a stopped server
+loses nothing. Every phone on a game sees each move within a second.
+
+Bound to this machine (the default), no code is asked. With --host 0.0.0.0 the address of
+the server is printed with its join code and a QR code of both; each game has its own join
+code, shown on its page for the next phone. Stop the server with Ctrl-C."""
+
+
 SHOW = """Where the game stands: the round and phase, who acts next and what the game waits for,
 each player's figures in a table, and the board in text where that reads naturally.
 --format yaml or json prints the whole state as data instead.
@@ -45,6 +56,21 @@ The picture scales to the width of the screen or page it is shown on."""
 REPLAY = """One HTML file that needs nothing else (no network, opens from disk): the record's moves
 beside a picture of the position, each move told in a plain sentence, the left and right arrow
 keys to step, diagnostics at their lines, and a chart of each player's score and money by round."""
+
+
+BOX = """The numbers of your own box for what no source prints (Canterbury's tile costs and points,
+Civitas Hamburgum's city map and church tokens, The Speicherstadt's fire points).
+
+  referee box GAME                  the questions, one per value, as a file to fill in (-o FILE)
+  referee box GAME --interactive    the questions one by one, each answer checked as it is typed
+  referee box GAME --use FILE       keep the filled file; every command uses it for GAME from then on
+  referee box GAME --show           which file is in use and what it changed
+  referee box GAME --forget         stop using it: the stand-ins again
+  referee box GAME --infer RECORDS  the printed numbers the records' checkpoints determine
+
+The file is kept in the configuration folder ($XDG_CONFIG_HOME/referee/box, or
+~/.config/referee/box). A record can still name variants on top of it. With --infer, the
+exit code is 1 when a record's checkpoints fit no numbers at all."""
 
 
 def _position_options(parser: argparse.ArgumentParser) -> None:
@@ -78,6 +104,16 @@ def processes(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{count}: give 1 or more processes")
     return count
 
+
+RULE = """\
+Look a rule up by the id a diagnostic names, without a browser: its title and text, its source,
+how the referee checks it, the shortest record that breaks it with what `referee check` says
+about it and the line that passes instead (or why no record can break it), and its link on the
+rulebook site.
+
+  referee rule speicherstadt/purchase-funds
+  referee rule purchase-funds          (the game may be left out when the id is unique)
+"""
 
 VARIANT_HELP = "a variant by name, or (on the command line only) the path of an overlay file of your own; repeatable"
 FILE_HELP = "a game record, or - for standard input"
@@ -154,6 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--start", metavar="C", help="the start player's colour in a new record (default: the first seat)")
     r.add_argument("--variant", action="append", default=[], metavar="V", help="variant name or overlay file (repeatable); a new record names the variants in its header")
 
+    sv = command("serve", "a local web app for the phones at the table: one tap a move, every phone in step", epilog=SERVE_EPILOG)
+    sv.add_argument("--games", metavar="DIR", default=None, help="the folder of record files the app opens and writes (default: referee/games in the user's data folder, e.g. ~/.local/share/referee/games)")
+    sv.add_argument("--host", metavar="H", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code")
+    sv.add_argument("--port", metavar="P", type=int, default=8765, help="the port to listen on (default: 8765)")
+
     pl = command("play", "write a complete random legal game as a record", epilog=None)
     pl.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")
     pl.add_argument("--players", type=int, required=True, metavar="N", help="how many players sit at the table (within the game's player counts)")
@@ -164,6 +205,22 @@ def build_parser() -> argparse.ArgumentParser:
     v = command("validate", "validate every spec and variant (schema, cross-references, totals)", epilog=None)
     v.add_argument("specdir", nargs="?", metavar="SPECDIR", help="a specs directory or one game's directory (default: the bundled specs)")
     v.add_argument("--provenance", action="store_true", help="list every value whose source is less than certain")
+
+    ru = command("rule", "one rule by its id: its text, the record that breaks it with what check says, the fix, and its page", epilog=None, description=RULE)
+    ru.add_argument("rule", metavar="ID", help="a rule id as a diagnostic names it in error[...], such as speicherstadt/purchase-funds (the game may be left out when only one game has the rule)")
+    ru.add_argument("--lang", choices=("en", "hu", "de"), default=None, help="the language of the rule's text (default: from LANG, else English)")
+
+    b = command("box", "the group's own printed numbers for what no source gives, entered once and used by every command", description=BOX, epilog=None)
+    b.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")
+    mode = b.add_mutually_exclusive_group()
+    mode.add_argument("--interactive", action="store_true", help="ask the questions one by one and keep the answers (or write them to -o FILE)")
+    mode.add_argument("--use", metavar="FILE", help="check a filled box file and keep it: every command uses it for GAME")
+    mode.add_argument("--show", action="store_true", help="say which box file is in use, what it changed and what is still open")
+    mode.add_argument("--forget", action="store_true", help="stop using the box file of GAME")
+    mode.add_argument("--infer", nargs="+", metavar="RECORDS", help="work out printed numbers from the checkpoints of these records")
+    b.add_argument("-o", "--out", metavar="FILE", help="write the template (or with --infer, the template with the numbers found) to FILE")
+    b.add_argument("--variant", action="append", default=[], metavar="V", help="with --infer: a variant for every record, on top of their own")
+    b.add_argument("--lang", choices=("en", "hu", "de"), default=None, help="the language of the questions (default: from the locale)")
 
     d = command("docs", "render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)", epilog=None)
     d.add_argument("--out", default="docs/generated", metavar="DIR", help="the folder to write the pages into, one Markdown file per page (default: docs/generated); it is replaced whole, and refused if it holds files that referee docs did not write")

@@ -260,6 +260,12 @@ def cmd_record(args) -> int:
     return record_stream(args.file, sys.stdin.buffer, **options)
 
 
+def cmd_serve(args) -> int:
+    from referee.server.run import serve
+
+    return serve(args.games, args.host, args.port)
+
+
 def cmd_explain(args) -> int:
     from referee.report.explain import cannot_explain, explain_bytes, explanation_json, format_explanation
 
@@ -325,11 +331,29 @@ def cmd_docs(args) -> int:
         raise UsageError(f"cannot write {readable_name(args.out)}: {exc.strerror or exc}{where}") from None
     output.verdict(EXIT_OK)
     pages = sum(1 for path in written if path.suffix == ".md")
-    say(f"wrote {pages} pages and {len(written) - pages} replay pages and pictures to {readable_name(args.out)}")
+    say(f"wrote {pages} pages and {len(written) - pages} files beside them (replay pages, pictures, counter-example records) to {readable_name(args.out)}")
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "repair": cmd_repair, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs}
+def cmd_rule(args) -> int:
+    import os
+
+    from referee.cli.rule_command import run
+
+    lang = args.lang or next((code for code in ("hu", "de") if (os.environ.get("LC_ALL") or os.environ.get("LANG") or "").lower().startswith(code)), "en")
+    lines = run(args.rule, lang)
+    output.verdict(EXIT_OK)
+    say("\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_box(args) -> int:
+    from referee.box.command import run
+
+    return run(args, say, output.verdict)
+
+
+COMMANDS = {"rule": cmd_rule, "check": cmd_check, "repair": cmd_repair, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,9 +28,11 @@ class Refused(Exception):
     """A ruling the referee cannot honour, and why."""
 
 
-def accept(state: State, move: Move, broken: Violation) -> tuple[State, list[str]]:
+def accept(state: State, move: Move, broken: Violation, holding: bool = True) -> tuple[State, list[str]]:
     """The state after `move` with every rule it breaks set aside, and those rules in the order
-    they were met. `state` is the state before the move and is left unchanged. Raises Refused."""
+    they were met. `state` is the state before the move and is left unchanged. Raises Refused.
+    `holding=False` lets a figure go below its floor: `referee box --infer` plays a record's
+    moves with numbers it is still learning, under which a build may cost more than a purse."""
     waived = [broken.rule]
     while True:
         trial = copy_state(state)
@@ -44,7 +46,7 @@ def accept(state: State, move: Move, broken: Violation) -> tuple[State, list[str
             continue
         except CANNOT_CARRY_OUT as exc:
             raise Refused(f"the rules cannot carry the move out without {_listed(waived)} ({type(exc).__name__})") from None
-        problem = trial.cannot_hold()
+        problem = trial.cannot_hold() if holding else None
         if problem:
             raise Refused(f"with {_listed(waived)} set aside, {problem}")
         return trial, waived

@@ -6,6 +6,7 @@ import functools
 import importlib
 from pathlib import Path
 
+from referee.spec.boxfile import box_fingerprint
 from referee.spec.loader import Spec, SpecError, available_games, blame_variant, load_spec, no_games, specs_root
 
 
@@ -31,9 +32,10 @@ def _game_class(name: str, root: str):
 
 
 @functools.lru_cache(maxsize=None)
-def _load(name: str, variants: tuple[str, ...], root: str):
+def _load(name: str, variants: tuple[str, ...], root: str, box: tuple | None = None, use_box: bool = True):
+    """`box` is the box file's fingerprint: a box file put in place or changed is read again."""
     cls = game_class(name)
-    spec: Spec = load_spec(name, variants, Path(root))
+    spec: Spec = load_spec(name, variants, Path(root), box=use_box)
     return cross_check(cls, spec)
 
 
@@ -65,10 +67,19 @@ def cross_check(cls, spec: Spec):
         raise SpecError(variant.path, key, f"with this variant, {stem}.yaml {exc.key}: {exc.message}") from None
 
 
-def load_game(name: str, variants=()):
+def load_game(name: str, variants=(), box: bool = True):
     """The game with its spec (and variants) loaded and validated once per process and data
-    root: a change of REFEREE_DATA within a process reads the other data, not the first."""
-    return _load(name, tuple(variants), str(specs_root()))
+    root: a change of REFEREE_DATA within a process reads the other data, not the first.
+    The group's box file for the game lies under the variants (`box=False`: as shipped)."""
+    return _load(name, tuple(variants), str(specs_root()), box_fingerprint(name) if box else None, box)
+
+
+def load_game_with_box(name: str, box_file: Path, variants=()):
+    """The game with a box file of one's choosing under its variants, checked as the game
+    checks its spec (`referee box --use` tries a file with it before keeping it)."""
+    from referee.spec.loader import load_spec_with_box
+
+    return cross_check(game_class(name), load_spec_with_box(name, box_file, variants))
 
 
 def forget_loaded_data() -> None:

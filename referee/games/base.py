@@ -282,6 +282,9 @@ class Game:
 
     name: ClassVar[str]
     figure_table: FigureTable  # the checkpoint figures, from figures.yaml and the rules' readers
+    # the module that says what a move changes by a printed number (`terms`, `addresses`,
+    # `settled`), for `referee box --infer`; None: the game's records teach no printed numbers
+    printed_module: ClassVar[str | None] = None
 
     def __init__(self, spec: Spec):
         self.spec = spec

@@ -108,6 +108,7 @@ class Illustration:
     position of one of the game's example records where `when` holds, drawn."""
 
     rule: str  # the rule id it stands under
-    record: str  # a file of the game's examples folder
+    record: str  # a file of the game's examples folder (a path inside it)
     when: Callable[[State], bool]
     caption: str
+    variants: tuple[str, ...] = ()  # overlays of the examples folder the record is checked with

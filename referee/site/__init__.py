@@ -1,8 +1,9 @@
 """The rulebook site's pages, rendered from the specs.
 
-Every game gets seven pages, one module each: an overview (`overview`), its rules
+Every game gets eight pages, one module each: an overview (`overview`), its rules
 (`rules`: each rule's anchor is the part of its id after the game, which is where a
-diagnostic's `see:` link points), its components and tables (`tables`), its variants
+diagnostic's `see:` link points, with each rule's counter-example from `counterexamples`), a
+gallery of its components drawn as tiles (`gallery`), its components and tables (`tables`), its variants
 with values before and after each overlay (`variants`), the values to verify against
 a physical box (`verify`), and its notation with the complete example records
 (`notation`), and its example records as replays to step through (`replays`, which also
@@ -23,7 +24,7 @@ from pathlib import Path
 from referee.errors import UsageError
 from dataclasses import dataclass
 from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
-from referee.site import commandline, notation, overview, replays, rules, tables, variants, verify
+from referee.site import commandline, counterexamples, gallery, notation, overview, replays, rules, tables, variants, verify
 from referee.site.markdown import LANGS, DocsError, table
 from referee.site.tables import GamePages
 
@@ -50,7 +51,7 @@ def game_specs(data: Path | None = None) -> tuple[Path, list[Spec]]:
 
 
 def render_site(data: Path | None = None) -> list[Page]:
-    """Every generated page: the command-line reference, then six pages per game."""
+    """Every generated page: the command-line reference, then eight pages per game."""
     data, specs = game_specs(data)
     pages = [Page("cli.md", "Command line", None, commandline.render())]
     for spec in specs:
@@ -59,13 +60,14 @@ def render_site(data: Path | None = None) -> list[Page]:
 
 
 def game_pages(spec: Spec, data: Path) -> list[Page]:
-    """The six pages of one game."""
+    """The eight pages of one game."""
     doc = GamePages(spec, data)
     table_page = tables.render(doc)  # first: it records the anchors the other pages link to
     game, title = doc.game, doc.title
     return [
         Page(f"{game}/index.md", "Overview", title, overview.render(doc)),
         Page(f"{game}/rules.md", "Rules", title, rules.render(doc)),
+        Page(f"{game}/gallery.md", "Component gallery", title, gallery.render(doc)),
         Page(f"{game}/tables.md", "Components and tables", title, table_page),
         Page(f"{game}/variants.md", "Variants", title, variants.render(doc)),
         Page(f"{game}/verify.md", "Verify with your box", title, verify.render(doc)),
@@ -76,9 +78,9 @@ def game_pages(spec: Spec, data: Path) -> list[Page]:
 
 def site_files(data: Path | None = None) -> list[tuple[str, str]]:
     """The site's files that are not Markdown pages: each game's replay pages and the pictures
-    its rules page shows, as (path, text)."""
+    its rules page shows, and the counter-example records under its rules, as (path, text)."""
     data, specs = game_specs(data)
-    return [item for spec in specs for item in replays.files(GamePages(spec, data))]
+    return [item for spec in specs for item in replays.files(GamePages(spec, data)) + gallery.files(GamePages(spec, data)) + counterexamples.files(spec)]
 
 
 MARKER = ".referee-docs"  # in a folder `write_docs` wrote, which it may therefore replace
@@ -159,7 +161,7 @@ def games_table(data: Path | None = None) -> str:
             f"[{names['en']}]({game}/index.md)",
             *(names.get(lang, "—") for lang in ("de", "hu")),
             f"{players['min']}–{players['max']}",
-            f"[rules]({game}/rules.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
+            f"[rules]({game}/rules.md) · [gallery]({game}/gallery.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
         ])
     return table(["Game", LANGS["de"], LANGS["hu"], "Players", "Pages"], rows)
 

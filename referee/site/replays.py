@@ -12,12 +12,16 @@ build, since a replay of every example takes a few seconds.
 from __future__ import annotations
 
 import itertools
+import re
+from pathlib import Path
 
+from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.pictures.replay_page import build
 from referee.report.situation import Illustration, quietly
-from referee.site.markdown import escape, slug
+from referee.site.markdown import DocsError, escape, fenced, slug
+from referee.terminal import visible
 from referee.site.tables import GamePages
 
 
@@ -46,16 +50,52 @@ def render(doc: GamePages) -> str:
 
 def illustrations(doc: GamePages) -> dict[str, Illustration]:
     """The game's pictures by rule id, those whose example record is there to draw them from."""
-    examples = {p.name for p in doc.examples()}
-    return {i.rule: i for i in load_game(doc.game).illustrations() if i.record in examples}
+    folder = doc.spec.directory / "examples"
+    return {i.rule: i for i in load_game(doc.game).illustrations() if (folder / i.record).is_file()}
+
+
+def overlays(doc: GamePages, picture: Illustration) -> list[str]:
+    """The overlay files a picture's record is checked with."""
+    return [str(doc.spec.directory / "examples" / v) for v in picture.variants]
 
 
 def figure(doc: GamePages, rule: str) -> list[str]:
-    """The Markdown of a rule's picture, or nothing when the game draws none for it."""
+    """The Markdown of a rule's picture with its worked example, or nothing when the game draws
+    none for it."""
     picture = illustrations(doc).get(rule)
     if picture is None:
         return []
-    return [f"![{escape(picture.caption)}](pictures/{slug(rule.split('/', 1)[1])}.svg)", "", f"*{escape(picture.caption)}*", ""]
+    out = [f"![{escape(picture.caption)}](pictures/{slug(rule.split('/', 1)[1])}.svg){{ loading=lazy }}", "", f"*{escape(picture.caption)}*", ""]
+    return out + worked_example(doc, picture)
+
+
+def inline_code(text: str) -> str:
+    """Text as inline code, with a fence no backtick in it can close."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{fence}{text}{fence}" if fence == "`" else f"{fence} {text} {fence}"
+
+
+def worked_example(doc: GamePages, picture: Illustration) -> list[str]:
+    """An example record under its picture: the figures it records, each confirmed by the
+    referee at this build (an example it refuses stops the build), and its moves as written."""
+    path = doc.spec.directory / "examples" / picture.record
+    name = path.name
+    text = path.read_text(encoding="utf-8")
+    report = check_bytes(text.encode("utf-8"), name, overlays(doc, picture))
+    if report.status != "legal" or report.errors:
+        problem = report.errors[0].message if report.errors else report.status
+        raise DocsError(str(path), "", f"a worked example must replay legal with its figures confirmed: {problem}")
+    figures = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith(("check ", "result "))]
+    where = f"[{escape(name)}](notation.md#example-{slug(path.stem)})" if path.parent == doc.spec.directory / "examples" else f"`{escape(picture.record)}`"
+    out = [f"The worked example {where} records {len(figures)} lines of figures; "
+           f"the referee confirms all {report.checkpoints_confirmed} figures in them:", ""]
+    if picture.variants:
+        out = [f"Checked with the overlay{'s' if len(picture.variants) > 1 else ''} {', '.join(f'`{escape(v)}`' for v in picture.variants)}, "
+               "which keeps the record short.", ""] + out
+    out += [f"- line {n}: {inline_code(visible(line))} ✓" for n, line in figures]
+    moves = [visible(line) for line in text.splitlines() if line.strip() and not line.startswith(("#", "["))]
+    out += ["", f'??? example "The moves of {escape(name)} as written"', "", *("    " + line for line in fenced("\n".join(moves), "text")), ""]
+    return out
 
 
 def files(doc: GamePages) -> list[tuple[str, str]]:
@@ -71,19 +111,24 @@ def files(doc: GamePages) -> list[tuple[str, str]]:
 
 
 def draw(doc: GamePages, picture: Illustration) -> str:
-    """The first position of the picture's record where its condition holds (else the last)."""
+    """The first position of the picture's record where its condition holds (else the last),
+    drawn as `referee draw` draws it, its title saying where it stands in the same words."""
     found: list[str] = []
     moves = itertools.count()
+    last: list[int | None] = [None]
 
     def watch(event: str, move, state) -> None:
         number = next(moves) if event != "end" else None
+        if event == "move" and getattr(move, "pos", None) is not None:
+            last[0] = move.pos.line
         if found:
             return
         with quietly(state):
             if picture.when(state) or event == "end":
-                where = "the start" if not number else f"after move {number}"
-                found.append(state.game.draw(state, f"{picture.record}, {where}").tostring())
+                count = number if number is not None else next(moves) - 1
+                where = Position(None, None, count, last[0] if count else None).where
+                found.append(state.game.draw(state, f"{Path(picture.record).name}, {where}").tostring())
 
     record = doc.spec.directory / "examples" / picture.record
-    check_bytes(record.read_bytes(), picture.record, [], watch=watch)
+    check_bytes(record.read_bytes(), record.name, overlays(doc, picture), watch=watch)
     return found[0]

@@ -3,6 +3,7 @@ diagnostic's `see:` link points at a rule's heading here."""
 
 from __future__ import annotations
 
+from referee.site import counterexamples
 from referee.site.markdown import DocsError, escape, slug, verify_anchor
 from referee.site.replays import figure
 from referee.site.tables import GamePages
@@ -25,6 +26,8 @@ def render(doc: GamePages) -> str:
         "breaks the rule, and its `see:` link leads to the rule's heading on this page.",
         "",
     ]
+    found = counterexamples.load(doc.spec)  # a rule with neither an example nor a reason stops the build
+    overlays = counterexamples.overlay_titles(found)
     for sid, title in doc.rule_groups():
         out += [f"## {escape(title)} {{#section-{slug(sid)}}}", ""]
         if sections.get(sid, {}).get("text"):
@@ -32,6 +35,10 @@ def render(doc: GamePages) -> str:
         for rule in doc.spec.rules.values():
             if (rule.section or "other") == sid:
                 out += rule_section(doc, rule)
+                if rule.id in found.by_rule:
+                    out += counterexamples.section(counterexamples.judge(found.by_rule[rule.id], str(found.path)), overlays)
+                else:
+                    out += counterexamples.reason_section(found.reasons[rule.id])
     return "\n".join(out)
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
+from referee.spec.boxfile import answers_in, box_error, box_fingerprint, box_path, fingerprint_of, lay_over, read_box_bytes
 from referee.spec.files import FileRefused, read_bytes, read_text
 from dataclasses import dataclass
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
@@ -133,6 +134,8 @@ class Spec:
     rules: dict[str, Rule]
     variants: tuple[Variant, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    box: str | None = None  # the group's box file laid over the shipped values (spec/boxfile.py)
+    box_replaced: dict[str, Any] = field(default_factory=dict, repr=False)  # by address: the value each answer replaced
     _under: dict[str, list[Provenance]] = field(default_factory=dict, repr=False, compare=False)
     _holding: dict[str, Provenance | None] = field(default_factory=dict, repr=False, compare=False)
     _by_file: dict[str, list[tuple[list[str], Provenance]]] | None = field(default=None, repr=False, compare=False)
@@ -288,6 +291,11 @@ def read_yaml(path: Path) -> Any:
         if mark:
             raise SpecError(path, "", f"YAML syntax: {problem}", mark.line + 1, mark.column + 1) from None
         raise SpecError(path, "", f"YAML syntax: {problem}") from None
+
+
+def read_answers(path: Path, game: str) -> dict[str, Any]:
+    """The answers of a group's box file (see spec/boxfile.py), by address."""
+    return answers_in(read_yaml(path), path, game)
 
 
 def read_spec_text(path: Path) -> str:
@@ -579,20 +587,38 @@ def find_variant(game_dir: Path, name: str) -> Path:
     raise SpecError(game_dir / "variants", name, f"no such variant; known: {', '.join(known) or 'none'}")
 
 
-def load_spec(game: str, variants: tuple[str, ...] | list[str] = (), root: Path | None = None) -> Spec:
-    return _load_spec(game, tuple(variants), str(root or specs_root()))
+def load_spec(game: str, variants: tuple[str, ...] | list[str] = (), root: Path | None = None, box: bool = True) -> Spec:
+    """A game's spec with its variants; with the group's box file under them when there is
+    one (`box=False`: the spec as shipped, for `referee box` to compare with)."""
+    return _load_spec(game, tuple(variants), str(root or specs_root()), box_fingerprint(game) if box else None)
+
+
+def load_spec_with_box(game: str, box_file: Path, variants: tuple[str, ...] | list[str] = ()) -> Spec:
+    """A game's spec with a box file of one's choosing under its variants (to try a box file
+    before it is put in use, or to replay with values worked out from records)."""
+    found = fingerprint_of(box_file)
+    if found is None:
+        raise SpecError(box_file, "", "no such box file")
+    return _load_spec(game, tuple(variants), str(specs_root()), found)
 
 
 @functools.lru_cache(maxsize=None)
-def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
+def _load_spec(game: str, variants: tuple[str, ...], root_str: str, box: tuple | None = None) -> Spec:
     """A game's spec with its variants, validated: from the cache when the files it is built
-    from are unchanged (no YAML read, no schema imported), or read and validated."""
-    cached = _cache_entry(game, variants, root_str)
+    from are unchanged (no YAML read, no schema imported), or read and validated. `box` tells
+    the group's box file apart (see boxfile.box_fingerprint): None for none."""
+    box_file = Path(box[0]) if box else None
+    cached = _cache_entry(game, variants, root_str, box_file)
     if cached is not None:
         spec = cache.read(*cached, _CACHED_CLASSES)
         if isinstance(spec, Spec):
             return spec
-    spec = _build_spec(game, variants, root_str)
+    try:
+        spec = _build_spec(game, variants, root_str, box_file)
+    except SpecError as exc:
+        if box_file is None or exc.file != str(box_file) or box_file != box_path(game):
+            raise
+        raise SpecError(exc.file, exc.key, f"{exc.message} (the box file in use for {game}: correct it, or stop using it with referee box {game} --forget)", exc.line, exc.column) from None
     if cached is not None:
         cache.write(*cached, spec)
     return spec
@@ -603,7 +629,7 @@ _CACHED_CLASSES = {(__name__, "Spec"), (__name__, "Rule"), (__name__, "Provenanc
                    ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("datetime", "date"), ("datetime", "datetime")}
 
 
-def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[Path, str] | None:
+def _cache_entry(game: str, variants: tuple[str, ...], root_str: str, box_file: Path | None = None) -> tuple[Path, str] | None:
     """Where a validated spec is cached, and the key it is stored under: a hash of the content
     of every file it is built from (the game's spec files, the variants, the common rules,
     every schema) and of the code that validates them. Only the shipped data with shipped
@@ -622,7 +648,10 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
         files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
         package = Path(__file__).resolve().parent.parent
         files += [package / code for code in ("spec/loader.py", "errors.py", "spec/files.py", "spec/safeschema.py")]
-        digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants)).encode("utf-8"))
+        digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants, str(box_file))).encode("utf-8"))
+        if box_file is not None:
+            digest.update(read_box_bytes(box_file) + b"\0")
+        files.append(package / "spec" / "boxfile.py")
         for path in files:
             digest.update(str(path).encode("utf-8") + b"\0")
             # read as the full load reads it: a FIFO or a link to /dev/zero is not waited on
@@ -634,7 +663,7 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
     return directory / f"spec-{game}-{key[:24]}.pickle", key
 
 
-def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
+def _build_spec(game: str, variants: tuple[str, ...], root_str: str, box_file: Path | None = None) -> Spec:
     root = Path(root_str)
     game_dir = root / game
     if not (game_dir / "game.yaml").is_file():
@@ -651,6 +680,11 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
             raise SpecError(path, "kind", "a spec file is a mapping with a 'kind' key that names its schema")
         raw[path.stem] = data
         paths[path.stem] = path
+
+    # the group's own answers first: a variant named on top of them changes what it changes
+    replaced: dict[str, Any] = {}
+    if box_file is not None:
+        replaced = lay_over(raw, read_answers(box_file, game), box_file)
 
     applied: list[Variant] = []
     for name in variants:
@@ -674,14 +708,14 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
             files[stem] = _unwrap(data, stem, "", provenance, paths[stem])
             validate_against_schema(files[stem], files[stem]["kind"], paths[stem], root)
         except SpecError as exc:
-            raise blame_variant(exc, stem, str(paths[stem]), applied) from None
+            raise blame_box(blame_variant(exc, stem, str(paths[stem]), applied), stem, str(paths[stem]), replaced, box_file) from None
 
     if root.resolve() != (shipped_data_root() / "specs").resolve():
         _check_files_kept(game, game_dir, paths)
     rules = _load_rules(game, files, paths, root)
     if variants or root.resolve() != (shipped_data_root() / "specs").resolve():
         _check_rules_kept(game, rules, paths["rules"])
-    spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw)
+    spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw, str(box_file) if box_file else None, replaced)
     _check_addresses(spec)
     _check_turn(spec)
     return spec
@@ -695,6 +729,17 @@ def blame_variant(exc: SpecError, stem: str, base: str, applied: list[Variant]) 
     for variant in reversed(applied):
         if parts and _writes(variant.changes.get(stem), parts):
             return SpecError(variant.path, f"changes.{stem}.{exc.key}", exc.message)
+    return exc
+
+
+def blame_box(exc: SpecError, stem: str, base: str, replaced: dict[str, Any], box_file: Path | None) -> SpecError:
+    """An error in a file at or inside a value the box file answered: the box file's error."""
+    if box_file is None or exc.file != base:
+        return exc
+    at = f"{stem}:{exc.key}"
+    for address in replaced:
+        if at == address or at.startswith(address + ".") or address.startswith(at + "."):
+            return box_error(box_file, address, exc.message)
     return exc
 
 

@@ -1,10 +1,10 @@
 """Hand-written Canterbury records and helpers shared by the tests.
 
 The records are built from the opening round of a four-player game (blue, red, green,
-yellow) and of a two-player game with the neutral player. Test overlays live next to
-this file: `rich.yaml` gives every player 200 shillings, `city-at-70.yaml` starts the
-city marker at 70, `short-and-rich.yaml` does both kinds of thing and ends the game at
-the first disc.
+yellow) and of a two-player game with the neutral player. The overlays that keep records
+short live with the examples (specs/canterbury/examples/overlays/): `rich.yaml` gives every
+player 200 shillings, `city-at-70.yaml` starts the city marker at 70, `short-and-rich.yaml`
+does both kinds of thing and ends the game at the first disc.
 """
 
 from pathlib import Path
@@ -14,9 +14,11 @@ from referee.engine.replay import check_bytes
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 EXAMPLES = ROOT / "specs" / "canterbury" / "examples"
-RICH = str(HERE / "rich.yaml")
-CITY_AT_70 = str(HERE / "city-at-70.yaml")
-SHORT_AND_RICH = str(HERE / "short-and-rich.yaml")
+SHORTENED = EXAMPLES / "shortened"  # worked examples that need an overlay to stay short
+OVERLAYS = EXAMPLES / "overlays"
+RICH = str(OVERLAYS / "rich.yaml")
+CITY_AT_70 = str(OVERLAYS / "city-at-70.yaml")
+SHORT_AND_RICH = str(OVERLAYS / "short-and-rich.yaml")
 
 HEADER_4P = '[Game "canterbury"]\n[Players "blue Ann, red Ben, green Cy, yellow Di"]\n[Start "blue"]\n\n'
 HEADER_3P = '[Game "canterbury"]\n[Players "red, blue, green"]\n\n'

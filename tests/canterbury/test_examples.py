@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .records import CITY_AT_70, EXAMPLES, HERE, ROOT, SHORT_AND_RICH, check, figures
+from .records import CITY_AT_70, EXAMPLES, HERE, ROOT, SHORTENED, SHORT_AND_RICH, check, figures
 
 
 def _check_file(path, variants=()):
@@ -30,7 +30,7 @@ def test_opening_a_district_scores_its_four_cubes():
 
 
 def test_district_with_six_spaces_built_gives_six_and_three():
-    path = HERE / "records" / "six-spaces.log"
+    path = SHORTENED / "six-spaces.log"
     text = path.read_text()
     report = _check_file(path, [CITY_AT_70])
     _assert_all_confirmed(report, text)
@@ -43,7 +43,7 @@ def test_district_with_six_spaces_built_gives_six_and_three():
 
 
 def test_kings_favour_first_ten_second_four():
-    path = HERE / "records" / "kings-favour.log"
+    path = SHORTENED / "kings-favour.log"
     text = path.read_text()
     report = _check_file(path, [SHORT_AND_RICH])
     _assert_all_confirmed(report, text)

@@ -2,7 +2,7 @@
 structures built, the King's favour tables of the services that scored, the neutral's city
 points once a neutral tile moves the city; not every uncertain value of the tables read."""
 
-from .records import HEADER_2P, HEADER_4P, HERE, ROUND_1, ROUND_1_2P, SHORT_AND_RICH, check
+from .records import HEADER_2P, HEADER_4P, HERE, ROUND_1, ROUND_1_2P, SHORTENED, SHORT_AND_RICH, check
 
 # Blue builds a well and a garden in b3, so that red's chapel has water and food there.
 CHAPEL = HEADER_4P + """\
@@ -33,7 +33,7 @@ def test_a_levy_relies_on_the_treasury_track():
 
 
 def test_the_kings_favour_relies_only_on_the_tables_of_services_that_scored():
-    record = (HERE / "records" / "kings-favour.log").read_text()
+    record = (SHORTENED / "kings-favour.log").read_text()
     report = check(record, [SHORT_AND_RICH])
     assert report.status == "legal" and report.complete
     favour = [a for a in addresses(report) if a.startswith("scoring:kings_favour")]

@@ -7,7 +7,7 @@ import itertools
 
 from referee.games.canterbury.scoring import district_awards, favour_awards, podium
 
-from .records import HEADER_2P, HEADER_3P, HEADER_4P, ROUND_1_2P, check, figures, rule_ids
+from .records import HEADER_2P, HEADER_3P, HEADER_4P, ROUND_1_2P, SHORTENED, check, figures, rule_ids
 
 SECONDARY = load_game("canterbury").spec["scoring"]["district"]["secondary"]
 FIRST = {n: n for n in range(1, 26)}
@@ -246,6 +246,6 @@ def test_the_neutral_stacks_come_out_of_the_supply():
 def test_money_scores_one_point_per_full_three_shillings():
     from .records import HERE, SHORT_AND_RICH
 
-    report = check((HERE / "records" / "kings-favour.log").read_text(), [SHORT_AND_RICH])
+    report = check((SHORTENED / "kings-favour.log").read_text(), [SHORT_AND_RICH])
     for colour, player in report.state.players.items():
         assert player.points["shillings"] == player.money // 3, colour

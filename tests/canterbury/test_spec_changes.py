@@ -3,18 +3,17 @@ relies on them, and typing other numbers into a YAML file changes verdicts and s
 no change to the code."""
 
 import json
-import subprocess
-import sys
 
+from referee.cli.validate import validate
 from referee.report.diagnostics import format_report
 from referee.spec.loader import load_spec
-from referee.cli.validate import validate
 
-from .records import EXAMPLES, HEADER_4P, HERE, ROOT, SHORT_AND_RICH, check, figures, rule_ids
+from ..runner import run
+from .records import EXAMPLES, HEADER_4P, HERE, ROOT, SHORTENED, SHORT_AND_RICH, check, figures, rule_ids
 
 
 def referee(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, cwd=ROOT)
+    return run(*args, stdin=stdin, cwd=ROOT)
 
 
 def _overlay(tmp_path, name, body):
@@ -64,7 +63,7 @@ def test_a_dearer_well_makes_the_same_record_illegal(tmp_path):
 
 
 def test_a_typed_in_kings_favour_table_changes_the_final_score(tmp_path):
-    record = (HERE / "records" / "kings-favour.log").read_text().split("check green: favour-defense")[0]
+    record = (SHORTENED / "kings-favour.log").read_text().split("check green: favour-defense")[0]
     base = check(record, [SHORT_AND_RICH])
     overlay = _overlay(tmp_path, "favour", "  scoring:\n    kings_favour:\n      religion: {value: {first: {6: 11}, second: {}}, provenance: certain}\n")
     changed = check(record, [SHORT_AND_RICH, overlay])

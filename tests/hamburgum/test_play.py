@@ -200,33 +200,6 @@ def test_a_listed_donation_beside_an_unscored_token_of_its_kind_scores_the_new_t
     assert found > 20
 
 
-def test_the_depot_tables_give_the_most_items_a_purse_pays_for():
-    """`Hamburgum.depot_prices` and `depot_most`, which a purchase is planned from, answer what
-    the totals say: the most items whose total the purse pays, for every purse up to the
-    dearest total and past it, and nothing for a purse that pays no total."""
-    from bisect import bisect
-
-    game = load_game("hamburgum")
-    totals = game.materials_totals
-    for money in range(max(totals.values()) + 2):
-        affordable = [k for k, price in totals.items() if price <= money]
-        priced = bisect(game.depot_prices, money)
-        assert (game.depot_most[priced - 1] if priced else None) == (max(affordable) if affordable else None)
-
-
-def test_what_every_donation_takes_is_in_every_donation():
-    """`Hamburgum.donation_floor`, by which a Church turn weighs no church for a player who
-    lacks it, holds each material at the least any donation takes, and only those all take."""
-    game = load_game("hamburgum")
-    costs = [dict(cost) for _, _, cost in game.donation_prices]
-    assert game.donation_floor
-    for material, n in game.donation_floor:
-        assert min(cost.get(material, 0) for cost in costs) == n > 0
-    for material in game.materials:
-        if material not in dict(game.donation_floor):
-            assert min(cost.get(material, 0) for cost in costs) == 0
-
-
 def test_the_kinds_of_house_left_are_those_with_a_tile_left():
     """`_kinds_left` lists, in the spec's order, each kind with a tile left beside the houses
     chosen: an office only while the stack holds one, none is chosen and one is wanted."""

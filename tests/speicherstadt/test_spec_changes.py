@@ -1,24 +1,18 @@
 """Rules read their numbers from the spec: editing YAML changes verdicts and scores."""
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..runner import run
 from .records import TO_SPRING
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def referee(*args, data=None, stdin=None, cwd=None):
-    env = None
-    if data is not None:
-        import os
-
-        env = dict(os.environ, REFEREE_DATA=str(data))
-    return subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, env=env, cwd=cwd or ROOT)
+    return run(*args, stdin=stdin, env={"REFEREE_DATA": str(data)} if data is not None else None, cwd=cwd or ROOT)
 
 
 @pytest.fixture

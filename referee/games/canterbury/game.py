@@ -22,6 +22,7 @@ from referee.games.canterbury.scoring import keyed
 
 class Canterbury(Game):
     name = "canterbury"
+    printed_module = f"{__package__}.printed"  # what moves change by printed numbers (box --infer)
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
     play_module = f"{__package__}.play"  # legal and random moves

@@ -10,7 +10,6 @@ module. The rules themselves are in the rules module.
 
 from __future__ import annotations
 
-from itertools import accumulate
 
 from referee.errors import Pos
 from referee.spec.figures import FigureTable
@@ -71,13 +70,6 @@ class Hamburgum(Game):
         self.token_kinds = list(churches["tokens"])
         self.first_token = next(k for k, e in churches["tokens"].items() if e.get("first"))
         self.donations = churches["donations"]
-        # each donation's price by its number at a church, as the random player weighs it every
-        # Church turn: money, money per own citizen, and the materials
-        self.donation_prices = [(e.get(MONEY, 0), e.get("money_per_own_citizen", 0), tuple((k, v) for k, v in e.items() if k in self.materials))
-                                for e in self.donations]
-        # the materials every donation takes, at the least: a player without them can pay for none
-        least = {m: min([dict(cost).get(m, 0) for _, _, cost in self.donation_prices], default=0) for m in self.materials}
-        self.donation_floor = tuple((m, n) for m, n in least.items() if n > 0)
         # each donation's cost by its number at a church, as the rules charge it: the materials
         # and fixed money the table prints (every donation reads them), and the money per own citizen
         self.donation_costs = [({k: v for k, v in e.items() if k in self.materials or k == MONEY}, e.get("money_per_own_citizen", 0))
@@ -90,11 +82,6 @@ class Hamburgum(Game):
         self.ships_per_berth = harbour["ships_per_berth"]
         self.goods_price = spec["market"]["goods_price"]  # a good's price is read a few times a sale
         self.materials_totals = {int(k): v for k, v in spec["market"]["materials_price"]["totals"].items()}
-        # the depot's totals by price, and the most items each price or less pays for: what a
-        # purse buys is looked up there (the random player asks every purchase)
-        by_price = sorted([(price, k) for k, price in self.materials_totals.items()])
-        self.depot_prices = [price for price, _ in by_price]
-        self.depot_most = list(accumulate([k for _, k in by_price], max))
         board = spec["board"]
         self.board_list = board["sites"]
         self.board_sites = None if board["sites"] is None else {Site(s["parish"], s["number"]): s["type"] for s in board["sites"]}

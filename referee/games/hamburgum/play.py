@@ -11,7 +11,9 @@ Every move it writes is one the rules accept.
 
 from __future__ import annotations
 
+import functools
 import random
+from itertools import accumulate
 from bisect import bisect
 from collections import Counter
 from typing import Callable
@@ -97,12 +99,34 @@ def _needs_bell(state, player) -> bool:
     return False
 
 
+@functools.cache
+def _depot(game) -> tuple[list[int], list[int]]:
+    """The depot's totals by price, and the most items each price or less pays for: what a
+    purse buys is looked up there."""
+    by_price = sorted([(price, k) for k, price in game.materials_totals.items()])
+    return [price for price, _ in by_price], list(accumulate([k for _, k in by_price], max))
+
+
+@functools.cache
+def _donation_prices(game) -> list[tuple[int, int, tuple[tuple[str, int], ...]]]:
+    """Each donation's price by its number at a church: money, money per own citizen, and the
+    materials."""
+    return [(e.get(MONEY, 0), e.get("money_per_own_citizen", 0), tuple((k, v) for k, v in e.items() if k in game.materials)) for e in game.donations]
+
+
+@functools.cache
+def _donation_floor(game) -> tuple[tuple[str, int], ...]:
+    """The materials every donation takes, at the least: a player without them can pay for none."""
+    least = {m: min([dict(cost).get(m, 0) for _, _, cost in _donation_prices(game)], default=0) for m in game.materials}
+    return tuple((m, n) for m, n in least.items() if n > 0)
+
+
 def plan_buy(state, player, space, rng) -> Move | None:
     game = state.game
-    priced = bisect(game.depot_prices, player.money)  # how many of the depot's totals the purse pays
+    priced = bisect(_depot(game)[0], player.money)  # how many of the depot's totals the purse pays
     if not priced:
         return None
-    most = game.depot_most[priced - 1]  # the most items the purse pays for
+    most = _depot(game)[1][priced - 1]  # the most items the purse pays for
     want: list[str] = []
     for material, n in state.spec["play"]["wishes"]["stock"].items():
         if material == game.bell:
@@ -156,7 +180,7 @@ def _donations_paid(state, player, made: int, discs: int) -> int:
     spent: dict[str, int] = {}  # materials the donations counted so far take
     citizens = len(player.citizens)
     count = 0
-    for fixed, per_citizen, cost in state.game.donation_prices[made:]:
+    for fixed, per_citizen, cost in _donation_prices(state.game)[made:]:
         price = fixed + per_citizen * citizens
         if discs <= count or money < price or not _covers(stock, spent, cost):
             break
@@ -212,7 +236,7 @@ def plan_church(state, player, space, rng) -> Move | None:
     options: dict[str, tuple[int, int]] = {}  # by church: the donations it has had, and those the player can pay for
     # a player with no disc free, or without what every donation takes, can pay for none (so
     # end most Church turns that donate nothing)
-    if discs > 0 and _covers(player.stock, {}, state.game.donation_floor):
+    if discs > 0 and _covers(player.stock, {}, _donation_floor(state.game)):
         for c, church in state.churches.items():
             if church.complete:
                 continue

@@ -1,0 +1,103 @@
+"""`referee rule ID`: one rule looked up without a browser, from the id a diagnostic names.
+
+It prints what the rule's heading on the rules page shows: its title and text, where it comes
+from, how the referee checks it, the record that breaks it with what `referee check` says
+about it and the line that passes instead (or why no record can break it), and the link to the
+page. The id may be written without its game when only one game has such a rule.
+"""
+
+from __future__ import annotations
+
+import difflib
+import textwrap
+
+from referee.errors import UsageError
+from referee.report.diagnostics import rule_link
+from referee.site import counterexamples
+from referee.site.markdown import LANGS
+from referee.site.rules import CHECKED
+from referee.spec.loader import Rule, Spec, available_games, data_root, load_spec
+
+WIDTH = 88  # columns of the wrapped rule text
+
+
+def find_rule(text: str) -> tuple[Spec, Rule]:
+    """The rule an id names: `game/name`, or `name` alone when one game has it."""
+    wanted = text.strip().lower()
+    specs = [load_spec(game) for game in available_games()]
+    if "/" in wanted:
+        game = wanted.split("/", 1)[0]
+        matches = [(s, s.rules[wanted]) for s in specs if s.game == game and wanted in s.rules]
+    else:
+        matches = [(s, r) for s in specs for r in s.rules.values() if r.anchor == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise UsageError(f"{wanted!r} is a rule of several games: " + ", ".join(r.id for _, r in matches) + "; give the game too")
+    known = [rid for s in specs for rid in s.rules]
+    close = difflib.get_close_matches(wanted, known + [rid.split("/", 1)[1] for rid in known], n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; the rules pages list every id, and a diagnostic names one in error[...]"
+    raise UsageError(f"no rule {wanted!r}{hint}")
+
+
+def wrapped(text: str, indent: str = "") -> list[str]:
+    return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
+
+
+def describe(spec: Spec, rule: Rule, lang: str = "en") -> list[str]:
+    """The lines `referee rule` prints for one rule."""
+    out: list[str] = []
+    if lang != "en":
+        out += [f"note: the rules have no {LANGS[lang]} text yet; shown in English", ""]
+    out += [f"{rule.id}: {rule.title}", ""]
+    out += wrapped(rule.text)
+    out += ["", f"source: {rule.source} · {CHECKED.get(rule.checked, rule.checked)}"]
+    if rule.reading:
+        out += ["", "how we read it:", *wrapped(rule.reading, "  ")]
+    out += worked_example(spec, rule)
+    found = counterexamples.load(spec)
+    if rule.id in found.by_rule:
+        judged = counterexamples.judge(found.by_rule[rule.id], str(found.path))
+        example = judged.example
+        out += ["", f"a record that breaks it ({example.name}, its last lines):", *counterexamples.snippet(example)]
+        if example.variants:
+            out += [f"  (checked with the overlay {', '.join(v.rsplit('/', 1)[-1] for v in example.variants)})"]
+        out += ["", "referee check cannot read it:" if example.unreadable else "referee check says:", *judged.diagnostic.splitlines()]
+        if example.fix is None:
+            out += ["", "it passes with that line left out"]
+        else:
+            out += ["", "it passes with this instead:", *counterexamples.numbered(example.fix.splitlines() or [""], example.line)]
+    elif rule.id in found.reasons:
+        out += ["", "no record breaks it under its own id:", *wrapped(found.reasons[rule.id], "  ")]
+    out += ["", f"see: {rule_link(rule.id)}"]
+    return out
+
+
+def worked_example(spec: Spec, rule: Rule) -> list[str]:
+    """The rulebook's worked example the rules page draws under the rule, with its figures as
+    the referee confirms them now."""
+    from referee.engine.replay import check_bytes
+    from referee.site.replays import illustrations, overlays
+    from referee.site.tables import GamePages
+
+    doc = GamePages(spec, data_root())
+    picture = illustrations(doc).get(rule.id)
+    if picture is None:
+        return []
+    path = spec.directory / "examples" / picture.record
+    text = path.read_text(encoding="utf-8")
+    report = check_bytes(text.encode("utf-8"), path.name, overlays(doc, picture))
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.startswith(("check ", "result "))]
+    verdict = "confirmed" if report.status == "legal" and not report.errors else f"not confirmed: {report.errors[0].message if report.errors else report.status}"
+    out = ["", f"worked example: {path}", *wrapped(picture.caption, "  ")]
+    if picture.variants:
+        out += [f"  checked with the overlay {', '.join(picture.variants)}"]
+    out += [f"  the figures it records, {verdict} by the referee:"]
+    return out + [f"{n:>5} | {line}" for n, line in lines]
+
+
+def run(rule_id: str, lang: str = "en") -> list[str]:
+    if lang not in LANGS:
+        raise UsageError(f"no language {lang!r}; choose {', '.join(LANGS)}")
+    spec, rule = find_rule(rule_id)
+    return describe(spec, rule, lang)

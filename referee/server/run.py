@@ -1,0 +1,83 @@
+"""`referee serve`: the folder of games, the address, and uvicorn serving the app.
+
+The address is printed for the phones; off this machine, with the server's join code and
+a QR code of both drawn in the terminal, so a phone at the table scans it and is in.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from pathlib import Path
+
+from referee.errors import UsageError
+from referee.terminal import visible
+
+
+def default_folder() -> Path:
+    """The user's data folder (XDG_DATA_HOME, else ~/.local/share) / referee / games."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "referee" / "games"
+
+
+def serve(games: str | None, host: str, port: int) -> int:
+    try:
+        import uvicorn
+
+        from referee.server.app import Settings, create_app
+    except ImportError as exc:
+        raise UsageError(f"referee serve needs the web stack: pip install 'referee[serve]' ({exc.name} is missing)") from None
+    if not 0 < port < 65536:
+        raise UsageError(f"--port takes a port number from 1 to 65535, not {port}")
+    folder = Path(games) if games else default_folder()
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{visible(str(folder))} is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the folder {visible(str(folder))}: {exc.strerror or exc}") from None
+    try:
+        with socket.create_server((host, port)) if ":" not in host else socket.create_server((host, port), family=socket.AF_INET6):
+            pass  # the address is free: uvicorn binds it next
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {visible(host)}:{port}: {exc.strerror or exc}") from None
+    settings = Settings(folder, host, port)
+    app = create_app(settings)
+    address = _address(host, port)
+    print(visible(f"referee serve: games in {folder.resolve()}"))
+    if settings.codes:
+        joined = f"{address}/?join={settings.server_code}"
+        print(visible(f"open {joined} on a phone of this network (the join code is {settings.server_code})"))
+        _print_qr(joined)
+    else:
+        print(visible(f"open {address}/ in a browser on this machine (Ctrl-C stops the server)"))
+    sys.stdout.flush()
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=2, limit_concurrency=512, h11_max_incomplete_event_size=16 * 1024)
+    uvicorn.Server(config).run()
+    return 0
+
+
+def _address(host: str, port: int) -> str:
+    """The address a phone opens: this machine's address on the network for 0.0.0.0."""
+    shown = host
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            shown = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            shown = socket.gethostname()
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+def _print_qr(text: str) -> None:
+    try:
+        import segno
+    except ImportError:
+        return
+    try:
+        segno.make(text, error="m").terminal(compact=True)
+    except Exception:  # a terminal that cannot show it: the address above still holds
+        pass

@@ -1,0 +1,333 @@
+"""`referee serve` without a browser: the app's answers to good and bad requests, its tap
+menus, its record files and its exports, through Starlette's test client (one app for the
+module; each test starts games of its own in it)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="needs the serve extra")
+pytest.importorskip("httpx", reason="the test client needs httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from referee.engine.replay import check_bytes  # noqa: E402
+from referee.server import taps  # noqa: E402
+from referee.server.app import Settings, create_app  # noqa: E402
+from referee.server.tables import Tables  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("games")
+
+
+@pytest.fixture(scope="module")
+def client(folder):
+    app = create_app(Settings(folder, rate=1000, burst=1000))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+        c.get("/")  # the form cookie
+        yield c
+
+
+def token(client) -> str:
+    return client.cookies.get("referee-form")
+
+
+def new_game(client, title: str, game: str = "speicherstadt", seats=(("beige", "Ann"), ("orange", "Ben"))) -> str:
+    answer = client.post("/new", data={"form": token(client), "title": title, "game": game,
+                                       "colour": [c for c, _ in seats], "name": [n for _, n in seats]}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    return answer.headers["location"]
+
+
+def version_of(page: str) -> int:
+    return int(re.search(r'data-version="(\d+)"', page).group(1))
+
+
+def enter(client, address: str, line: str, version: int | None = None, **extra):
+    if version is None:
+        version = version_of(client.get(address).text)
+    return client.post(address + "/enter", data={"form": token(client), "version": str(version), "line": line}, headers={"X-Partial": "1", **extra})
+
+
+def test_a_tapped_move_is_in_the_file_before_the_answer(client, folder):
+    address = new_game(client, "kept")
+    answer = enter(client, address, "reveal carpet-trader")
+    assert answer.status_code == 200
+    text = (folder / "kept.log").read_text("utf-8")
+    assert text.endswith("reveal carpet-trader\n")
+    assert check_bytes(text.encode(), "kept.log", [], open_end=True).status == "legal"
+    assert "reveal carpet-trader" in client.get(address + "/record").text
+
+
+def test_a_move_the_rules_refuse_is_not_written_and_a_ruling_is_offered(client, folder):
+    address = new_game(client, "refused")
+    before = (folder / "refused.log").read_text("utf-8")
+    enter(client, address, "reveal carpet-trader")
+    answer = enter(client, address, "orange: place 1")  # beige places first
+    assert answer.status_code == 422
+    assert "error[" in answer.text and "is not recorded" in answer.text
+    assert "ruling: let it stand" in answer.text
+    assert (folder / "refused.log").read_text("utf-8") == before + "reveal carpet-trader\n"
+    decided = enter(client, address, "ruling accept")  # the table lets it stand
+    assert decided.status_code == 200
+    assert (folder / "refused.log").read_text("utf-8").endswith("orange: place 1\nruling accept\n")
+
+
+def test_a_record_that_does_not_replay_is_a_message_not_a_crash(client, folder):
+    (folder / "broken.log").write_text('[Game "speicherstadt"]\n[Players "beige, orange"]\n\nbeige: fly to the moon\n', encoding="utf-8")
+    answer = client.get("/g/broken.log")
+    assert answer.status_code == 400 and "Traceback" not in answer.text and "broken.log" in answer.text
+
+
+def test_a_page_of_another_site_pointed_at_this_machine_is_refused(folder):
+    app = create_app(Settings(folder, rate=1000, burst=1000))
+    with TestClient(app, base_url="http://attacker.example:8765") as c:
+        assert c.get("/").status_code == 421
+
+
+def test_a_tap_on_an_old_version_is_refused(client, folder):
+    address = new_game(client, "stale")
+    seen = version_of(client.get(address).text)
+    assert enter(client, address, "reveal carpet-trader", seen).status_code == 200
+    answer = enter(client, address, "reveal coffee-roaster", seen)
+    assert answer.status_code == 409 and "another phone moved first" in answer.text
+    assert "coffee-roaster" not in (folder / "stale.log").read_text("utf-8")
+
+
+def test_a_form_without_its_token_or_from_another_site_is_refused(client, folder):
+    address = new_game(client, "forged")
+    before = (folder / "forged.log").read_text("utf-8")
+    no_token = client.post(address + "/enter", data={"version": "0", "line": "reveal carpet-trader"})
+    assert no_token.status_code == 403
+    elsewhere = client.post(address + "/enter", data={"form": token(client), "version": "0", "line": "reveal carpet-trader"}, headers={"Origin": "http://evil.example"})
+    assert elsewhere.status_code == 403
+    assert (folder / "forged.log").read_text("utf-8") == before
+
+
+@pytest.mark.parametrize("path", ["/g/..%2F..%2Fetc%2Fpasswd", "/g/nothing.log", "/g/.referee-serve-codes.json", "/g/a.log/explain?who=x", "/nowhere"])
+def test_no_path_outside_the_folder_is_served(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 404
+    assert "Traceback" not in answer.text
+
+
+def test_bad_input_gets_a_4xx_with_a_message_never_a_500(client):
+    address = new_game(client, "bad")
+    cases = [
+        client.post(address + "/enter", data={"form": token(client), "version": "x", "line": "reveal carpet-trader"}),
+        client.post(address + "/enter", data={"form": token(client), "version": "0"}),
+        client.post(address + "/enter", content=b"form=" + token(client).encode() + b"&line=%ff%fe", headers={"Content-Type": "application/x-www-form-urlencoded"}),
+        client.post(address + "/enter", content=b"x" * 20000, headers={"Content-Type": "application/x-www-form-urlencoded"}),
+        client.get(address + "/explain?who=beige&figure=nonsense"),
+        client.get(address + "?text=" + "%00" * 50),
+        client.post("/new", data={"form": token(client), "game": "chess", "colour": ["white"], "name": [""]}),
+        client.post("/new", data={"form": token(client), "game": "canterbury", "colour": [""], "name": [""]}),
+        client.post("/new", data={"form": token(client), "game": "canterbury", "colour": ["blue"], "name": [""], "variant": ["../../etc/x"]}),
+        client.request("PUT", address + "/enter"),
+    ]
+    for answer in cases:
+        assert 400 <= answer.status_code < 500, (answer.status_code, answer.text[:300])
+        assert "Traceback" not in answer.text
+    assert cases[3].status_code == 413
+
+
+def test_undo_takes_the_last_line_back(client, folder):
+    address = new_game(client, "undone")
+    enter(client, address, "reveal carpet-trader")
+    answer = client.post(address + "/undo", data={"form": token(client), "version": str(version_of(client.get(address).text))}, headers={"X-Partial": "1"})
+    assert answer.status_code == 200 and "took back line" in answer.text
+    assert "carpet" not in (folder / "undone.log").read_text("utf-8")
+
+
+def test_a_figure_explains_itself(client):
+    address = new_game(client, "explained")
+    enter(client, address, "reveal carpet-trader")
+    answer = client.get(address + "/explain?who=beige&figure=coins")
+    assert answer.status_code == 200 and "coins" in answer.text
+
+
+def test_exports_of_a_finished_game(client, folder):
+    from referee.lab.random_game import play_game
+
+    record = play_game("speicherstadt", 2, seed=5)
+    (folder / "finished.log").write_text(record, encoding="utf-8")
+    page = client.get("/g/finished.log")
+    assert page.status_code == 200 and "Final standings" in page.text
+    csv = client.get("/g/finished.log/scores.csv").text.splitlines()
+    assert csv[0].startswith("rank,colour,name,total") and len(csv) == 3
+    play = json.loads(client.get("/g/finished.log/bgstats.json").text)
+    scores = play["plays"][0]["playerScores"]
+    assert sorted(s["score"] for s in scores) == sorted(record.rsplit("result ", 1)[1].split()[1::2][i].rstrip(",") for i in range(2))
+    assert sum(s["winner"] for s in scores) >= 1
+    assert "<html" in client.get("/g/finished.log/replay").text.lower()
+
+
+def test_a_file_written_beside_the_server_is_read_again(client, folder):
+    address = new_game(client, "beside")
+    client.get(address)
+    with open(folder / "beside.log", "a", encoding="utf-8") as fh:
+        fh.write("reveal carpet-trader\n")
+    page = client.get(address).text
+    assert "reveal carpet-trader" in page and "reveal coffee-roaster" in page  # the position after it
+
+
+def test_requests_are_bounded_in_rate(tmp_path):
+    app = create_app(Settings(tmp_path, rate=1, burst=3))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+        codes = [c.get("/").status_code for _ in range(6)]
+    assert codes[:3] == [200, 200, 200] and 429 in codes[3:]
+
+
+def test_off_localhost_every_game_needs_its_code(tmp_path):
+    app = create_app(Settings(tmp_path, host="0.0.0.0", rate=1000, burst=1000))
+    tables: Tables = app.state.tables
+    with TestClient(app, base_url="http://192.0.2.10:8765") as c:
+        assert c.get("/").status_code == 403
+        code = app.state.settings.server_code
+        assert c.get(f"/?join={code}").status_code == 200
+        answer = c.post("/new", data={"form": c.cookies.get("referee-form"), "game": "canterbury", "colour": ["blue", "red"], "name": ["", ""]}, follow_redirects=False)
+        assert answer.status_code == 303 and "join=" in answer.headers["location"]
+    with TestClient(app, base_url="http://192.0.2.10:8765") as stranger:
+        assert stranger.get("/g/canterbury.log").status_code == 403
+        assert stranger.get("/g/canterbury.log?join=wrong").status_code == 403
+        assert stranger.get(f"/g/canterbury.log?join={tables.code_of('canterbury.log')}").status_code == 200
+        assert stranger.get("/g/canterbury.log").status_code == 200  # the code kept in a cookie
+        assert stranger.get("/").status_code == 403  # one game's code opens that game only
+
+
+def test_most_moves_take_one_tap(folder):
+    tables = Tables(folder)
+    start = tables.new_game("menus", "speicherstadt", "beige, orange, purple", None, [])
+    menu = taps.menu(start.recording, "")
+    whole = [b.text for b in menu.buttons if b.enters]
+    assert "reveal carpet-trader" in whole and all(t.startswith("reveal ") for t in whole)
+    # a contract's goods are picked one by one, as the table sees them
+    contract = taps.menu(start.recording, "reveal contract ")
+    assert {b.label for b in contract.buttons} >= {"saffron", "tea"} and not contract.can_enter
+    two = taps.menu(start.recording, "reveal contract saffron tea ")
+    assert two.can_enter
+    canterbury = tables.new_game("menus", "canterbury", "blue, red", None, [])
+    first = taps.menu(canterbury.recording, "")
+    assert first.text == "blue: full build "  # the only words on are taken without a tap
+    assert {b.label for b in first.buttons} >= {"well", "garden", "fountain"}
+
+
+def taps_to_enter(recording, target: str) -> tuple[str, int]:
+    """The taps a phone takes to enter `target` from the menus: whole moves, words, goods,
+    and a typed outcome where no list gives one (the typing counted as one tap)."""
+    text, count = "", 0
+    for _ in range(40):
+        menu = taps.menu(recording, text)
+        text = menu.text
+        if menu.can_enter and text.strip() == target:
+            return target, count + 1
+        if menu.free and target.startswith(text) and " " not in target[len(text):]:
+            return target, count + 1
+        leading = [b for b in menu.buttons if (b.enters and b.text == target) or (not b.enters and (target.startswith(b.text) or target == b.text.strip()))]
+        assert leading, f"no button leads to {target!r} from {text!r}"
+        best = max(leading, key=lambda b: len(b.text))
+        count += 1
+        if best.enters:
+            return best.text, count
+        text = best.text
+    raise AssertionError(f"{target!r} takes more than 40 taps")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
+    """At most 40 taps a round for two and three players; with more, a round has more moves
+    than that (every worker placed and every offer answered is a move), and it takes at most
+    two taps a line."""
+    from referee.lab.random_game import play_game
+
+    record = play_game("speicherstadt", players, seed=players)
+    lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")]
+    seats = record.split('[Players "')[1].split('"')[0]
+    table = Tables(folder).new_game(f"rounds-{players}", "speicherstadt", seats, None, [])
+    i, rounds, round_taps, most, round_lines, ratio = 0, 0, 0, 0, 0, 0.0
+    while i < len(lines):
+        if lines[i].startswith("check "):
+            offer = taps.checkpoint_offer(table.recording)
+            assert offer and offer == lines[i:i + len(offer)]
+            outcome, _ = table.enter(offer, table.version)
+            assert outcome.accepted
+            ratio = max(ratio, (round_taps + 1) / (round_lines + len(offer)))
+            i, rounds, most, round_taps, round_lines = i + len(offer), rounds + 1, max(most, round_taps + 1), 0, 0
+            continue
+        line, count = taps_to_enter(table.recording, lines[i])
+        outcome, _ = table.enter([line], table.version)
+        assert outcome.accepted, outcome.messages
+        round_taps += count
+        round_lines += 1
+        i += 1
+    assert rounds >= 3 and ratio <= 2, (most, ratio)
+    if players <= 3:
+        assert most <= 40
+    assert [line for line in table.path.read_text("utf-8").split("\n") if line.strip() and not line.startswith("[")] == lines
+
+
+def test_two_taps_at_once_never_both_apply(folder):
+    import threading
+
+    table = Tables(folder).new_game("race", "speicherstadt", "beige, orange", None, [])
+    seen = table.version
+    results, go = [], threading.Barrier(2)
+
+    def tap(line):
+        go.wait()
+        results.append(table.enter([line], seen))
+
+    threads = [threading.Thread(target=tap, args=(line,)) for line in ("reveal carpet-trader", "reveal coffee-roaster")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcome.accepted for outcome, _ in results) == [False, True]
+    assert [stale for outcome, stale in results if not outcome.accepted] == [True]
+    assert len([line for line in table.path.read_text("utf-8").split("\n") if line.startswith("reveal")]) == 1
+
+
+def test_an_event_stream_tells_each_move_and_ends_when_the_phone_leaves(folder):
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    app = create_app(Settings(folder, rate=1000, burst=1000))
+    table = app.state.tables.new_game("listened", "speicherstadt", "beige, orange", None, [])
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        seen = []
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/g/listened.log/events", timeout=5) as events:
+            for line in events.iter_lines():
+                if line.startswith("data: "):
+                    seen.append(int(line[6:]))
+                    if len(seen) == 1:
+                        started = time.monotonic()
+                        table.enter(["reveal carpet-trader"], table.version)
+                    else:
+                        break
+            assert seen == [0, 1] and time.monotonic() - started < 1.0  # within a second of the move
+        deadline = time.monotonic() + 3
+        while app.state.listeners["open"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert app.state.listeners["open"] == 0
+    finally:
+        server.should_exit = True
+        thread.join(5)
