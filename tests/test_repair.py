@@ -210,3 +210,15 @@ def test_ruling_adopt_is_refused_where_it_has_nothing_to_adopt_or_cannot_be():
     below = _mispaid("speicherstadt", "coins", -50, "ruling adopt")
     errors = check(below, keep_going=False).errors
     assert errors[1].rule == "speicherstadt/ruling" and "cannot be honoured" in errors[1].message
+
+
+def test_a_contradicted_checkpoint_in_a_session_may_be_adopted(tmp_path, capsys):
+    from tests.test_record import feed, header
+
+    path = tmp_path / "game.log"
+    path.write_text(header("speicherstadt", "beige, orange", "beige") + "reveal warehouse\n")
+    assert feed(path, ["check beige: coins 7", "ruling adopt: the bank paid beige twice", "check beige: coins 7"]) == 0
+    out = capsys.readouterr().out
+    assert "record that with `ruling adopt` next" in out
+    assert path.read_text().endswith("check beige: coins 7\nruling adopt: the bank paid beige twice\ncheck beige: coins 7\n")
+    assert check(path.read_text(), keep_going=False).exit_code == 0

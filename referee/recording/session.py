@@ -36,7 +36,7 @@ from referee.engine.replay import check_bytes
 from referee.errors import Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.report.movelist import move_lines as listed
-from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
+from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
 from dataclasses import dataclass
 from referee.engine.players import Players, resolve as resolve_players
 from referee.report.diagnostics import Diagnostic, Report, format_diagnostic, format_report, rank
@@ -57,7 +57,8 @@ A line may be a move, a checkpoint (check red: coins 5, points 12), a comment (#
 once the game is over, the result (result red 41, blue 38). Before the first move, a header
 tag such as [Event "club night"] may be added. Right after a move the rules refuse, a ruling
 (ruling accept, or ruling void, with the table's words after a colon) writes the move with
-the table's decision.
+the table's decision; right after a checkpoint the rules contradict, ruling adopt writes it
+with the table's figures taken.
 
   undo    take the last line back (the file is rewritten safely)
   show    the state of the game
@@ -299,6 +300,9 @@ class Recording:
             if isinstance(entry, Move) and all(d.rule for d in errors):
                 self.refused_move = line
                 outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
+            elif isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+                self.refused_move = line  # a ruling adopt writes it with the ruling
+                outcome.messages.append("if the table played on from the figures it wrote, record that with `ruling adopt` next")
             return outcome
         outcome = self._keep(line, trial.state, trial, entry)
         if outcome.accepted:
