@@ -222,3 +222,16 @@ def test_a_contradicted_checkpoint_in_a_session_may_be_adopted(tmp_path, capsys)
     assert "record that with `ruling adopt` next" in out
     assert path.read_text().endswith("check beige: coins 7\nruling adopt: the bank paid beige twice\ncheck beige: coins 7\n")
     assert check(path.read_text(), keep_going=False).exit_code == 0
+
+
+def test_resuming_a_record_with_a_slip_offers_its_repair(tmp_path, capsys):
+    from tests.test_record import feed
+
+    original, slipped = _three_slips()
+    path = tmp_path / "game.log"
+    path.write_text(slipped, encoding="utf-8")
+    assert feed(path, ["y"]) == 0
+    out = capsys.readouterr().out
+    assert "with these 3 repairs the whole record replays" in out
+    assert "\n".join(line for line in path.read_text().split("\n") if not line.startswith("# repaired")) == original
+    assert (tmp_path / "game.log.before-repair").read_text(encoding="utf-8") == slipped

@@ -545,6 +545,9 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
     refuse = Stop(report.exit_code, shown + f"\n{visible(path)}: no line before the error replays on its own; correct the record in an editor")
     if report.status not in ("malformed", "illegal"):
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
+    repaired = _offer_repair(path, data, variants, ask)
+    if repaired is not None:
+        return repaired
     first = report.errors[0].pos if report.errors else None
     if first is None or first.line <= 1:
         raise refuse
@@ -572,6 +575,35 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
         raise UsageError(f"cannot set the failing lines aside: {exc.strerror or exc}") from None
     print(visible(f"{path}: lines {cut + 1}-{last} are kept in {rejected}"))
     return Recording(path, variants, good_report.source, good_report)
+
+
+def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[str], str]) -> Recording | None:
+    """A record whose slips `check --keep-going` repairs: offer those repairs, and with them
+    the whole record, before offering to cut it at its first problem. The file as it was is
+    kept beside it. None when there is nothing to offer or the user declines."""
+    from referee.engine.repair import repaired_text
+
+    report = check_bytes(data, path, variants, keep_going=True, open_end=True)
+    if not report.repairs or len(report.repairs) != len(report.errors) or not report.source:
+        return None
+    text = repaired_text(report.source, report.repairs)
+    after = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    if after.status != "legal" or after.state is None:
+        return None
+    shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
+    kept = set_aside_path(path, "before-repair")
+    count = len(report.repairs)
+    question = (f"{shown}\n{visible(path)}: with {'this repair' if count == 1 else f'these {count} repairs'} the whole record replays. "
+                f"Make {'it' if count == 1 else 'them'} (the file as it is now is kept in {visible(kept)}) and go on recording? [y/N] ")
+    if ask(question).strip().lower() not in YES:
+        return None
+    try:
+        create_synced(kept, data)
+        replace_synced(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot write the repaired record: {exc.strerror or exc}") from None
+    print(visible(f"{path}: repaired; the file as it was is kept in {kept}"))
+    return Recording(path, variants, after.source, after)
 
 
 # --- the session loop, shared by the terminal and by piped input ------------------------------
