@@ -235,3 +235,14 @@ def test_resuming_a_record_with_a_slip_offers_its_repair(tmp_path, capsys):
     assert "with these 3 repairs the whole record replays" in out
     assert "\n".join(line for line in path.read_text().split("\n") if not line.startswith("# repaired")) == original
     assert (tmp_path / "game.log.before-repair").read_text(encoding="utf-8") == slipped
+
+
+def test_explain_works_inside_a_session(tmp_path, capsys):
+    from tests.test_record import feed
+
+    path = tmp_path / "game.log"
+    path.write_text("\n".join(game_record("speicherstadt").split("\n")[:30]) + "\n", encoding="utf-8")
+    assert feed(path, ["explain orange coins", "explain orange wealth", "explain nobody coins"]) == 0
+    out = capsys.readouterr().out
+    assert "orange coins at the end of the record" in out and "bought the" in out
+    assert "explain: orange has no figure 'wealth'" in out and "explain: no player 'nobody'" in out

@@ -63,6 +63,7 @@ with the table's figures taken.
   undo    take the last line back (the file is rewritten safely)
   show    the state of the game
   moves   the legal next moves
+  explain COLOUR FIGURE   the ledger behind a figure, as `referee explain` shows it
   help    this text
   quit    end the session (Ctrl-D does too); Ctrl-C clears the line"""
 
@@ -433,6 +434,16 @@ class Recording:
 
         return render(Position(self.report, copy_state(self.state), self.report.moves, self.last_move_line))
 
+    def explain(self, who: str, figure: str) -> str:
+        """The ledger behind one figure of the record so far, as `referee explain` prints it."""
+        from referee.report.explain import cannot_explain, explain_bytes, format_explanation
+
+        try:
+            report, explanation = explain_bytes(self.text.encode("utf-8"), self.name, self.variants, who, figure)
+        except UsageError as exc:  # a colour or a figure the game does not have
+            return visible(f"explain: {exc}")
+        return cannot_explain(report) if explanation is None else format_explanation(report, explanation)
+
     def moves(self) -> str:
         hints = self.hints()
         if not hints:
@@ -627,6 +638,9 @@ def respond(recording: Recording, line: str) -> Outcome:
             return Outcome(True, [recording.moves()])
         if command == "help":
             return Outcome(True, [HELP])
+        words = command.split()
+        if len(words) == 3 and words[0] == "explain":
+            return Outcome(True, [recording.explain(words[1], words[2])])
         return recording.enter(line)
     except Exception as exc:  # a bug of the referee: said plainly, and the session goes on
         return Outcome(False, [visible(f"internal error: {type(exc).__name__}: {exc}; the file is as it was")])
