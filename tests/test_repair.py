@@ -213,14 +213,18 @@ def test_ruling_adopt_is_refused_where_it_has_nothing_to_adopt_or_cannot_be():
 
 
 def test_a_contradicted_checkpoint_in_a_session_may_be_adopted(tmp_path, capsys):
-    from tests.test_record import feed, header
+    from tests.test_record import feed
 
+    lines = game_record("speicherstadt").split("\n")
+    at = [i for i, line in enumerate(lines) if line.startswith("check orange:")][3]
+    wrong = re.sub(r"coins (\d+)", lambda m: f"coins {int(m.group(1)) + 7}", lines[at])
     path = tmp_path / "game.log"
-    path.write_text(header("speicherstadt", "beige, orange", "beige") + "reveal warehouse\n")
-    assert feed(path, ["check beige: coins 7", "ruling adopt: the bank paid beige twice", "check beige: coins 7"]) == 0
+    path.write_text("\n".join(lines[:at]) + "\n", encoding="utf-8")
+    assert feed(path, [wrong, "ruling adopt: the bank paid orange twice", wrong]) == 0
     out = capsys.readouterr().out
     assert "record that with `ruling adopt` next" in out
-    assert path.read_text().endswith("check beige: coins 7\nruling adopt: the bank paid beige twice\ncheck beige: coins 7\n")
+    assert "the last changes of orange coins up to line" in out  # the ledger, as check shows it
+    assert path.read_text().endswith(f"{wrong}\nruling adopt: the bank paid orange twice\n{wrong}\n")
     assert check(path.read_text(), keep_going=False).exit_code == 0
 
 

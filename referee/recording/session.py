@@ -297,6 +297,8 @@ class Recording:
             trial.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", entry.pos))
         errors = [d for d in trial.diagnostics[len(self.report.diagnostics):] if d.severity == "error"]
         if errors:
+            if isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+                self._ledger_tails(line, errors)
             outcome = self._refuse(errors, line, number, nearest=isinstance(entry, Move))
             if isinstance(entry, Move) and all(d.rule for d in errors):
                 self.refused_move = line
@@ -309,6 +311,15 @@ class Recording:
         if outcome.accepted:
             self.move_lines = position.move_lines
         return outcome
+
+    def _ledger_tails(self, line: str, errors: list[Diagnostic]) -> None:
+        """Each contradicted figure with its last changes, as `check` shows them: from a replay
+        of the record with the checkpoint (a contradicted figure is rare)."""
+        full = check_bytes(self._text_with(line).encode("utf-8"), self.name, self.variants, open_end=True)
+        tails = {(d.pos.line, d.pos.column): d.ledger for d in full.diagnostics if d.figure and d.pos}
+        for d in errors:
+            if d.pos is not None:
+                d.ledger = tails.get((d.pos.line, d.pos.column), [])
 
     def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:
         """A ruling decides on the move on the line before it: the move the rules just refused
