@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -32,6 +33,8 @@ WINDOW = 30  # entries read ahead to judge an edit
 LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
 MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
 BACK = 12  # lines before a refused one searched for a slip the rules took
+SAMPLES = 24  # moves the random player draws as a missing line, when the listed ones do not do
+SAMPLE_SEED = 0
 MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
@@ -57,6 +60,9 @@ class Item:
     entry: object | None = None
     ruling: Ruling | None = None
     problem: RecordError | None = None
+
+    def pos_of(self):
+        return self.entry.pos if self.entry is not None else self.problem.pos
 
 
 @dataclass
@@ -106,6 +112,8 @@ class Repair:
             what = shown
         if self.earlier and self.kind in ("twice", "extra"):
             what = f"leave line {self.at[0]} out" + (": it is written twice" if self.kind == "twice" else "")
+        elif self.earlier and self.kind == "missing":
+            what = f"a line missing before line {self.at[0]}: {self.lines[0]}"
         elif self.earlier and self.kind == "swap":
             what = f"lines {self.at[0]} and {self.at[1]} the other way round: {shown}"
         elif self.earlier:
@@ -244,7 +252,9 @@ class Mending:
         try:
             best, key = self._search(i, mark, outcome)
             if best is None or key[0] < min(i + 1 + WINDOW, len(self.items)):
-                back = self._search_back(i, key if best is not None else (i, 0, 0))
+                back = self._search_back(i, key if best is not None else (i, 0, 0), best if best is not None and best.kind == "missing" else None)
+            elif best.kind == "missing" and isinstance(item.entry, Move):
+                back = self._earlier_place(i, mark, best)
         finally:
             position.book = book
             position.restore(mark)
@@ -397,6 +407,21 @@ class Mending:
                 best, best_key = edit, key
             if through:
                 full.append(edit)
+        if not full and (isinstance(self.items[i].entry, Move) or (isinstance(self.items[i].entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None)):
+            # a line missing that the legal moves do not spell out (a chance outcome, a move of
+            # several parts): moves the game's random player draws, read on the same way
+            text = written_text(self.record, self.items[i].line)
+            for move, line in self._sampled(mark):
+                self.position.restore(mark)
+                edit = Edit("missing", [dataclasses.replace(move, pos=self.items[i].pos_of(), number=None), self.items[i].entry], [line, text])
+                if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
+                    continue
+                reach, confirmed, through = self._read_on(i + 1, until)
+                key = (reach, confirmed, -edit.cost)
+                if best is None or key > best_key:
+                    best, best_key = edit, key
+                if through:
+                    full.append(edit)
         if len(full) > 1:
             scores = []
             for edit in full[:MAX_TIES]:
@@ -411,7 +436,8 @@ class Mending:
             return None, (i, 0, 0)  # the very next line refuses it too: no edit helps
         return best, best_key
 
-    def _search_back(self, i: int, beat: tuple) -> tuple[int, Edit] | None:
+    def _search_back(self, i: int, beat: tuple, missing: Edit | None = None, until: int | None = None,
+                     only_missing: bool = False) -> tuple[int, Edit] | None:
         """A slip on one of the few lines before item i that the rules took (a number or a
         player still legal there) and that item i is the first to show: the edit of such a
         line, from the last position kept (`safe`), under which the record reads on further
@@ -424,13 +450,14 @@ class Mending:
         position.restore(mark)
         for item in items[start:first]:
             self._apply(item)
-        until = i + 1 + WINDOW
+        until = until or i + 1 + WINDOW
         best, best_key = None, (beat[0] + 1, -1, -99)  # it must read further than the edits at i
         for k in range(first, i):
             item = items[k]
             if isinstance(item.entry, Move) and item.ruling is None:
                 here = position.snapshot()
-                for edit in self._replacements(k):
+                edits = self._replacements(k, missing)
+                for edit in edits[:1] if only_missing and missing is not None else edits:
                     position.restore(here)
                     if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
                         continue
@@ -442,13 +469,28 @@ class Mending:
             self._apply(item)
         return best
 
-    def _replacements(self, k: int) -> list[Edit]:
+    def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit] | None:
+        """A line missing that the search puts back before item i may belong a few lines
+        earlier (the order of revealed cards matters, and shows only much later): the same
+        line before each of those lines, read on over LONG_WINDOW, if one reads further."""
+        position = self.position
+        position.restore(mark)
+        for e in missing.entries:
+            position.apply(e, carry_on=True)
+        until = i + 1 + LONG_WINDOW
+        reach, confirmed, _ = self._read_on(i + 1, until)
+        return self._search_back(i, (reach, confirmed, 0), missing, until=until, only_missing=True)
+
+    def _replacements(self, k: int, missing: Edit | None = None) -> list[Edit]:
         """The edits of an earlier line that the rules took: another legal line one word
-        apart, the line swapped with the next one, and the line left out."""
+        apart, the line swapped with the next one, the line left out, and the line that the
+        search at the refused line found missing (`missing`), put back before this one."""
         item, items = self.items[k], self.items
         text = written_text(self.record, item.line)
         prefix, words = _split(text)
         edits = []
+        if missing is not None:
+            edits.append(Edit("missing", [dataclasses.replace(missing.entries[0], pos=item.entry.pos), item.entry], [missing.lines[0], text]))
         for move, line in self._legal():
             kind = _one_word_apart(words, _split(line)[1], self.position)
             if kind and _normal(line) != _normal(text):
@@ -525,6 +567,27 @@ class Mending:
         edits.append(Edit("twice" if twice else "extra", [], [], 1))
         edits.sort(key=lambda e: e.cost)
         return edits
+
+    def _sampled(self, mark) -> list[tuple[Move, str]]:
+        """Up to SAMPLES moves that the game's random player draws at the position, other than
+        the legal moves listed, the same ones on every run (a seeded draw)."""
+        try:
+            choose = self.game.random_player()
+        except Exception:  # a game without a random player: no samples
+            return []
+        listed = {line for _, line in self._legal()}
+        rng, out, seen = random.Random(SAMPLE_SEED), [], set(listed)
+        for _ in range(SAMPLES):
+            self.position.restore(mark)
+            try:
+                move = choose(self.position.state, rng)
+                line = self.game.format_move(move)
+            except Exception:  # a position the random player cannot move from
+                break
+            if line not in seen:
+                seen.add(line)
+                out.append((move, line))
+        return out
 
     def _legal(self) -> list[tuple[Move, str]]:
         try:
