@@ -491,10 +491,18 @@ class Mending:
         edits = []
         if missing is not None:
             edits.append(Edit("missing", [dataclasses.replace(missing.entries[0], pos=item.entry.pos), item.entry], [missing.lines[0], text]))
+        seen = {_normal(text)}
         for move, line in self._legal():
             kind = _one_word_apart(words, _split(line)[1], self.position)
-            if kind and _normal(line) != _normal(text):
+            if kind and _normal(line) not in seen:
+                seen.add(_normal(line))
                 edits.append(Edit(kind, [dataclasses.replace(move, pos=item.entry.pos, number=item.entry.number)], [prefix + line]))
+        for kind, new in _number_edits(prefix, words):  # a number the legal moves list only in a short form
+            if _normal(new) not in seen:
+                seen.add(_normal(new))
+                entry = self._read(new, item.line)
+                if entry is not None:
+                    edits.append(Edit(kind, [entry], [new]))
         following = items[k + 1] if k + 1 < len(items) else None
         if following is not None and isinstance(following.entry, Move) and following.ruling is None:
             edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
@@ -608,13 +616,7 @@ class Mending:
             for seat in self.position.state.seats:
                 if seat.colour != self.position.players.colour_of(first):
                     out.append(("player", prefix + " ".join([seat.colour + ":", *words[1:]])))
-        for n, word in enumerate(words):
-            for match in re.finditer(r"\d+", word):
-                value = int(match.group())
-                for step, kind in ((-1, "number"), (1, "number"), (-2, "far-number"), (2, "far-number")):
-                    if value + step >= 0:
-                        new = word[:match.start()] + str(value + step) + word[match.end():]
-                        out.append((kind, prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+        out.extend(_number_edits(prefix, words))
         if item.problem is not None:  # a word too many
             for n in range(1, len(words)):
                 out.append(("word", prefix + " ".join([*words[:n], *words[n + 1:]])))
@@ -690,6 +692,19 @@ def _clean(outcome: Outcome) -> bool:
 def _quiet(outcome: Outcome) -> Outcome:
     """A repaired entry's outcome, told without a diagnostic of its own."""
     return Outcome(outcome.entry, [d for d in outcome.diagnostics if d.severity != "error"], outcome.played, outcome.ruling, outcome.confirmed)
+
+
+def _number_edits(prefix: str, words: list[str]) -> list[tuple[str, str]]:
+    """The line with one of its numbers one or two off (a slot, a district, a count)."""
+    out = []
+    for n, word in enumerate(words):
+        for match in re.finditer(r"\d+", word):
+            value = int(match.group())
+            for step, kind in ((-1, "number"), (1, "number"), (-2, "far-number"), (2, "far-number")):
+                if value + step >= 0:
+                    new = word[:match.start()] + str(value + step) + word[match.end():]
+                    out.append((kind, prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+    return out
 
 
 _MOVE_NUMBER = re.compile(r"^\d+\.$")
