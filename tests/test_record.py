@@ -319,7 +319,7 @@ def broken(tmp_path) -> tuple[Path, str, str]:
 
 def test_a_failing_record_goes_on_after_its_last_good_line_when_the_user_agrees(tmp_path, capsys):
     path, good, rest = broken(tmp_path)
-    assert feed(path, ["y", "orange: place 1"]) == 0
+    assert feed(path, ["n", "y", "orange: place 1"]) == 0  # no to the repair (test_repair.py), yes to the cut
     out = capsys.readouterr().out
     assert "game.log:9:1: error[speicherstadt/demand-turn]" in out
     assert "lines 1-8 replay without error" in out and "keeping lines 9-10 in" in out
@@ -338,7 +338,7 @@ def test_a_failing_record_is_left_as_it_is_when_the_user_declines(tmp_path, caps
 def test_rejected_lines_never_overwrite_an_earlier_rejected_file(tmp_path):
     path, good, rest = broken(tmp_path)
     (tmp_path / "game.log.rejected").write_text("kept from before\n")
-    assert feed(path, ["yes"]) == 0
+    assert feed(path, ["no", "yes"]) == 0
     assert (tmp_path / "game.log.rejected").read_text() == "kept from before\n"
     assert (tmp_path / "game.log.rejected.2").read_text() == rest
 
@@ -347,7 +347,7 @@ def test_a_malformed_line_is_cut_off_like_an_illegal_one(tmp_path):
     path = tmp_path / "game.log"
     good = header("speicherstadt", "beige, orange", "beige") + "reveal warehouse\n"
     path.write_text(good + "reveal warehouse fireman\x01\n")
-    assert feed(path, ["y"]) == 0
+    assert feed(path, ["n", "y"]) == 0
     assert path.read_text() == good
 
 

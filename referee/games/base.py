@@ -235,6 +235,20 @@ class State:
 
     # --- what rulings and ledgers ask of a state (rulings.py, ledger.py) ---------------------
 
+    # the checkpoint figures a `ruling adopt` may set, each the name of the player's attribute
+    # that holds it: a plain count the table pays and is paid in (coins, money)
+    adoptable: dict[str, str] = {}
+
+    def adopt(self, colour: str, key: str, value: Any) -> None:
+        """Set a player's figure to the value the table wrote (`ruling adopt` after a
+        checkpoint). Raises ValueError for a figure the rules work out rather than hold."""
+        attribute = self.adoptable.get(key)
+        players = getattr(self, "players", {})
+        if attribute is None or colour not in players or not isinstance(value, int):
+            can = ", ".join(sorted(self.adoptable)) or "none"
+            raise ValueError(f"the rules work {key} out from the pieces; a ruling adopts only {can}")
+        setattr(players[colour], attribute, value)
+
     def figure_owners(self) -> list[str]:
         """Everyone a checkpoint may name: the seated colours, and in some games more (a city)."""
         return [s.colour for s in self.seats]

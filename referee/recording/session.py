@@ -37,7 +37,7 @@ from referee.engine.replay import check_bytes
 from referee.errors import Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.report.movelist import move_lines as listed
-from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
+from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
 from dataclasses import dataclass
 from referee.engine.players import Players, resolve as resolve_players
 from referee.report.diagnostics import Diagnostic, Report, format_diagnostic, format_report, rank
@@ -58,11 +58,13 @@ A line may be a move, a checkpoint (check red: coins 5, points 12), a comment (#
 once the game is over, the result (result red 41, blue 38). Before the first move, a header
 tag such as [Event "club night"] may be added. Right after a move the rules refuse, a ruling
 (ruling accept, or ruling void, with the table's words after a colon) writes the move with
-the table's decision.
+the table's decision; right after a checkpoint the rules contradict, ruling adopt writes it
+with the table's figures taken.
 
   undo    take the last line back (the file is rewritten safely)
   show    the state of the game
   moves   the legal next moves
+  explain COLOUR FIGURE   the ledger behind a figure, as `referee explain` shows it
   help    this text
   quit    end the session (Ctrl-D does too); Ctrl-C clears the line"""
 
@@ -296,15 +298,29 @@ class Recording:
             trial.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", entry.pos))
         errors = [d for d in trial.diagnostics[len(self.report.diagnostics):] if d.severity == "error"]
         if errors:
+            if isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+                self._ledger_tails(line, errors)
             outcome = self._refuse(errors, line, number, nearest=isinstance(entry, Move))
             if isinstance(entry, Move) and all(d.rule for d in errors):
                 self.refused_move = line
                 outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
+            elif isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+                self.refused_move = line  # a ruling adopt writes it with the ruling
+                outcome.messages.append("if the table played on from the figures it wrote, record that with `ruling adopt` next")
             return outcome
         outcome = self._keep(line, trial.state, trial, entry)
         if outcome.accepted:
             self.move_lines = position.move_lines
         return outcome
+
+    def _ledger_tails(self, line: str, errors: list[Diagnostic]) -> None:
+        """Each contradicted figure with its last changes, as `check` shows them: from a replay
+        of the record with the checkpoint (a contradicted figure is rare)."""
+        full = check_bytes(self._text_with(line).encode("utf-8"), self.name, self.variants, open_end=True)
+        tails = {(d.pos.line, d.pos.column): d.ledger for d in full.diagnostics if d.figure and d.pos}
+        for d in errors:
+            if d.pos is not None:
+                d.ledger = tails.get((d.pos.line, d.pos.column), [])
 
     def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:
         """A ruling decides on the move on the line before it: the move the rules just refused
@@ -430,6 +446,16 @@ class Recording:
 
         return render(Position(self.report, copy_state(self.state), self.report.moves, self.last_move_line))
 
+    def explain(self, who: str, figure: str) -> str:
+        """The ledger behind one figure of the record so far, as `referee explain` prints it."""
+        from referee.report.explain import cannot_explain, explain_bytes, format_explanation
+
+        try:
+            report, explanation = explain_bytes(self.text.encode("utf-8"), self.name, self.variants, who, figure)
+        except UsageError as exc:  # a colour or a figure the game does not have
+            return visible(f"explain: {exc}")
+        return cannot_explain(report) if explanation is None else format_explanation(report, explanation)
+
     def moves(self) -> str:
         hints = self.hints()
         if not hints:
@@ -543,6 +569,9 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
     refuse = Stop(report.exit_code, shown + f"\n{visible(path)}: no line before the error replays on its own; correct the record in an editor")
     if report.status not in ("malformed", "illegal"):
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
+    repaired = _offer_repair(path, data, variants, ask)
+    if repaired is not None:
+        return repaired
     first = report.errors[0].pos if report.errors else None
     if first is None or first.line <= 1:
         raise refuse
@@ -572,6 +601,35 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
     return Recording(path, variants, good_report.source, good_report)
 
 
+def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[str], str]) -> Recording | None:
+    """A record whose slips `check --keep-going` repairs: offer those repairs, and with them
+    the whole record, before offering to cut it at its first problem. The file as it was is
+    kept beside it. None when there is nothing to offer or the user declines."""
+    from referee.engine.repair import repaired_text
+
+    report = check_bytes(data, path, variants, keep_going=True, open_end=True)
+    if not report.repairs or len(report.repairs) != len(report.errors) or not report.source:
+        return None
+    text = repaired_text(report.source, report.repairs)
+    after = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    if after.status != "legal" or after.state is None:
+        return None
+    shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
+    kept = set_aside_path(path, "before-repair")
+    count = len(report.repairs)
+    question = (f"{shown}\n{visible(path)}: with {'this repair' if count == 1 else f'these {count} repairs'} the whole record replays. "
+                f"Make {'it' if count == 1 else 'them'} (the file as it is now is kept in {visible(kept)}) and go on recording? [y/N] ")
+    if ask(question).strip().lower() not in YES:
+        return None
+    try:
+        create_synced(kept, data)
+        replace_synced(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot write the repaired record: {exc.strerror or exc}") from None
+    print(visible(f"{path}: repaired; the file as it was is kept in {kept}"))
+    return Recording(path, variants, after.source, after)
+
+
 # --- the session loop, shared by the terminal and by piped input ------------------------------
 
 
@@ -593,6 +651,9 @@ def respond(recording: Recording, line: str) -> Outcome:
             return Outcome(True, [recording.moves()])
         if command == "help":
             return Outcome(True, [HELP])
+        words = command.split()
+        if len(words) == 3 and words[0] == "explain":
+            return Outcome(True, [recording.explain(words[1], words[2])])
         return recording.enter(line)
     except Exception as exc:  # a bug of the referee: said plainly, and the session goes on
         return Outcome(False, [visible(f"internal error: {type(exc).__name__}: {exc}; the file is as it was")])

@@ -42,17 +42,19 @@ class Diagnostic:
     follows: int | None = None  # the line of an earlier problem this one may follow from
     figure: tuple[str, str] | None = None  # (owner, figure) of a contradicted checkpoint figure
     ledger: list[Change] = field(default_factory=list)  # that figure's last changes before it
+    repair: str | None = None  # the edit that makes the record read on (check --keep-going)
 
 
 @dataclass
 class RulingNote:
     """A ruling the referee honoured: which move, what the table decided, the rules concerned."""
 
-    verdict: str  # accept | void
+    verdict: str  # accept | void | adopt
     line: int
-    move_line: int
+    move_line: int  # the move's line, or the checkpoint's (adopt)
     rules: list[str]  # the rules set aside (accept), or the rule the move broke (void)
     text: str | None = None
+    adopted: str | None = None  # the figures the table wrote and the referee took (adopt)
 
 
 @dataclass(eq=False)  # a report is never compared with another
@@ -77,6 +79,7 @@ class Report:
     rulings: list[RulingNote] = field(default_factory=list)
     replayed: bool = False  # the replay went through the record (with --keep-going, past its problems)
     ledger: Ledger | None = None
+    repairs: list = field(default_factory=list)  # engine.repair.Repair, with --keep-going
 
     def worsen(self, status: Status | str) -> None:
         """Take on a status if it is worse than the present one: the exit code is the worst problem's."""
@@ -151,6 +154,8 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             shown, marker = quote(source, pos.column, pos.end_column or rest)
             out.append(f"{gutter} | {shown}")
             out.append(f"{' ' * len(gutter)} | {marker}")
+    if d.repair:
+        out.append(f"repair: {shorten(d.repair, MAX_MESSAGE)}")
     out.extend(_("note: {note}").format(note=localized(n) if isinstance(n, Message) else _(n)) for n in d.notes)
     if d.follows is not None:
         out.append(_("note: this may follow from the problem on line {line}").format(line=d.follows))
@@ -336,6 +341,8 @@ def format_rulings(report: Report) -> list[str]:
         move = report.record.line(r.move_line).strip() if report.record else ""
         if r.verdict == "accept":
             what = _("line {line}: accept line {move_line} ({move}), setting aside {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
+        elif r.verdict == "adopt":
+            what = f"line {r.line}: adopt the figures of line {r.move_line}: {r.adopted}; the rest of the game is checked from them"
         else:
             what = _("line {line}: void line {move_line} ({move}), which broke {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
         out.append("  " + visible(what + (f": {r.text}" if r.text else "")))
@@ -376,13 +383,14 @@ def report_json(report: Report) -> dict:
                 "see": rule_link(d.rule) if d.rule else None,
                 "notes": d.notes,
                 "follows_line": d.follows,
+                "repair": d.repair,
                 **({"figure": {"owner": d.figure[0], "key": d.figure[1]}, "ledger": [change_json(c) for c in d.ledger]} if d.figure else {}),
             }
             for d in shown
         ],
         "diagnostics_omitted": more_errors + more_warnings,
         "rulings": [
-            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text}
+            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text, **({"adopted": r.adopted} if r.adopted else {})}
             for r in report.rulings
         ],
         "standings": [

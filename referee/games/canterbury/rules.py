@@ -256,6 +256,7 @@ class CanterburyState(State):
     """One game in progress: the board, the players, the city's prosperity and whose turn it is."""
 
     score_figure = "prosperity"
+    adoptable = {"money": "money"}
     # While a search asks about this position (`searching`): a Full Build of one structure
     # each player can make (None where there is none), found once. None at other times.
     _can_build: dict[str, Action | None] | None = None

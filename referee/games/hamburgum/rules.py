@@ -172,6 +172,7 @@ class HamburgumState(State):
     """One game in progress: set up as the rulebook sets it up, then changed move by move by `apply`."""
 
     score_figure = "prestige"
+    adoptable = {"money": "money", "prestige": "prestige"}
 
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace):
         self.game = game

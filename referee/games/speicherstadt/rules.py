@@ -171,6 +171,8 @@ class SpeicherstadtState(State):
     """One game of The Speicherstadt in progress; `game` is the Speicherstadt object (game.py)
     whose tables (card roles, seasons, goods) the rules read."""
 
+    adoptable = {"coins": "coins"}
+
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace):
         spec = game.spec
         self.game = game
