@@ -497,3 +497,26 @@ def test_a_ruling_on_a_move_the_rules_accept_is_refused_as_check_refuses_it(tmp_
     path = tmp_path / "game.log"
     recording = two_player_supply(path)
     outcome, report = refused_as_check_refuses_it(recording, path, "ruling accept")
+
+
+# --- fewer keystrokes ----------------------------------------------------------------------
+
+
+def test_when_one_player_can_act_the_bare_move_is_taken_and_written_whole(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    lines = ["warehouse", "reveal fireman 3", "reveal contract coffee tea", "2", "place 1", "3", "2", "1", "1", "buy", "pass"]
+    assert feed(path, lines, game="speicherstadt", players="beige Ann, orange Ben") == 0
+    assert path.read_text().split("\n")[4:-1] == [
+        "reveal warehouse", "reveal fireman 3", "reveal contract coffee tea",
+        "beige: place 2", "orange: place 1", "beige: place 3", "orange: place 2", "beige: place 1", "orange: place 1",
+        "orange: buy 1", "beige: pass 2"]
+    assert "line 8: beige: place 2" in capsys.readouterr().out
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_a_bare_line_that_could_mean_several_moves_is_checked_as_typed(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    lines = ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea", "place"]
+    feed(path, lines, game="speicherstadt", players="beige Ann, orange Ben")
+    assert "line 8 is not recorded" in capsys.readouterr().out
+    assert path.read_text().split("\n")[-2] == "reveal contract coffee tea"

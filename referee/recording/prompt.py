@@ -27,6 +27,7 @@ from prompt_toolkit.key_binding import KeyBindings
 
 from referee.engine.continuations import MoreThan
 from referee.recording.session import Recording, record
+from referee.terminal import visible
 
 
 class MoveCompleter(Completer):
@@ -73,12 +74,31 @@ def key_bindings(completer: MoveCompleter) -> KeyBindings:
         buffer.complete_state = CompletionState(original_document=buffer.document, completions=completions)
         buffer.on_completions_changed.fire()
 
+    for digit in "123456789":
+        bindings.add(digit)(_pick(completer.recording, digit))
+
     @bindings.add("s-tab")
     def _back(event) -> None:
         if event.current_buffer.complete_state:
             event.current_buffer.complete_previous()
 
     return bindings
+
+
+def _pick(recording: Recording, digit: str):
+    """A digit typed on an empty line picks that move of the numbered list: the whole move
+    (Enter writes it), or, for a move with something still to say (a fireman's value), its
+    words up to there. Elsewhere the digit is typed as usual."""
+
+    def pick(event) -> None:
+        buffer = event.current_buffer
+        picks = recording.numbered() if not buffer.text else []
+        if int(digit) <= len(picks):
+            buffer.insert_text(picks[int(digit) - 1].split("<", 1)[0])
+        else:
+            buffer.insert_text(digit)
+
+    return pick
 
 
 def toolbar(recording: Recording):
@@ -88,9 +108,15 @@ def toolbar(recording: Recording):
         ready = recording.ready_continuations()
         if ready is None:
             return " working out the legal moves..."
-        return bar_text(ready.open_moves(get_app().current_buffer.document.text_before_cursor))
+        typed = get_app().current_buffer.document.text_before_cursor
+        return bar_text(ready.open_moves(typed)) + ("" if typed else picks_text(recording.numbered()))
 
     return text
+
+
+def picks_text(picks: list[str]) -> str:
+    """The numbered list under the bar: a digit on an empty line picks the move."""
+    return "".join(f"\n {n}  {visible(move)}" for n, move in enumerate(picks, 1))
 
 
 def bar_text(open_moves: int | MoreThan | None) -> str:

@@ -43,6 +43,8 @@ from referee.engine.rulings import copy_state
 from referee.terminal import visible
 
 NEAREST = 5  # legal moves shown under a rejected line
+FILLED_FIGURES = 2  # the headline figures of a checkpoint (the figure tables list them first), filled by Tab
+PICKS = 9  # legal moves numbered under the prompt, picked by their number (one key each)
 TAG_LINE = re.compile(r"[ \t\f]*\[")
 RULING_LINE = re.compile(r"\s*ruling\b", re.IGNORECASE)
 MOVE_NUMBER = re.compile(r"\s*[0-9]+\.\s*")
@@ -179,16 +181,19 @@ class Recording:
                 return cached[1]
             try:
                 trial = copy_state(state)
-                checkpoints = {seat.colour: list(trial.figures(seat.colour)) for seat in trial.seats}
+                figures = {owner: trial.figures(owner) for owner in trial.figure_owners()}
+                checkpoints = {owner: list(values) for owner, values in figures.items()}
+                filled = {owner: ", ".join(f"{key} {value}" for key, value in list(values.items())[:FILLED_FIGURES]) for owner, values in figures.items()}
+                names = [seat.name for seat in trial.seats if seat.name]
 
                 def fill(placeholder: str) -> list[str]:
                     return self.game.placeholder_words(trial, placeholder)
 
                 if self.word_by_word(trial):
-                    found = Continuations((), self._spellings_of(), fill, checkpoints, next_words=self._next_words_in(copy_state(state)))
+                    found = Continuations((), self._spellings_of(), fill, checkpoints, next_words=self._next_words_in(copy_state(state)), players=names, filled=filled)
                     found.open_moves("")  # the first words, asked while the prompt waits
                 else:
-                    found = Continuations(self.hints(), self._spellings_of(), fill, checkpoints)
+                    found = Continuations(self.hints(), self._spellings_of(), fill, checkpoints, players=names, filled=filled)
             except Exception:  # completion helps; it must never end a session
                 found = Continuations([])
             self._continuations = (state, found)
@@ -232,6 +237,69 @@ class Recording:
             self._spellings = (self.game, spec_spellings(self.game.spec, lambda text: word.fullmatch(text) is not None))
         return self._spellings[1]
 
+    def numbered(self) -> list[str]:
+        """The legal next moves numbered under the prompt, where there are few enough to pick
+        one by its number (a digit); none where there are more, or where the game's moves
+        are completed word by word because listing them takes long (`word_by_word`)."""
+        try:
+            if self.word_by_word(self.state):
+                return []
+            hints = self.hints()
+        except Exception:
+            return []
+        return hints if len(hints) <= PICKS else []
+
+    def actor(self) -> str | None:
+        """The colour of the only player who can act now, or None (several can, or none)."""
+        try:
+            hints = self.hints()
+        except Exception:
+            return None
+        colours = {s.colour for s in self.state.seats}
+        actors = {hint.split(":", 1)[0] for hint in hints if hint.split(":", 1)[0] in colours}
+        return actors.pop() if len(actors) == 1 else None
+
+    def shorthand(self, line: str) -> str | None:
+        """The whole line a short one stands for, or None: a number picks from the numbered
+        list; where only one player can act, their move may be typed without their colour
+        (`place 2`), without its verb too (`2`), or by its first words where only one legal
+        move starts so (`buy`)."""
+        typed = line.strip()
+        if not typed or typed.startswith("#"):
+            return None
+        picks = self.numbered()
+        if typed.isdigit() and 1 <= int(typed) <= len(picks) and "<" not in picks[int(typed) - 1]:
+            return picks[int(typed) - 1]
+        actor = self.actor()
+        words = typed.lower().split()
+        rests = []
+        for hint in self.hints():
+            head, colon, rest = hint.partition(": ")
+            if colon and head != actor:
+                continue
+            rests.append((hint, (rest if colon else hint).lower().split()))
+        for fits in (lambda r: r == words, lambda r: r[1:] == words, lambda r: r[: len(words)] == words):
+            found = [hint for hint, rest in rests if fits(rest) and "<" not in hint]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                break  # more than one listed move is meant so
+        if actor is not None and self._reads(f"{actor}: {typed}"):
+            return f"{actor}: {typed}"
+        return None
+
+    def _reads(self, line: str) -> bool:
+        """Whether a line reads as a line of this record (its syntax only)."""
+        number = self.next_line()
+        text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
+        try:
+            parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
+        except RecordError:
+            return False
+        except Exception:
+            return False
+        return True
+
     def nearest(self, line: str) -> list[str]:
         """The legal next moves closest to a line, best first."""
         typed = " ".join(MOVE_NUMBER.sub("", line, count=1).lower().split())
@@ -256,7 +324,9 @@ class Recording:
     # --- a line ---
 
     def enter(self, line: str) -> Outcome:
-        """Check a line against the rules and, if they accept it, write it to the file."""
+        """Check a line against the rules and, if they accept it, write it to the file (without
+        the spaces a completion leaves at its end)."""
+        line = line.rstrip(" \t")
         number = self.next_line()
         refused, self.refused_move = self.refused_move, None
         problem = self._unwritable(line, number)
@@ -264,6 +334,12 @@ class Recording:
             return self._refuse([problem], line, number, nearest=False)
         if TAG_LINE.match(line):
             return self._enter_tag(line, number)
+        meant = None if RULING_LINE.match(line) or self._reads(line) else self.shorthand(line)
+        if meant is not None:
+            outcome = self.enter(meant)
+            if outcome.accepted:
+                outcome.messages.insert(0, visible(f"line {number}: {meant}"))
+            return outcome
         text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
         try:
             parsed = parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
