@@ -187,14 +187,15 @@ def cmd_moves(args) -> int:
 
 
 def cmd_record(args) -> int:
-    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant}
-    if sys.stdin.isatty():
+    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant,
+               "say": output.say, "verdict": output.verdict}
+    if sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty():
         from referee.recording.prompt import record_terminal
 
         return record_terminal(args.file, **options)
     from referee.recording.session import record_stream
 
-    return record_stream(args.file, sys.stdin.buffer, **options)
+    return record_stream(args.file, sys.stdin.buffer if sys.stdin is not None else None, **options)
 
 
 def cmd_explain(args) -> int:

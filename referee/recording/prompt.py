@@ -151,7 +151,7 @@ def session_for(recording: Recording) -> PromptSession:
     )
 
 
-def record_terminal(path: str, **options) -> int:
+def record_terminal(path: str, say=print, verdict=None, **options) -> int:
     """`referee record` at a terminal."""
     state: dict = {}
 
@@ -175,4 +175,4 @@ def record_terminal(path: str, **options) -> int:
         state["session"] = session_for(recording)
         return lambda: warm(recording)
 
-    return record(path, read_line, ask, options, prepare)
+    return record(path, read_line, ask, options, prepare, say=say, verdict=verdict)
