@@ -173,3 +173,15 @@ def test_canterbury_check_completes_the_city_and_fills_the_referees_figures(tmp_
     last = path.read_text().split("\n")[-2]
     assert last.startswith("check city: prosperity ") and ", position " in last
     assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_a_line_over_the_limit_is_refused_at_once_and_the_next_line_is_read(tmp_path, capsys):
+    """Five times the limit (the pipe that types it holds 64 KiB); the rest of the line is dropped."""
+    import time
+
+    path = tmp_path / "game.log"
+    began = time.monotonic()
+    assert session(path, "x" * 50_000 + ENTER + "reveal warehouse" + ENTER, **NEW) == 0
+    assert time.monotonic() - began < 30
+    assert "error: the line is longer than 10000 characters" in capsys.readouterr().out
+    assert body(path) == ["reveal warehouse"]

@@ -23,10 +23,12 @@ from prompt_toolkit.buffer import CompletionState
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
 from referee.engine.continuations import MoreThan
-from referee.recording.session import Recording, record
+from referee.notation.parser import MAX_LINE_CHARS
+from referee.recording.session import LineError, Recording, record
 from referee.terminal import visible
 
 
@@ -140,25 +142,60 @@ def warm(recording: Recording) -> None:
         threading.Thread(target=recording.continuations, daemon=True).start()
 
 
-def session_for(recording: Recording) -> PromptSession:
+class LineLimit:
+    """A line longer than a record's line may be is refused as soon as it is typed (or pasted),
+    not when Enter is pressed at last: the editor would take minutes over a line of a hundred
+    thousand characters. The rest of that line, up to its Enter, is dropped."""
+
+    def __init__(self, limit: int = MAX_LINE_CHARS):
+        self.limit = limit
+        self.dropping = False
+
+    def watch(self, buffer) -> None:
+        if len(buffer.text) > self.limit and not self.dropping:
+            self.dropping = True
+            buffer.reset()
+            get_app().exit(exception=LineError(f"the line is longer than {self.limit} characters, the most a line may hold"))
+
+    def bindings(self) -> KeyBindings:
+        bindings = KeyBindings()
+        dropping = Condition(lambda: self.dropping)
+
+        @bindings.add("<any>", filter=dropping, eager=True)
+        def _drop(event) -> None:
+            """The rest of an overlong line is not typed into the next one."""
+
+        @bindings.add("enter", filter=dropping, eager=True)
+        def _end(event) -> None:
+            self.dropping = False
+
+        return bindings
+
+
+def session_for(recording: Recording, limit: LineLimit | None = None) -> PromptSession:
     completer = MoveCompleter(recording)
-    return PromptSession(
+    limit = limit or LineLimit()
+    session = PromptSession(
         completer=completer,
         complete_while_typing=False,
-        key_bindings=key_bindings(completer),
+        key_bindings=merge_key_bindings([key_bindings(completer), limit.bindings()]),
         history=InMemoryHistory(),
         bottom_toolbar=toolbar(recording),
     )
+    session.default_buffer.on_text_changed += limit.watch
+    return session
 
 
 def record_terminal(path: str, say=print, verdict=None, **options) -> int:
     """`referee record` at a terminal."""
     state: dict = {}
+    limit = LineLimit()
 
     def read_line(prompt: str, retry: str) -> str:
         session = state.get("session")
         if session is None:
-            session = state["session"] = PromptSession(history=InMemoryHistory())
+            session = state["session"] = PromptSession(history=InMemoryHistory(), key_bindings=limit.bindings())
+            session.default_buffer.on_text_changed += limit.watch
         while True:
             try:
                 return session.prompt(prompt, default=retry)
@@ -172,7 +209,7 @@ def record_terminal(path: str, say=print, verdict=None, **options) -> int:
             return ""
 
     def prepare(recording: Recording):
-        state["session"] = session_for(recording)
+        state["session"] = session_for(recording, limit)
         return lambda: warm(recording)
 
     return record(path, read_line, ask, options, prepare, say=say, verdict=verdict)
