@@ -102,6 +102,7 @@ class Rule:
     checked: str = "move"  # move | figure | record | not-checked
     reading: str | None = None
     section: str | None = None
+    waivable: bool = True  # a table's ruling may set it aside; False: a fact of the pieces
 
     @property
     def anchor(self) -> str:
@@ -755,6 +756,7 @@ def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Ru
                 source=entry["source"],
                 reads=tuple(entry.get("reads", ())),
                 checked=entry.get("checked", "move"),
+                waivable=entry.get("waivable", True),
                 reading=(entry.get("reading") or "").strip() or None,
                 section=entry.get("section"),
             )

@@ -756,6 +756,9 @@ class HamburgumState(State):
         colour = self.current()
         return Situation(round_, None, [colour], f"{colour} moves on the {self.spec.name(self.spec['rondel'], default='rondel')}", False)
 
+    def pieces(self) -> dict[str, int]:
+        return {"the Flying Dutchmen left": self.dutchmen}
+
     def floors(self) -> dict[str, int | None]:
         components = self.spec["components"]
         return {MONEY: components["money"]["minimum"], "prestige": components["prestige"]["minimum"]}

@@ -676,6 +676,9 @@ class SpeicherstadtState(State):
                     notes.append((colour, "points", points, rule(what), f"final scoring: {part}"))
         return notes
 
+    def pieces(self) -> dict[str, int]:
+        return {f"the {good} cubes in the bag": left for good, left in self.bag.items()}
+
     def floors(self) -> dict[str, int | None]:
         """Coins stop at the data's minimum; points have no floor (negative-score)."""
         return {"coins": self.spec["components"]["coins"]["minimum"], "points": None}
