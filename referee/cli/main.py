@@ -82,10 +82,7 @@ def _check_one(job: tuple[str, list[str], bool, bool, str, bool]) -> tuple[int, 
     report = check_bytes(data, readable_name(name), variants, keep_going=keep_going)
     if form == "json":
         return report.exit_code, output.dumps(report_json(report))
-    text = format_report(report, details)
-    if quiet:
-        text = "\n".join(line for line in text.split("\n") if not line.startswith("  ") and not line.endswith(":"))
-    return report.exit_code, text
+    return report.exit_code, format_report(report, details, quiet=quiet)
 
 
 def _not_checked(job: tuple[str, list[str], bool, bool, str, bool], why: str) -> tuple[int, str]:

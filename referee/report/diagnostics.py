@@ -212,13 +212,19 @@ def tie_note(report: Report) -> str | None:
     return f"tie-break: {names} tied on {top} points; decided by {', '.join(labels)} ({detail})"
 
 
-def format_report(report: Report, details: bool = False) -> str:
+def format_report(report: Report, details: bool = False, quiet: bool = False) -> str:
     """The report as a person reads it, every line shown visibly, at most MAX_SHOWN diagnostics
-    of a kind; `details` adds each uncertain value's note."""
+    of a kind; `details` adds each uncertain value's note. `quiet` (check -q) keeps only each
+    diagnostic's heading and link and the verdict line, chosen by what they are, never by how
+    their text looks (a file name may begin with spaces or end with a colon)."""
     out = []
     errors, more = shown_diagnostics(report, "error")
     for d in errors:
-        out.append(format_diagnostic(report, d))
+        shown = format_diagnostic(report, d)
+        if quiet:
+            heading, *rest = shown.split("\n")
+            shown = "\n".join([heading] + [line for line in rest if line.startswith("see: ")])
+        out.append(shown)
     if more:
         out.append(f"{visible(report.name)}: ... and {more} more errors")
     verdicts = {
@@ -233,9 +239,12 @@ def format_report(report: Report, details: bool = False) -> str:
         return "\n".join(out)
     progress = "game complete" if report.complete else "game unfinished"
     variants = f", variants: {', '.join(report.variants)}" if report.variants else ""
-    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; {report.checkpoints_confirmed} recorded figures confirmed)"))
-    out.extend(visible(line) for line in format_rulings(report))
     resting = f"resting on {len(report.rulings)} ruling{'s' if len(report.rulings) != 1 else ''} of the table" if report.rulings else ""
+    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {report.moves} moves, {progress}; "
+                       f"{report.checkpoints_confirmed} recorded figures confirmed{f'; {resting}' if resting else ''})"))
+    if quiet:
+        return "\n".join(out)
+    out.extend(visible(line) for line in format_rulings(report))
     if report.status != "legal" and not report.complete and not report.replayed:
         out.append(f"standings when the replay stopped{f' ({resting})' if resting else ''}:")
     elif report.complete:
