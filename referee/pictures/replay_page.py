@@ -27,7 +27,7 @@ from referee.games.base import State
 from referee.notation.parser import Move
 from referee._plain import dataclass
 from referee.engine.positions import lines_before
-from referee.report.diagnostics import Report, rule_link
+from referee.report.diagnostics import MAX_SHOWN, Report, rule_link
 from referee.terminal import visible
 from referee.report.situation import quietly, situation_line
 
@@ -153,9 +153,10 @@ def _place_problems(pages: Pages, report: Report) -> None:
     for entry in pages.entries:
         if entry.line:
             entry.text = visible(lines[entry.line - 1].strip())
-    for d in report.diagnostics:
-        if d.severity not in ("error", "warning") or d.pos is None:
-            continue
+    placed = [d for d in report.diagnostics if d.severity in ("error", "warning") and d.pos is not None]
+    more = max(0, len(placed) - MAX_SHOWN)  # the page is bounded as the report is
+    entry = None
+    for d in placed[:MAX_SHOWN]:
         problem = {"severity": d.severity, "message": visible(d.message), "rule": d.rule, "see": rule_link(d.rule) if d.rule else None, "column": d.pos.column}
         entry = next((e for e in pages.entries if e.line == d.pos.line), None)
         if entry is None:
@@ -164,6 +165,9 @@ def _place_problems(pages: Pages, report: Report) -> None:
             entry = Entry(d.pos.line, visible(lines[d.pos.line - 1].strip()) if d.pos.line <= len(lines) else "", "", position)
             pages.entries.insert(len(earlier), entry)
         entry.problems.append(problem)
+    if more and entry is not None:
+        entry.problems.append({"severity": "warning", "message": f"... and {more} more problems, not shown here (referee check --keep-going lists them)",
+                               "rule": None, "see": None, "column": 1})
 
 
 # --- the page ---------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from referee.report.movelist import move_lines as listed
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
 from referee._plain import dataclass
 from referee.engine.players import Players, resolve as resolve_players
-from referee.report.diagnostics import Diagnostic, Report, format_diagnostic, format_report, rank
+from referee.report.diagnostics import MAX_SHOWN, Diagnostic, Report, format_diagnostic, format_errors, format_report, rank
 from referee.engine.rulings import copy_state
 from referee.terminal import visible
 
@@ -503,7 +503,9 @@ class Recording:
             report = Report(self.name)
             report.source = text
             report.record = Record(self.name, text, Header(), [])
-        messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics]
+        messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics[:MAX_SHOWN]]
+        if len(diagnostics) > MAX_SHOWN:
+            messages.append(f"... and {len(diagnostics) - MAX_SHOWN} more errors")
         close = self.nearest(line) if nearest else []
         if close:
             messages.append("nearest legal moves:\n" + "\n".join(f"  {visible(m)}" for m in close))
@@ -589,7 +591,7 @@ class Recording:
 
     def closing(self, report: Report) -> str:
         """The last word of a session: what the file holds now."""
-        lines = [visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors]
+        lines = [visible(shown, keep_lines=True) for shown in format_errors(report)]
         if report.complete and not self.state.is_over():  # the record's end closed the game
             lines.append(visible(format_report(report), keep_lines=True))
         if report.complete:
@@ -714,7 +716,7 @@ def _agree(report: Report, game: str | None, players: str | None, start: str | N
 
 def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: Callable[[str], str], say: Say = print) -> Recording:
     """A record whose replay fails: say where, and offer to go on after the last good line."""
-    shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
+    shown = "\n".join(visible(line, keep_lines=True) for line in format_errors(report))
     refuse = Stop(report.exit_code, shown + f"\n{visible(path)}: no line before the error replays on its own; correct the record in an editor")
     if report.status not in ("malformed", "illegal"):
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))

@@ -168,6 +168,16 @@ def shown_diagnostics(report: Report, severity: str | None = None) -> tuple[list
     return found[:MAX_SHOWN], max(0, len(found) - MAX_SHOWN)
 
 
+def format_errors(report: Report) -> list[str]:
+    """The record's errors as `check` shows them, at most MAX_SHOWN of them and a count of the
+    rest: what `show`, `moves`, `draw`, `replay` and `record` say before their own output."""
+    errors, more = shown_diagnostics(report, "error")
+    shown = [format_diagnostic(report, d) for d in errors]
+    if more:
+        shown.append(visible(f"{report.name}: ... and {more} more errors"))
+    return shown
+
+
 def unread_json(name: str, message: str, exit_code: int, status: str = "usage") -> dict:
     """The JSON entry of a file that was not checked (unreadable, or its worker died): the
     keys of a report, with the reason as its one diagnostic."""
