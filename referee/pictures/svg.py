@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -175,8 +176,20 @@ class Drawing:
         """The root's opening tag, and each top-level element serialized on its own."""
         from xml.sax.saxutils import quoteattr
 
-        attrs = " ".join(f"{k}={quoteattr(v)}" for k, v in self.root.attrib.items())
+        attrs = " ".join(f"{k}={quoteattr(xml_safe(v))}" for k, v in self.root.attrib.items())
         return f"<svg {attrs}>", [serialize(child) for child in self.root]
+
+
+# Characters XML 1.0 cannot hold at all (not even as a reference): what `visible` leaves
+# of them (U+FFFE, U+FFFF, lone surrogates) is written as a visible escape, so a picture is
+# well-formed whatever a record's names hold.
+MAX_LABEL = 120  # characters of any text in a picture (a name from a record may be thousands)
+MAX_TIP = 240  # characters of a tooltip
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def serialize(node: ET.Element) -> str:
@@ -186,8 +199,8 @@ def serialize(node: ET.Element) -> str:
     email and ssl with it, which every start of `check` would otherwise pay for."""
     from xml.sax.saxutils import escape, quoteattr
 
-    attrs = "".join(f" {k}={quoteattr(v)}" for k, v in node.attrib.items())
-    inner = (escape(node.text) if node.text else "") + "".join(serialize(child) for child in node)
+    attrs = "".join(f" {k}={quoteattr(xml_safe(v))}" for k, v in node.attrib.items())
+    inner = (escape(xml_safe(node.text)) if node.text else "") + "".join(serialize(child) for child in node)
     return f"<{node.tag}{attrs}>{inner}</{node.tag}>" if inner else f"<{node.tag}{attrs}/>"
 
 
@@ -232,8 +245,10 @@ def polygon(parent: ET.Element, points: list[tuple[float, float]], fill: str, st
 def text(parent: ET.Element, x: float, y: float, content: object, size: float = 12, anchor: str = "start", fill: str = INK,
          weight: str | None = None, limit: int | None = None, **attrs) -> ET.Element:
     """Text with its baseline at y. `limit` cuts it to that many characters (with an ellipsis),
-    the full text kept as a tooltip."""
+    the full text kept as a tooltip (itself cut at MAX_TIP); no text is longer than MAX_LABEL,
+    whatever a record names its players."""
     words = visible(str(content))
+    limit = MAX_LABEL if limit is None else min(limit, MAX_LABEL)
     node = element(parent, "text", x=x, y=y, font_size=size, text_anchor=None if anchor == "start" else anchor, fill=None if fill == INK else fill, font_weight=weight, **attrs)
     if limit is not None and len(words) > limit:
         node.text = words[: max(1, limit - 1)] + "…"
@@ -246,7 +261,8 @@ def text(parent: ET.Element, x: float, y: float, content: object, size: float = 
 def tip(node: ET.Element, words: str) -> ET.Element:
     """A tooltip: the element's <title>, shown on hover and read by screen readers."""
     title = ET.SubElement(node, "title")
-    title.text = visible(words)
+    words = visible(words)
+    title.text = words if len(words) <= MAX_TIP else words[: MAX_TIP - 1] + "…"
     return node
 
 
