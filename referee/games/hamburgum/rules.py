@@ -880,7 +880,7 @@ FIGURE_READERS = {
     "houses": lambda state, h: len(h.player.houses),
     "discs": lambda state, h: state.discs_free(h.player),
     "tokens": lambda state, h: len(h.player.tokens),
-    "unscored": lambda state, h: len(h.player.unscored()),
+    "unscored": lambda state, h: 0 if state.over else len(h.player.unscored()),  # final scoring scores them all
     "builder": lambda state, h: h.player.churches_built,
     "space": lambda state, h: [h.player.space] if h.player.space else [],
 }
