@@ -213,12 +213,12 @@ def cmd_explain(args) -> int:
 
 def cmd_play(args) -> int:
     from referee.lab.random_game import play_game
-    from referee.spec.loader import available_games, no_games
+    from referee.spec.loader import available_games, no_games, unknown_game
 
     if not available_games():
         raise no_games()
     if args.game not in available_games():
-        raise UsageError(f"unknown game {args.game!r}; games: {', '.join(available_games())}")
+        raise UsageError(unknown_game(args.game, available_games()))
     text = play_game(args.game, args.players, args.seed, args.variant)
     output.verdict(EXIT_OK)
     if args.out and args.out != "-":

@@ -663,12 +663,12 @@ def _create(path: str, game: str | None, players: str | None, start: str | None,
     """A new record: its header from the options, written to a new file (or, with `lock`
     held on it, to an empty one)."""
     from referee.games import game_class
-    from referee.spec.loader import available_games, looks_like_path
+    from referee.spec.loader import available_games, looks_like_path, unknown_game
 
     if not game or not players:
         raise UsageError(f'{visible(path)} does not exist yet: a new record needs --game and --players, for example --game speicherstadt --players "red Ann, blue Ben"')
     if game not in available_games():
-        raise UsageError(f"unknown game {visible(game)!r}; games: {', '.join(available_games())}")
+        raise UsageError(visible(unknown_game(game, available_games())))
     seated = [part.split() for part in re.split(r"[;,]", players) if part.split()]
     if not seated:
         raise UsageError('--players names no player, for example --players "red Ann, blue Ben"')

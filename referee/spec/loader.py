@@ -545,6 +545,15 @@ def available_games(root: Path | None = None) -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
 
 
+def unknown_game(name: str, known: list[str]) -> str:
+    """`unknown game 'speicherstad'; did you mean 'speicherstadt'? known games: ...`"""
+    import difflib
+
+    close = difflib.get_close_matches(str(name).lower(), known, n=1, cutoff=0.6)
+    guess = f"; did you mean {close[0]!r}?" if close else ";"
+    return f"unknown game {name!r}{guess} known games: {', '.join(known)}"
+
+
 def no_games(root: Path | None = None) -> SpecError:
     """The error for a data folder without a single game: it names REFEREE_DATA when that chose
     the folder, since an empty or mistyped REFEREE_DATA is the usual cause."""
@@ -639,8 +648,7 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
     if not (game_dir / "game.yaml").is_file():
         if not available_games(root):
             raise no_games(root)
-        known = ", ".join(available_games(root))
-        raise SpecError(game_dir, "", f"unknown game {game!r}; known games: {known}")
+        raise SpecError(game_dir, "", unknown_game(game, available_games(root)))
 
     raw: dict[str, Any] = {}
     paths: dict[str, Path] = {}
