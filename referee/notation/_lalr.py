@@ -346,6 +346,9 @@ def _load(grammar: str, build: Callable[[], Lark]) -> Driver | None:
     data = made.data()
     if entry is not None and data is not None:
         cache.write(*entry, data)
+        path = entry[0]
+        made_by = path.name.split("-")[1]  # tables made by other code (or another Python) are never read again
+        cache.sweep(path.parent, path.name, lambda name: name.startswith("parse-") and name.endswith(".pickle") and not name.startswith(f"parse-{made_by}-"))
     return made
 
 
@@ -364,8 +367,9 @@ def _cache_entry(grammar: str) -> tuple[Path, str] | None:
         code = Path(__file__).read_bytes() + Path(lark_init.origin).read_bytes()
     except (OSError, ImportError, ValueError):
         return None
+    made_by = cache.sha256(repr(sys.version_info[:2]).encode("utf-8") + code).hexdigest()[:8]
     digest = cache.sha256(repr(sys.version_info[:2]).encode("utf-8") + code + grammar.encode("utf-8")).hexdigest()
-    return directory / f"parse-{digest[:24]}.pickle", digest
+    return directory / f"parse-{made_by}-{digest[:24]}.pickle", digest
 
 
 class Unreadable(Exception):

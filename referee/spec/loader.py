@@ -603,6 +603,10 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
     spec = _build_spec(game, variants, root_str)
     if cached is not None:
         cache.write(*cached, spec)
+        path = cached[0]
+        same_variants = path.name.rsplit("-", 1)[0] + "-"  # spec-GAME-VARIANTS-: older files of these specs
+        before = re.compile(rf"spec-{re.escape(game)}-[0-9a-f]{{24}}\.pickle")  # named before the variants were
+        cache.sweep(path.parent, path.name, lambda name: name.startswith(same_variants) or before.fullmatch(name) is not None)
     return spec
 
 
@@ -639,7 +643,8 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str) -> tuple[P
     except OSError:  # FileRefused too
         return None  # a file that cannot be read is reported by the full load
     key = digest.hexdigest()
-    return directory / f"spec-{game}-{key[:24]}.pickle", key
+    chosen = cache.sha256(repr(variants).encode("utf-8")).hexdigest()[:6]  # one file per set of variants
+    return directory / f"spec-{game}-{chosen}-{key[:24]}.pickle", key
 
 
 def _build_spec(game: str, variants: tuple[str, ...], root_str: str) -> Spec:
