@@ -258,6 +258,19 @@ def text(parent: ET.Element, x: float, y: float, content: object, size: float = 
     return node
 
 
+def final_panel(d: Drawing, lines: list[str]) -> None:
+    """The final standings under an ended game's picture: a box with the lines (the first,
+    its heading, in bold), the picture made taller to hold it."""
+    top = d.height + PAD
+    step = BODY + PAD
+    g = d.part("final-standings")
+    rect(g, PAD, top, d.width - 2 * PAD, step * len(lines) + PAD, fill=PANEL, stroke=LINE, rx=RADIUS)
+    fits = int((d.width - 4 * PAD) / (BODY * CHAR))
+    for n, words in enumerate(lines):
+        text(g, 2 * PAD, top + step * (n + 1), words, size=BODY, weight="bold" if n == 0 else None, limit=fits)
+    d.resize(top + step * len(lines) + 2 * PAD)
+
+
 def tip(node: ET.Element, words: str) -> ET.Element:
     """A tooltip: the element's <title>, shown on hover and read by screen readers."""
     title = ET.SubElement(node, "title")

@@ -196,6 +196,22 @@ def _line_of(text: str, number: int) -> str:
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
+def final_lines(state) -> list[str]:
+    """An ended game's final standings, winner and tie-break in a few lines, for a picture
+    or a page of its last position (`check` prints the same figures)."""
+    standings = rank(state.standings())
+    lines = ["final standings"]
+    for s in standings:
+        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
+        lines.append(f"{s.rank}. {s.seat.label}: {s.total} points" + (f" ({parts})" if parts else ""))
+    winners = [s.seat.label for s in standings if s.rank == 1]
+    lines.append(f"winner: {' and '.join(winners)}")
+    note = tie_note_of(standings)
+    if note:
+        lines.append(note)
+    return lines
+
+
 def format_standings(report: Report) -> list[str]:
     out = []
     for s in report.standings:
@@ -207,10 +223,15 @@ def format_standings(report: Report) -> list[str]:
 
 def tie_note(report: Report) -> str | None:
     """Say how a tie on points was broken, when one was."""
-    if not report.standings:
+    return tie_note_of(report.standings)
+
+
+def tie_note_of(standings: list[Standing]) -> str | None:
+    """`tie_note` for standings ranked by `rank`."""
+    if not standings:
         return None
-    top = report.standings[0].total
-    tied = [s for s in report.standings if s.total == top]
+    top = standings[0].total
+    tied = [s for s in standings if s.total == top]
     if len(tied) < 2:
         return None
     labels = [label for label, _, _ in tied[0].tiebreak]
