@@ -52,3 +52,27 @@ def test_a_tie_on_points_names_the_tie_break():
     assert lines[:3] == ["final standings", "1. blue: 40 points (prestige 40)", "2. red (Ann): 40 points (prestige 40)"]
     assert lines[3] == "winner: blue"
     assert lines[4].startswith("tie-break: blue, red tied on 40 points; decided by money")
+
+
+def test_a_held_hand_is_never_cut_off_and_a_card_held_more_than_once_is_counted(tmp_path, capsys):
+    from referee.engine.replay import check_bytes
+    from referee.games.speicherstadt.picture import held_cards
+
+    text = play_game("speicherstadt", 2, seed=3)
+    state = check_bytes(text.encode(), "game.log").state
+    path, out = tmp_path / "game.log", tmp_path / "end.svg"
+    path.write_text(text)
+    assert main(["draw", str(path), "-o", str(out)]) == 0
+    picture = xml.dom.minidom.parseString(out.read_bytes())
+    for colour, player in state.players.items():
+        group = next(g for g in picture.getElementsByTagName("g") if g.getAttribute("class") == f"player {colour}")
+        lines = [t.firstChild.data for t in group.getElementsByTagName("text") if t.firstChild is not None and t.firstChild.nodeType == t.TEXT_NODE]
+        start = next(i for i, words in enumerate(lines) if words.startswith("cards: "))
+        hand = f"cards: {held_cards(state, player.cards)}"
+        shown = []
+        for words in lines[start:]:
+            shown.append(words)
+            if " ".join(shown) == hand:
+                break
+        assert " ".join(shown) == hand and not any("…" in words for words in shown)
+    assert "3 x Ship" in held_cards(state, state.players["beige"].cards) or "x Ship" in out.read_text()
