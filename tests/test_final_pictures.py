@@ -76,3 +76,20 @@ def test_a_held_hand_is_never_cut_off_and_a_card_held_more_than_once_is_counted(
                 break
         assert " ".join(shown) == hand and not any("…" in words for words in shown)
     assert "3 x Ship" in held_cards(state, state.players["beige"].cards) or "x Ship" in out.read_text()
+
+
+@pytest.mark.parametrize("game, heading, names", [
+    ("speicherstadt", "goods:", ["coffee", "tea", "saffron", "rubber", "carpet"]),
+    ("canterbury", "service slots:", ["water", "food", "religion", "defense", "commerce", "culture"]),
+])
+def test_the_picture_has_a_key_to_its_colours_and_letters(tmp_path, capsys, game, heading, names):
+    path, out = tmp_path / "game.log", tmp_path / "start.svg"
+    path.write_text(play_game(game, 3, seed=1))
+    assert main(["draw", str(path), "--at", "0", "-o", str(out)]) == 0
+    picture = xml.dom.minidom.parseString(out.read_bytes())
+    [key] = [g for g in picture.getElementsByTagName("g") if g.getAttribute("class") == "key"]
+    words = [t.firstChild.data for t in key.getElementsByTagName("text") if t.firstChild is not None]
+    assert words[0] == heading and all(name in words for name in names)
+    if game == "speicherstadt":  # each good's cube in the colour its cubes are drawn in
+        fills = {r.getElementsByTagName("title")[0].firstChild.data: r.getAttribute("fill") for r in key.getElementsByTagName("rect")}
+        assert len(set(fills.values())) == len(names)

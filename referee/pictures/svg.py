@@ -354,6 +354,27 @@ def labelled(g: ET.Element, x: float, y: float, label: str, value: object, provi
     figure(g, x + width, y, value, provisional_value, anchor="end", weight="bold")
 
 
+def key_row(d: Drawing, entries: list[tuple[str | None, str, str]], bottom: float, heading: str) -> float:
+    """A key under a picture: for each entry (colour or None, a mark, a name) a cube in that
+    colour, or the mark in small type, and its name; returns the new bottom."""
+    g = d.part("key")
+    x, y = PAD * 2, bottom + BODY + PAD
+    text(g, x, y, heading, size=SMALL, fill=MUTED)
+    x += len(heading) * SMALL * CHAR + PAD
+    for colour, mark, name in entries:
+        width = SMALL + PAD + len(name) * SMALL * CHAR + PAD * 2
+        if x + width > d.width - PAD:  # the next entry goes on a new line
+            x, y = PAD * 2, y + SMALL + PAD
+        if colour is not None:
+            cube(g, x, y - SMALL, SMALL, colour, name)
+        else:
+            rect(g, x, y - SMALL, SMALL, SMALL, fill=PAPER, stroke=LINE, rx=RADIUS / 2)
+            text(g, x + SMALL / 2, y - RADIUS / 2, mark, size=MICRO, anchor="middle", fill=MUTED)
+        text(g, x + SMALL + PAD / 2, y, name, size=SMALL)
+        x += width
+    return y
+
+
 def provisional_legend(parent: ET.Element, x: float, y: float, size: float = 10) -> None:
     provisional(parent, x, y, size)
     text(parent, x + size, y, "rests on a provisional value (check it against your box)", size=size, fill=MUTED)

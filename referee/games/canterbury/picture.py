@@ -36,6 +36,8 @@ def draw(state: CanterburyState, caption: str) -> svg.Drawing:
     top += rows * step + sizes.district.gap
     _track(d.part("track"), state, sizes, top)
     bottom = _players(d, state, sizes, top + sizes.track.height)
+    short = initials(game.services)  # the letters an empty service slot shows
+    bottom = svg.key_row(d, [(None, short[service].lower(), service) for service in game.services], bottom, "service slots:")
     d.finish(bottom)
     return d
 

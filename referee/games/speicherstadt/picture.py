@@ -31,6 +31,8 @@ def draw(state: SpeicherstadtState, caption: str) -> svg.Drawing:
     layout = svg.Layout(state.spec["picture"])
     d = svg.Drawing(layout.width, layout.width, f"{title}: {caption}")
     top = svg.heading(d, title, caption, situation_line(state.situation()), layout.margin)
+    goods = state.spec["components"]["goods"]  # the key first: the same in every position, shared by a replay's pictures
+    top = svg.key_row(d, [(goods_colour(state, good), "", good) for good in goods], top - svg.BODY, "goods:") + svg.PAD
     top = _supplies(d.part("supplies"), state, layout, top)
     top = _display(d, state, layout, top + layout.gap + svg.BODY)
     for colour in state.players:
