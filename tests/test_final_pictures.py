@@ -93,3 +93,18 @@ def test_the_picture_has_a_key_to_its_colours_and_letters(tmp_path, capsys, game
     if game == "speicherstadt":  # each good's cube in the colour its cubes are drawn in
         fills = {r.getElementsByTagName("title")[0].firstChild.data: r.getAttribute("fill") for r in key.getElementsByTagName("rect")}
         assert len(set(fills.values())) == len(names)
+
+
+def test_players_markers_on_one_space_never_cover_the_tracks_title(tmp_path, capsys):
+    path, out = tmp_path / "game.log", tmp_path / "start.svg"
+    path.write_text(play_game("canterbury", 4, seed=1))
+    assert main(["draw", str(path), "--at", "0", "-o", str(out)]) == 0  # four markers on the start space
+    picture = xml.dom.minidom.parseString(out.read_bytes())
+    [track] = [g for g in picture.getElementsByTagName("g") if g.getAttribute("class") == "track"]
+    title = track.getElementsByTagName("text")[0]
+    assert title.firstChild.data.startswith("prosperity track")
+    markers = track.getElementsByTagName("circle")
+    assert len(markers) == 4
+    for marker in markers:
+        assert float(marker.getAttribute("cy")) - float(marker.getAttribute("r")) >= float(title.getAttribute("y"))
+    assert len({marker.getAttribute("cx") for marker in markers}) == 4  # side by side, none hidden under another
