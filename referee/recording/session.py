@@ -57,7 +57,12 @@ YES = ("y", "yes")
 
 HELP = """Type a line of the record and press Enter: it is checked against the rules and, if they
 accept it, written to the file at once. Tab completes the next word, or the whole move, from
-the legal moves at this point (names in English, German and Hungarian too).
+the legal moves at this point (names in English, German and Hungarian too, and the players'
+names); after `check COLOUR: ` it fills in the referee's own figures for the table to confirm.
+
+Shorter still: where a few moves are legal they are numbered under the prompt, and a digit
+picks one; when only one player can act, their move may be typed without the colour, or
+without its verb too (`2` for `beige: place 2`, `buy`, `pass`). The whole line is written.
 
 A line may be a move, a checkpoint (check red: coins 5, points 12), a comment (# ...), or,
 once the game is over, the result (result red 41, blue 38). Before the first move, a header
