@@ -185,3 +185,27 @@ def test_a_line_over_the_limit_is_refused_at_once_and_the_next_line_is_read(tmp_
     assert time.monotonic() - began < 30
     assert "error: the line is longer than 10000 characters" in capsys.readouterr().out
     assert body(path) == ["reveal warehouse"]
+
+
+def test_keys_typed_while_a_line_is_checked_are_not_echoed_and_the_terminal_comes_back():
+    import os
+    import termios
+
+    from referee.recording.prompt import TypeAhead
+
+    keyboard, terminal = os.openpty()
+    try:
+        before = termios.tcgetattr(terminal)
+        assert before[3] & termios.ECHO
+        ahead = TypeAhead(terminal)
+        ahead.hold()  # a line was entered: it is being checked
+        held = termios.tcgetattr(terminal)
+        assert not held[3] & termios.ECHO and not held[3] & termios.ICANON
+        os.write(keyboard, b"2")  # typed ahead: readable at once, for the next prompt
+        assert os.read(terminal, 1) == b"2"
+        ahead.restore()
+        assert termios.tcgetattr(terminal) == before
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    TypeAhead(None).hold()  # no terminal: nothing to do

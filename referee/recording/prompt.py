@@ -14,6 +14,7 @@ session.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import Iterable
 
@@ -186,10 +187,52 @@ def session_for(recording: Recording, limit: LineLimit | None = None) -> PromptS
     return session
 
 
+class TypeAhead:
+    """Keys typed while a line is being checked are kept for the next prompt, not echoed by
+    the terminal into the messages: between two prompts the terminal neither echoes nor waits
+    for a whole line (the prompt itself sets the modes it needs while it reads). The terminal's
+    own modes come back at the end. Nothing happens where standard input is no terminal."""
+
+    def __init__(self, fd: int | None = None):
+        self.fd, self.saved = fd, None
+        try:
+            import termios
+
+            if fd is None and sys.stdin is not None:
+                self.fd = sys.stdin.fileno()
+            self.saved = termios.tcgetattr(self.fd) if self.fd is not None and os.isatty(self.fd) else None
+        except (ImportError, OSError, ValueError):
+            self.saved = None
+
+    def hold(self) -> None:
+        """After a prompt: keys typed from now on wait, unseen, for the next one."""
+        if self.saved is None:
+            return
+        import termios
+
+        try:
+            modes = termios.tcgetattr(self.fd)
+            modes[3] &= ~(termios.ECHO | termios.ICANON)
+            termios.tcsetattr(self.fd, termios.TCSANOW, modes)
+        except OSError:
+            pass
+
+    def restore(self) -> None:
+        if self.saved is None:
+            return
+        import termios
+
+        try:
+            termios.tcsetattr(self.fd, termios.TCSANOW, self.saved)
+        except OSError:
+            pass
+
+
 def record_terminal(path: str, say=print, verdict=None, **options) -> int:
     """`referee record` at a terminal."""
     state: dict = {}
     limit = LineLimit()
+    ahead = TypeAhead()
 
     def read_line(prompt: str, retry: str) -> str:
         session = state.get("session")
@@ -198,7 +241,9 @@ def record_terminal(path: str, say=print, verdict=None, **options) -> int:
             session.default_buffer.on_text_changed += limit.watch
         while True:
             try:
-                return session.prompt(prompt, default=retry)
+                line = session.prompt(prompt, default=retry)
+                ahead.hold()
+                return line
             except KeyboardInterrupt:  # Ctrl-C clears the line
                 retry = ""
 
@@ -212,4 +257,7 @@ def record_terminal(path: str, say=print, verdict=None, **options) -> int:
         state["session"] = session_for(recording, limit)
         return lambda: warm(recording)
 
-    return record(path, read_line, ask, options, prepare, say=say, verdict=verdict)
+    try:
+        return record(path, read_line, ask, options, prepare, say=say, verdict=verdict)
+    finally:
+        ahead.restore()
