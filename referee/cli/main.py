@@ -86,10 +86,7 @@ def _check_one(job: tuple[str, list[str], bool, bool, str, bool]) -> tuple[int, 
     report = check_bytes(data, readable_name(name), variants, keep_going=keep_going)
     if form == "json":
         return report.exit_code, output.dumps(report_json(report))
-    text = format_report(report, details)
-    if quiet:
-        text = "\n".join(line for line in text.split("\n") if not line.startswith("  ") and not line.endswith(":"))
-    return report.exit_code, text
+    return report.exit_code, format_report(report, details, quiet=quiet)
 
 
 def _not_checked(job: tuple[str, list[str], bool, bool, str, bool], why: str) -> tuple[int, str]:
@@ -258,14 +255,15 @@ def cmd_moves(args) -> int:
 
 
 def cmd_record(args) -> int:
-    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant}
-    if sys.stdin.isatty():
+    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant,
+               "say": output.say, "verdict": output.verdict}
+    if sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty():
         from referee.recording.prompt import record_terminal
 
         return record_terminal(args.file, **options)
     from referee.recording.session import record_stream
 
-    return record_stream(args.file, sys.stdin.buffer, **options)
+    return record_stream(args.file, sys.stdin.buffer if sys.stdin is not None else None, **options)
 
 
 def cmd_serve(args) -> int:
@@ -292,12 +290,12 @@ def cmd_explain(args) -> int:
 
 def cmd_play(args) -> int:
     from referee.lab.random_game import play_game
-    from referee.spec.loader import available_games, no_games
+    from referee.spec.loader import available_games, no_games, unknown_game
 
     if not available_games():
         raise no_games()
     if args.game not in available_games():
-        raise UsageError(_("unknown game {game}; games: {games}").format(game=repr(args.game), games=", ".join(available_games())))
+        raise UsageError(unknown_game(args.game, available_games()))
     text = play_game(args.game, args.players, args.seed, args.variant)
     output.verdict(EXIT_OK)
     if args.out and args.out != "-":

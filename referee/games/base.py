@@ -258,9 +258,18 @@ class State:
         floor, such as points that fires may take below zero). Counts of pieces stop at 0."""
         return {}
 
+    def pieces(self) -> dict[str, int]:
+        """The pieces left where the game keeps a count of them (a supply, a stock, a bag, a
+        deck), by what a message calls them: none of them can fall below zero."""
+        return {}
+
     def cannot_hold(self) -> str | None:
-        """Why the state cannot be as it now is, or None: a figure below its floor. Asked after
-        a move that the table let stand with a rule set aside (`ruling accept`)."""
+        """Why the state cannot be as it now is, or None: a figure below its floor, or fewer
+        than no pieces left somewhere. Asked after a move that the table let stand with a
+        rule set aside (`ruling accept`)."""
+        for what, left in self.pieces().items():
+            if left < 0:
+                return f"{what} would be {left}, and there are never fewer than none"
         floors = self.floors()
         for owner in self.figure_owners():
             for key, value in self.figures(owner).items():

@@ -179,6 +179,16 @@ def shown_diagnostics(report: Report, severity: str | None = None) -> tuple[list
     return found[:MAX_SHOWN], max(0, len(found) - MAX_SHOWN)
 
 
+def format_errors(report: Report) -> list[str]:
+    """The record's errors as `check` shows them, at most MAX_SHOWN of them and a count of the
+    rest: what `show`, `moves`, `draw`, `replay` and `record` say before their own output."""
+    errors, more = shown_diagnostics(report, "error")
+    shown = [format_diagnostic(report, d) for d in errors]
+    if more:
+        shown.append(visible(f"{report.name}: ... and {more} more errors"))
+    return shown
+
+
 def unread_json(name: str, message: str, exit_code: int, status: str = "usage") -> dict:
     """The JSON entry of a file that was not checked (unreadable, or its worker died): the
     keys of a report, with the reason as its one diagnostic."""
@@ -197,6 +207,22 @@ def _line_of(text: str, number: int) -> str:
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
+def final_lines(state) -> list[str]:
+    """An ended game's final standings, winner and tie-break in a few lines, for a picture
+    or a page of its last position (`check` prints the same figures)."""
+    standings = rank(state.standings())
+    lines = ["final standings"]
+    for s in standings:
+        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
+        lines.append(f"{s.rank}. {s.seat.label}: {s.total} points" + (f" ({parts})" if parts else ""))
+    winners = [s.seat.label for s in standings if s.rank == 1]
+    lines.append(f"winner: {' and '.join(winners)}")
+    note = tie_note_of(standings)
+    if note:
+        lines.append(note)
+    return lines
+
+
 def format_standings(report: Report) -> list[str]:
     out = []
     for s in report.standings:
@@ -210,10 +236,15 @@ def format_standings(report: Report) -> list[str]:
 
 def tie_note(report: Report) -> str | None:
     """Say how a tie on points was broken, when one was."""
-    if not report.standings:
+    return tie_note_of(report.standings)
+
+
+def tie_note_of(standings: list[Standing]) -> str | None:
+    """`tie_note` for standings ranked by `rank`."""
+    if not standings:
         return None
-    top = report.standings[0].total
-    tied = [s for s in report.standings if s.total == top]
+    top = standings[0].total
+    tied = [s for s in standings if s.total == top]
     if len(tied) < 2:
         return None
     labels = [label for label, _value, _sign in tied[0].tiebreak]
@@ -227,13 +258,19 @@ def tie_note(report: Report) -> str | None:
         players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
 
 
-def format_report(report: Report, details: bool = False) -> str:
+def format_report(report: Report, details: bool = False, quiet: bool = False) -> str:
     """The report as a person reads it, every line shown visibly, at most MAX_SHOWN diagnostics
-    of a kind; `details` adds each uncertain value's note."""
+    of a kind; `details` adds each uncertain value's note. `quiet` (check -q) keeps only each
+    diagnostic's heading and link and the verdict line, chosen by what they are, never by how
+    their text looks (a file name may begin with spaces or end with a colon)."""
     out = []
     errors, more = shown_diagnostics(report, "error")
     for d in errors:
-        out.append(format_diagnostic(report, d))
+        shown = format_diagnostic(report, d)
+        if quiet:
+            heading, *rest = shown.split("\n")
+            shown = "\n".join([heading] + [line for line in rest if line.startswith("see: ")])
+        out.append(shown)
     if more:
         out.append(_("{file}: ... and {n} more errors").format(file=visible(report.name), n=more))
     verdicts = {status: _(word) for status, word in VERDICTS.items()}
@@ -244,9 +281,11 @@ def format_report(report: Report, details: bool = False) -> str:
     variants = _(", variants: {variants}").format(variants=", ".join(report.variants)) if report.variants else ""
     moves = _("{n} moves").format(n=report.moves)
     confirmed = _("{n} recorded figures confirmed").format(n=report.checkpoints_confirmed)
-    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {moves}, {progress}; {confirmed})"))
-    out.extend(visible(line) for line in format_rulings(report))
     resting = ngettext("resting on {n} ruling of the table", "resting on {n} rulings of the table", len(report.rulings)).format(n=len(report.rulings)) if report.rulings else ""
+    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {moves}, {progress}; {confirmed}{f'; {resting}' if resting else ''})"))
+    if quiet:
+        return "\n".join(out)
+    out.extend(visible(line) for line in format_rulings(report))
     if report.status != "legal" and not report.complete and not report.replayed:
         out.append((_("standings when the replay stopped ({resting}):") if resting else _("standings when the replay stopped:")).format(resting=resting))
     elif report.complete:

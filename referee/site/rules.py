@@ -14,6 +14,10 @@ CHECKED = {
     "record": "checked on the record as a whole",
     "not-checked": "described here, not checked by the referee",
 }
+RULING = {  # rules.yaml `waivable`: what a table's `ruling accept` may do with the rule
+    True: "a table's ruling may set it aside",
+    False: "a fact of the pieces: a ruling never sets it aside",
+}
 MAX_LISTED = 5  # uncertain values named under a rule; more are counted
 
 
@@ -48,7 +52,7 @@ def rule_section(doc: GamePages, rule) -> list[str]:
     # the id in the heading's words: a search for `purchase-funds` finds this heading first
     out = [f"### {escape(rule.title)} · `{rule.anchor}` {{#{rule.anchor}}}", "", rule.text, ""]
     out += figure(doc, rule.id)
-    out += [f"`{rule.id}` · source: {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)}", ""]
+    out += [f"`{rule.id}` · source: {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)} · {RULING[rule.waivable]}", ""]
     if rule.reading:
         out += ['!!! note "How we read it"', "", *("    " + line for line in rule.reading.splitlines()), ""]
     if rule.reads:

@@ -816,6 +816,10 @@ class CanterburyState(State):
     def floors(self) -> dict[str, int | None]:
         return {"money": self.spec["setup"]["money_minimum"]}
 
+    def pieces(self) -> dict[str, int]:
+        structures = self.game.structures
+        return {f"the {structures[sid].name} tiles left on the structure sideboard": left for sid, left in self.board.supply.items()}
+
     def _advance_city(self, points: int, printed: list[str]) -> None:
         """Move the city marker by the city points printed at these addresses; every pass of
         space 0 adds a disc and a district scoring."""
