@@ -674,7 +674,7 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str, box_file: 
     except OSError:  # FileRefused too
         return None  # a file that cannot be read is reported by the full load
     key = digest.hexdigest()
-    chosen = cache.sha256(repr(variants).encode("utf-8")).hexdigest()[:6]  # one file per set of variants
+    chosen = hashlib.sha256(repr(variants).encode("utf-8")).hexdigest()[:6]  # one file per set of variants
     return directory / f"spec-{game}-{chosen}-{key[:24]}.pickle", key
 
 
