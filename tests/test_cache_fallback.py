@@ -26,7 +26,7 @@ def test_no_home_folder_falls_back_to_the_temporary_folder_and_says_so_once(tmp_
     assert first.returncode == 0
     assert first.stderr == f"referee: there is no cache folder (the home folder {tmp_path / 'no-home'} does not exist); using {fallback} instead\n"
     assert not (tmp_path / "no-home").exists()  # never created
-    assert list(fallback.glob("spec-speicherstadt-*.pickle")) and list(fallback.glob("parse-*.pickle"))
+    assert list(fallback.glob("spec-speicherstadt-*.pickle")) and list(fallback.glob("grammar-speicherstadt-*.lark"))
     second = check(tmp_path)
     assert second.returncode == 0 and second.stderr == ""  # said once
 
@@ -43,4 +43,4 @@ def test_stale_cache_files_are_removed_and_other_games_files_kept(tmp_path):
     names = {p.name for p in cache.iterdir()}
     assert not names & set(stale)
     assert set(kept) <= names
-    assert any(n.startswith("spec-speicherstadt-") for n in names) and any(n.startswith("parse-") for n in names)
+    assert any(n.startswith("spec-speicherstadt-") for n in names) and any(n.startswith("grammar-speicherstadt-") for n in names)

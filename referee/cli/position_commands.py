@@ -15,7 +15,8 @@ from referee.errors import UsageError
 from referee.cli.output import say, warn
 from referee.engine.positions import Position, find
 from referee.pictures import svg
-from referee.report.diagnostics import final_lines, format_errors, format_report
+from referee.pictures.position import draw_position
+from referee.report.diagnostics import format_errors, format_report
 from referee.report.situation import quietly
 
 
@@ -79,10 +80,7 @@ def draw(args, data: bytes, name: str) -> int:
         return position.report.exit_code
     state = position.state
     with quietly(state):
-        drawing = state.game.draw(state, f"{Path(position.report.name).name}, {position.where}")
-        if state.is_over():
-            svg.final_panel(drawing, final_lines(state))
-        picture = drawing.tostring()
+        picture = draw_position(state, f"{Path(position.report.name).name}, {position.where}").tostring()
     write(args.out, picture + "\n")
     return position.report.exit_code
 

@@ -325,7 +325,8 @@ def _grammar_cache_file(game: str, grammar: str) -> str | bool:
     if not (directory / name).exists():  # a new grammar: the files of the old ones go
         from referee._cache import sweep
 
-        sweep(directory, name, lambda other: other.startswith(f"grammar-{game}-") and other.endswith(".lark"))
+        # and the parse tables of an older referee, which read records with a loop of its own
+        sweep(directory, name, lambda other: (other.startswith(f"grammar-{game}-") and other.endswith(".lark")) or (other.startswith("parse-") and other.endswith(".pickle")))
     return str(directory / name)
 
 

@@ -29,7 +29,8 @@ from referee.games.base import State
 from referee.notation.parser import Move
 from dataclasses import dataclass
 from referee.engine.positions import lines_before
-from referee.report.diagnostics import MAX_SHOWN, SEVERITIES, Report, final_lines, rule_link
+from referee.pictures.position import draw_position
+from referee.report.diagnostics import MAX_SHOWN, SEVERITIES, Report, rule_link
 from referee.terminal import visible
 from referee.report.situation import quietly, situation_line
 
@@ -70,9 +71,7 @@ class Pages:
 
     def picture(self, state: State, caption: str) -> int:
         with quietly(state):
-            drawing = state.game.draw(state, caption)
-            if state.is_over():  # the last position says how the game ended
-                svg.final_panel(drawing, final_lines(state))
+            drawing = draw_position(state, caption)  # the last position says how the game ended
             situation = situation_line(state.situation())
         opening, parts = drawing.parts()
         ids = [self._part(opening)] + [self._part(p) for p in parts]

@@ -861,6 +861,7 @@ def run(recording: Recording, read_line: ReadLine, new: bool, on_position: Calla
     say(recording.opening(new))
     retry = ""
     worst = 0
+    before_refusal: int | None = None  # the worst code before the last refused line, which a ruling may still write
     while True:
         if on_position is not None:
             on_position()
@@ -883,7 +884,11 @@ def run(recording: Recording, read_line: ReadLine, new: bool, on_position: Calla
         messages = outcome.messages
         if not outcome.accepted and line.strip().lower() not in SESSION_COMMANDS:
             retry = line
-            worst = max(worst, outcome.code)
+            before_refusal, worst = worst, max(worst, outcome.code)
+        elif outcome.accepted:
+            if before_refusal is not None and line.strip().lower().startswith("ruling"):
+                worst = before_refusal  # the ruling wrote the refused line with the table's decision
+            before_refusal = None
         for message in messages:
             say(message)
     report = recording.final_report()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
+from referee.pictures.position import draw_position
 from referee.games import load_game
 from referee.pictures.replay_page import build
 from referee.report.situation import Illustration, quietly
@@ -127,7 +128,7 @@ def draw(doc: GamePages, picture: Illustration) -> str:
             if picture.when(state) or event == "end":
                 count = number if number is not None else next(moves) - 1
                 where = Position(None, None, count, last[0] if count else None).where
-                found.append(state.game.draw(state, f"{Path(picture.record).name}, {where}").tostring())
+                found.append(draw_position(state, f"{Path(picture.record).name}, {where}").tostring())
 
     record = doc.spec.directory / "examples" / picture.record
     check_bytes(record.read_bytes(), record.name, overlays(doc, picture), watch=watch)
