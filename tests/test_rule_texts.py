@@ -26,7 +26,7 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-@pytest.mark.parametrize("game", ["speicherstadt"])
+@pytest.mark.parametrize("game", ["speicherstadt", "canterbury"])
 def test_every_shipped_rule_and_section_has_hungarian_and_german_words(game):
     spec = load_spec(game)
     untranslated(spec)  # raises for the first rule or section without its words
@@ -94,3 +94,9 @@ def test_validate_reports_a_common_rule_without_its_hungarian_text(tmp_path, cap
     edit(specs / "common" / "rules.hu.yaml", "  game-over:\n", "  game-over-x:\n")
     assert main(["validate", str(specs / "speicherstadt")]) == 4
     assert "no common rule 'game-over-x'" in capsys.readouterr().err
+
+
+def test_a_word_a_spec_value_gives_is_said_in_the_language():
+    rule = load_spec("canterbury").rules["canterbury/money-points"]
+    assert "rounded down" in rule.text
+    assert "lefelé kerekítve" in rule.words("hu")[1] and "(abgerundet)" in rule.words("de")[1]

@@ -877,8 +877,18 @@ def _check_addresses(spec: Spec) -> None:
                 raise SpecError(spec.path_of("rules"), rule.id, f"its text names {{{address}}}, which is not in the spec")
             return _words(spec.get(address))
 
+        def filler(lang: str) -> Callable[[re.Match], str]:
+            """Fill in `lang`: a word the spec gives in English (a rounding's `down`) is said as
+            the file of rule texts says it (its `values`)."""
+            said = (spec.files.get(f"rules.{lang}") or {}).get("values") or {}
+
+            def fill_in(match: re.Match) -> str:
+                value = fill(match)
+                return str(said.get(value, value))
+            return fill_in
+
         reading = re.sub(PLACEHOLDER, fill, rule.reading) if rule.reading else rule.reading
-        translations = tuple((lang, re.sub(PLACEHOLDER, fill, title), re.sub(PLACEHOLDER, fill, text)) for lang, title, text in rule.translations)
+        translations = tuple((lang, re.sub(PLACEHOLDER, filler(lang), title), re.sub(PLACEHOLDER, filler(lang), text)) for lang, title, text in rule.translations)
         spec.rules[rule.id] = dataclasses.replace(rule, title=re.sub(PLACEHOLDER, fill, rule.title), text=re.sub(PLACEHOLDER, fill, rule.text), reading=reading, translations=translations)
 
 
