@@ -3,7 +3,11 @@ diagnostic's `see:` link points at a rule's heading here."""
 
 from __future__ import annotations
 
+import html
+import re
+
 from referee.i18n import N_, _, speaking
+from referee.notation.names import folded_forms
 from referee.site import counterexamples
 from referee.site.markdown import DocsError, escape, slug, verify_anchor
 from referee.site.replays import figure
@@ -92,7 +96,21 @@ def translated_section(doc: GamePages, rule, lang: str) -> list[str]:
     # the id stays out of the heading's words: a search for it finds the English heading first
     out = [f"### {escape(title)} {{#{rule.anchor}}}", "", *note, text, ""]
     out += [f"`{rule.id}` · {source} · {checked} · [{english}](rules.md#{rule.anchor})", ""]
+    typed = typed_as(f"{title} {text}")
+    if typed:  # not shown, but indexed: munkasok finds the rule that says munkások
+        out += [f'<p hidden class="typed-as">{html.escape(" ".join(typed))}</p>', ""]
     return out
+
+
+def typed_as(text: str) -> list[str]:
+    """The words of a text with accents or umlauts, as they are typed without them
+    (munkások: munkasok; Würfel: wurfel, wuerfel), in the order they first come."""
+    found: dict[str, None] = {}
+    for word in re.findall(r"[^\W\d_]+", text):
+        if not word.isascii():
+            for form in sorted(folded_forms(word.lower())):
+                found.setdefault(form, None)
+    return list(found)
 
 
 def rule_section(doc: GamePages, rule) -> list[str]:
