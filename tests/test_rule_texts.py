@@ -100,3 +100,21 @@ def test_a_word_a_spec_value_gives_is_said_in_the_language():
     rule = load_spec("canterbury").rules["canterbury/money-points"]
     assert "rounded down" in rule.text
     assert "lefelé kerekítve" in rule.words("hu")[1] and "(abgerundet)" in rule.words("de")[1]
+
+
+def test_a_spec_folder_without_rule_texts_loads_and_validate_names_what_is_missing(tmp_path, capsys):
+    specs = copy_specs(tmp_path)
+    (specs / "speicherstadt" / "rules.hu.yaml").unlink()
+    spec = load_spec("speicherstadt", root=specs)
+    assert spec.rules["speicherstadt/income"].words("hu") is None
+    assert spec.rules["speicherstadt/seat"].words("hu")[0] == "Csak az asztalnál ülő játékosok lépnek"  # the common texts
+    assert main(["validate", str(specs / "speicherstadt")]) == 4
+    assert "has no Hungarian title and text" in capsys.readouterr().err
+
+
+def test_a_file_of_rule_texts_says_the_language_its_name_gives(tmp_path):
+    specs = copy_specs(tmp_path)
+    edit(specs / "speicherstadt" / "rules.hu.yaml", "lang: hu", "lang: de")
+    with pytest.raises(SpecError) as caught:
+        load_spec("speicherstadt", root=specs)
+    assert caught.value.key == "lang"
