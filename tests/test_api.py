@@ -85,6 +85,8 @@ def test_restore_goes_back_to_the_snapshot_and_the_snapshot_stays_usable(game_re
     position.restore(mark)
     assert position.state.describe() == before
     assert position.legal_moves() == game.legal_moves(position.state)
+    colour = position.state.seats[0].colour
+    assert position.figures(colour) == position.state.figures(colour) and position.figures(colour)
 
 
 class Counting(referee.Visitor):

@@ -121,8 +121,10 @@ def test_a_checkpoint_line_is_completed_with_colours_and_figures():
     recording = recording_at("speicherstadt", 2, 3, 0)
     continuations = recording.continuations()
     assert texts(continuations.complete("check ")) == ["beige: ", "orange: "]
-    figures = texts(continuations.complete("check beige: "))
-    assert "coins " in figures and "points " in figures
+    state = recording.state
+    assert texts(continuations.complete("check beige: ")) == [f"points {state.figures('beige')['points']}, coins {state.figures('beige')['coins']}"]
+    assert "coins " in texts(continuations.complete("check beige: c"))
+    assert "points " in texts(continuations.complete("check beige: p"))
     assert "coins " not in texts(continuations.complete("check beige: coins 5, "))
 
 

@@ -17,21 +17,20 @@ def check(text: str, keep_going=True):
     return check_bytes(text.encode("utf-8"), "many.log", keep_going=keep_going)
 
 
-def test_every_unreadable_line_is_reported_and_skipped():
+def test_every_unreadable_line_is_reported_with_its_repair():
     lines = TO_ROUND_2.split("\n")
     lines[6] = "reveal coffee-roastr"  # line 7: an unknown card
     lines[9] = "orange place 2"  # line 10: no colon
-    lines[13] = "beige: place 3 3"  # line 14: one number too many
+    lines[13] = "beige: place 3 3"  # line 14: orange's turn, and one number too many
     report = check("\n".join(lines))
     assert report.exit_code == 3
-    unreadable = [d for d in report.errors if d.rule is None]
-    assert [d.pos.line for d in unreadable] == [7, 10, 14]
-    assert all(d.notes == ["the line is skipped"] for d in unreadable)
-    assert "did you mean 'coffee-roaster'" in unreadable[0].message
-    assert report.replayed  # the lines after them were replayed
-    # the card that was skipped leaves a slot short, so what comes later may follow from line 7
-    assert all(d.follows == 7 for d in report.errors if d.pos.line > 7)
-    assert report.errors[1].rule == "speicherstadt/phase-order"
+    assert [(d.pos.line, d.rule) for d in report.errors] == [(7, None), (10, None), (14, None)]  # one slip, one problem
+    assert "did you mean 'coffee-roaster'" in report.errors[0].message
+    assert report.errors[0].repair.startswith("reveal coffee-roaster (the next ")
+    assert report.errors[1].repair.startswith("orange: place 2 (the next ")
+    assert "orange: place" in report.errors[2].repair  # no small edit reads it: the legal line that reads on
+    assert [r.lines for r in report.repairs][:2] == [["reveal coffee-roaster"], ["orange: place 2"]]
+    assert report.replayed and all(d.follows is None for d in report.errors)
     plain = check("\n".join(lines), keep_going=False)
     assert plain.exit_code == 3 and len(plain.errors) == 1
 
@@ -61,16 +60,17 @@ def test_the_exit_code_is_the_worst_problem_and_json_carries_them_all(tmp_path, 
     assert main(["check", "--keep-going", str(record)]) == 1
     capsys.readouterr()
     record.write_text(R1_SUPPLY + "orange: place 1\ncheck beige: coins 4\nbeige: place 1 1\n", encoding="utf-8")
-    assert main(["check", str(record)]) == 3  # an unreadable line: a plain check reads no further
+    assert main(["check", str(record)]) == 1  # in line order: the illegal move comes first and ends it
     assert len(json.loads(_json(record, capsys))["diagnostics"]) == 1
     assert main(["check", "--keep-going", "--format", "json", str(record)]) == 3
     data = json.loads(capsys.readouterr().out)
     assert [(d["line"], d["rule"]) for d in data["diagnostics"]] == [(9, "speicherstadt/demand-turn"), (10, "speicherstadt/checkpoint"), (11, None)]
-    assert data["diagnostics"][0]["notes"] == ["the move is treated as void: the replay goes on without it"]
-    assert data["diagnostics"][1]["follows_line"] == 9
+    # no edit of line 9 agrees with the checkpoint after it: the replay goes on from the line
+    assert data["diagnostics"][0]["notes"] == ["no repair found; the replay goes on from the line as written, as after a ruling accept"]
+    assert "place 1 (no later line to check it against)" in data["diagnostics"][2]["repair"]
     assert main(["check", "--keep-going", str(record)]) == 3
     out = capsys.readouterr().out
-    assert "note: this may follow from the problem on line 9" in out and "MALFORMED record" in out
+    assert "\nrepair: " in out and "MALFORMED record" in out
 
 
 def _json(record, capsys) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import io
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -22,7 +23,8 @@ import pytest
 from referee.engine.replay import check_bytes
 from referee.lab.random_game import play_game
 from referee.recording.durable import replace_synced
-from referee.recording.session import Recording, open_recording, record_stream
+from referee.errors import UsageError
+from referee.recording.session import Changed, Recording, open_recording, record_stream
 from referee.report.diagnostics import format_diagnostic, format_report
 from referee.terminal import visible
 
@@ -220,7 +222,7 @@ def test_a_result_before_the_end_is_refused(tmp_path):
 # --- undo --------------------------------------------------------------------------------------
 
 
-def test_undo_takes_the_last_line_back_by_replacing_the_file(tmp_path):
+def test_undo_takes_the_last_line_back_by_cutting_the_file_where_it_stands(tmp_path):
     path = tmp_path / "game.log"
     recording = started(path)
     assert recording.enter("reveal warehouse").accepted
@@ -231,7 +233,7 @@ def test_undo_takes_the_last_line_back_by_replacing_the_file(tmp_path):
     outcome = recording.undo()
     assert outcome.accepted and outcome.messages == ["took back line 6: reveal fireman 3"]
     assert path.read_bytes() == kept
-    assert path.stat().st_ino != inode  # a new file renamed over the old one, not rewritten in place
+    assert path.stat().st_ino == inode  # cut in place: the session's lock and any link stay on the record
     assert not [p for p in tmp_path.iterdir() if p.name != "game.log"]  # no temporary file left
     assert recording.prompt().startswith("2 · round 1 · Supply")
     assert recording.enter("reveal fireman 3").accepted
@@ -252,12 +254,12 @@ def test_an_undo_that_cannot_rewrite_the_file_leaves_it_and_the_game_as_they_wer
     assert recording.enter("reveal warehouse").accepted
     before = path.read_bytes()
 
-    def fail(source, target):
-        raise OSError(28, "No space left on device")
+    def fail(fd, size):
+        raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(os, "replace", fail)
+    monkeypatch.setattr(os, "ftruncate", fail)
     outcome = recording.undo()
-    assert not outcome.accepted and "No space left on device" in outcome.messages[0]
+    assert not outcome.accepted and "Input/output error" in outcome.messages[0]
     assert path.read_bytes() == before
     assert not [p for p in tmp_path.iterdir() if p.name != "game.log"]
     assert recording.prompt().startswith("2 ·")
@@ -293,9 +295,10 @@ def test_an_existing_record_is_resumed_at_its_end(tmp_path, capsys):
 
 def test_options_that_agree_with_the_header_resume_and_others_are_refused(tmp_path):
     path = tmp_path / "game.log"
-    started(path, players="beige Ann, orange Ben")
+    started(path, players="beige Ann, orange Ben").close()
     recording, new = open_recording(str(path), no, game="speicherstadt", players="beige Ann, orange Ben")
     assert not new
+    recording.close()
     for options in ({"game": "canterbury"}, {"players": "beige Ann, purple Ben"}, {"start": "orange"}):
         with pytest.raises(Exception, match="to resume it"):
             open_recording(str(path), no, **options)
@@ -319,7 +322,7 @@ def broken(tmp_path) -> tuple[Path, str, str]:
 
 def test_a_failing_record_goes_on_after_its_last_good_line_when_the_user_agrees(tmp_path, capsys):
     path, good, rest = broken(tmp_path)
-    assert feed(path, ["y", "orange: place 1"]) == 0
+    assert feed(path, ["n", "y", "orange: place 1"]) == 0  # no to the repair (test_repair.py), yes to the cut
     out = capsys.readouterr().out
     assert "game.log:9:1: error[speicherstadt/demand-turn]" in out
     assert "lines 1-8 replay without error" in out and "keeping lines 9-10 in" in out
@@ -338,7 +341,7 @@ def test_a_failing_record_is_left_as_it_is_when_the_user_declines(tmp_path, caps
 def test_rejected_lines_never_overwrite_an_earlier_rejected_file(tmp_path):
     path, good, rest = broken(tmp_path)
     (tmp_path / "game.log.rejected").write_text("kept from before\n")
-    assert feed(path, ["yes"]) == 0
+    assert feed(path, ["no", "yes"]) == 0
     assert (tmp_path / "game.log.rejected").read_text() == "kept from before\n"
     assert (tmp_path / "game.log.rejected.2").read_text() == rest
 
@@ -347,18 +350,18 @@ def test_a_malformed_line_is_cut_off_like_an_illegal_one(tmp_path):
     path = tmp_path / "game.log"
     good = header("speicherstadt", "beige, orange", "beige") + "reveal warehouse\n"
     path.write_text(good + "reveal warehouse fireman\x01\n")
-    assert feed(path, ["y"]) == 0
+    assert feed(path, ["n", "y"]) == 0
     assert path.read_text() == good
 
 
 # --- the command, as a process -------------------------------------------------------------------
 
 
-def test_piped_lines_exit_with_checks_code_for_the_final_file(tmp_path):
+def test_piped_lines_that_are_not_all_recorded_exit_non_zero(tmp_path):
     path = tmp_path / "game.log"
     result = subprocess.run([sys.executable, "-m", "referee", "record", str(path), "--game", "speicherstadt", "--players", "beige, orange"],
                             input="reveal warehouse\nbeige: place 1\nreveal fireman 3\n", capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr  # the file alone checks as legal: a line was refused
     assert "error[speicherstadt/phase-order]" in result.stdout and "line 6 is not recorded" in result.stdout
     assert path.read_text().endswith("[Date \"" + TODAY + "\"]\nreveal warehouse\nreveal fireman 3\n")
     assert "traceback" not in (result.stdout + result.stderr).lower()
@@ -399,7 +402,9 @@ def test_the_getting_started_page_shows_what_record_prints(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     recording = started(Path("club-night.log"))
     assert recording.prompt() == prompt + " "
-    assert feed(Path("club-night.log"), ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea", "reveal spice-trader", "beige: place 2", "orange: place 5"]) == 0
+    recording.close()
+    # piped lines that are not all recorded: the exit code says so (1, a rule refused one)
+    assert feed(Path("club-night.log"), ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea", "reveal spice-trader", "beige: place 2", "orange: place 5"]) == 1
     out = capsys.readouterr().out.split("\n")
     shown = [line.strip() for line in rejected.strip().split("\n") if not line.strip().startswith("see:")]
     assert all(line in [o.strip() for o in out] for line in shown), shown
@@ -428,7 +433,7 @@ def test_a_fault_of_the_referee_is_reported_and_the_session_goes_on(tmp_path, mo
     monkeypatch.setattr(record, "Position", Broken)  # the session's position, not check's
     monkeypatch.setattr(record.Recording, "show", lambda self: 1 / 0)
     path = tmp_path / "game.log"
-    assert feed(path, ["reveal warehouse", "show", "# a comment"], game="speicherstadt", players="beige, orange") == 0
+    assert feed(path, ["reveal warehouse", "show", "# a comment"], game="speicherstadt", players="beige, orange") == 5  # a line lost to a fault
     out = capsys.readouterr().out
     assert "game.log:5:1: error: internal error: RuntimeError: a bug" in out and "line 5 is not recorded" in out
     assert "internal error: ZeroDivisionError: division by zero; the file is as it was" in out
@@ -497,3 +502,167 @@ def test_a_ruling_on_a_move_the_rules_accept_is_refused_as_check_refuses_it(tmp_
     path = tmp_path / "game.log"
     recording = two_player_supply(path)
     outcome, report = refused_as_check_refuses_it(recording, path, "ruling accept")
+
+
+# --- fewer keystrokes ----------------------------------------------------------------------
+
+
+def test_when_one_player_can_act_the_bare_move_is_taken_and_written_whole(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    lines = ["warehouse", "reveal fireman 3", "reveal contract coffee tea", "2", "place 1", "3", "2", "1", "1", "buy", "pass"]
+    assert feed(path, lines, game="speicherstadt", players="beige Ann, orange Ben") == 0
+    assert path.read_text().split("\n")[4:-1] == [
+        "reveal warehouse", "reveal fireman 3", "reveal contract coffee tea",
+        "beige: place 2", "orange: place 1", "beige: place 3", "orange: place 2", "beige: place 1", "orange: place 1",
+        "orange: buy 1", "beige: pass 2"]
+    assert "line 8: beige: place 2" in capsys.readouterr().out
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_a_bare_line_that_could_mean_several_moves_is_checked_as_typed(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    lines = ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea", "place"]
+    feed(path, lines, game="speicherstadt", players="beige Ann, orange Ben")
+    assert "line 8 is not recorded" in capsys.readouterr().out
+    assert path.read_text().split("\n")[-2] == "reveal contract coffee tea"
+
+
+# --- one writer per record -------------------------------------------------------------------
+
+RECORD = [sys.executable, "-m", "referee", "record"]
+
+
+def test_a_second_session_on_the_same_file_is_refused_while_the_first_holds_it(tmp_path):
+    path = tmp_path / "game.log"
+    first = subprocess.Popen(RECORD + [str(path), "--game", "speicherstadt", "--players", "beige, orange"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        first.stdout.readline()  # the opening line: the session holds the file
+        link = tmp_path / "other-name.log"
+        link.symlink_to(path)
+        for name in (path, link):
+            second = subprocess.run(RECORD + [str(name)], input="reveal warehouse\n", capture_output=True, text=True, cwd=ROOT)
+            assert second.returncode == 2
+            assert "another `referee record` session is recording this file" in second.stdout
+        first.stdin.write(b"reveal warehouse\n")
+    finally:
+        first.stdin.close()
+        first.wait(timeout=60)
+    assert first.returncode == 0
+    assert path.read_text().endswith("\nreveal warehouse\n")
+    assert feed(path, ["reveal fireman 3"]) == 0  # once the first session ended, the file resumes
+
+
+@pytest.mark.parametrize("change, said", [
+    (lambda path: path.write_bytes(path.read_bytes().rsplit(b"\n", 2)[0] + b"\n"), "it was cut back by"),
+    (lambda path: path.open("ab").write(b"reveal fireman 2\n"), "bytes were added at its end"),
+])
+def test_a_file_changed_by_another_program_stops_the_session_with_a_message(tmp_path, change, said):
+    path = tmp_path / "game.log"
+    recording = started(path)
+    assert recording.enter("reveal warehouse").accepted
+    change(path)
+    changed = path.read_bytes()
+    for action in (lambda: recording.enter("reveal fireman 3"), recording.undo):
+        with pytest.raises(Changed, match=said):
+            action()
+        assert path.read_bytes() == changed  # nothing written, nothing taken back
+    recording.close()
+
+
+def test_a_session_stopped_by_a_changed_file_says_so_and_exits_non_zero(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    assert feed(path, ["reveal warehouse"], game="speicherstadt", players="beige, orange") == 0
+
+    class CutsTheFile(io.BytesIO):
+        def readline(self, *args):
+            line = super().readline(*args)
+            if line.startswith(b"reveal fireman"):
+                path.write_bytes(path.read_bytes().rsplit(b"\n", 2)[0] + b"\n")  # another program takes a line
+            return line
+
+    assert record_stream(str(path), CutsTheFile(b"reveal spice-trader\nreveal fireman 3\nreveal contract coffee tea\n")) == 2
+    out = capsys.readouterr().out
+    assert "another program changed the file during this session (it was cut back by" in out
+    assert path.read_text().endswith("\nreveal warehouse\n")
+
+
+def test_an_empty_file_is_a_new_record(tmp_path):
+    path = tmp_path / "game.log"
+    path.touch()
+    assert feed(path, ["reveal warehouse"], game="speicherstadt", players="beige, orange") == 0
+    assert path.read_text() == header("speicherstadt", "beige, orange", "beige") + "reveal warehouse\n"
+
+
+def test_a_new_record_the_disk_cannot_take_leaves_no_file_behind(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "game.log"
+
+    def full(fd, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(UsageError, match="No space left on device"):
+        open_recording(str(path), no, game="speicherstadt", players="beige, orange")
+    assert not path.exists()
+    path.touch()  # an empty file stays empty
+    with pytest.raises(UsageError, match="No space left on device"):
+        open_recording(str(path), no, game="speicherstadt", players="beige, orange")
+    assert path.read_bytes() == b""
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_undo_through_a_link_writes_to_the_record_itself(tmp_path, link):
+    real = tmp_path / "real.log"
+    assert feed(real, ["reveal warehouse", "reveal fireman 3"], game="speicherstadt", players="beige, orange") == 0
+    other = tmp_path / "other.log"
+    other.symlink_to(real) if link == "symlink" else os.link(real, other)
+    assert feed(other, ["undo"]) == 0
+    assert real.read_text().endswith("\nreveal warehouse\n")
+    assert other.read_bytes() == real.read_bytes()
+    assert other.is_symlink() == (link == "symlink")
+
+
+def test_the_size_limit_counts_the_bytes_on_the_disk(tmp_path):
+    from referee.notation.parser import MAX_RECORD_BYTES
+
+    path = tmp_path / "game.log"
+    head = header("speicherstadt", "beige, orange", "beige").split("\n")[:-1]
+    comments = (MAX_RECORD_BYTES - 1000 - len("\r\n".join(head))) // 64  # lines of 62 characters and CRLF
+    path.write_bytes("".join(line + "\r\n" for line in head + ["# " + "x" * 60] * comments).encode())
+    assert feed(path, ["# " + "y" * 60] * 100) != 0  # some are refused: the file is full
+    data = path.read_bytes()
+    assert MAX_RECORD_BYTES - 63 <= len(data) <= MAX_RECORD_BYTES  # as text (LF) there was room for about 2,000 bytes more
+    assert check_bytes(path.read_bytes(), "game.log", open_end=True).status == "legal"
+    assert feed(path, []) == 0  # and it resumes
+
+
+def test_the_resume_hint_names_the_variant_file_the_session_needs(tmp_path, capsys):
+    variant = tmp_path / "mine file.yaml"
+    variant.write_text((ROOT / "specs" / "speicherstadt" / "variants" / "easy-start.yaml").read_text())
+    path = tmp_path / "game.log"
+    assert feed(path, ["reveal warehouse"], game="speicherstadt", players="beige, orange", variants=[str(variant)]) == 0
+    assert f"`referee record {path} --variant '{variant}'` resumes it" in capsys.readouterr().out
+
+
+def test_a_temporary_file_left_by_a_stopped_rewrite_is_removed_at_the_next_start(tmp_path, capsys):
+    path = tmp_path / "game.log"
+    assert feed(path, ["reveal warehouse"], game="speicherstadt", players="beige, orange") == 0
+    stale = tmp_path / ".game.log.k3j_x9a2.tmp"
+    stale.write_text("half a rewrite")
+    unrelated = tmp_path / ".other.log.k3j_x9a2.tmp"
+    unrelated.write_text("another record's")
+    assert feed(path, []) == 0
+    assert not stale.exists() and unrelated.exists()
+    assert f"removed {stale}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("redirect, code", [("<&-", 2), (">/dev/full", 6), (">&-", 6)])
+def test_exit_codes_when_standard_input_or_output_fail(tmp_path, redirect, code):
+    path = tmp_path / "game.log"
+    command = " ".join(shlex.quote(part) for part in RECORD + [str(path), "--game", "speicherstadt", "--players", "beige, orange"])
+    feed_lines = "" if redirect == "<&-" else "printf 'reveal warehouse\\n' | "
+    result = subprocess.run(f"{feed_lines}{command} {redirect}", shell=True, capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == code, result.stderr
+    assert "traceback" not in result.stderr.lower() and "internal error" not in result.stderr
+    if redirect == "<&-":
+        assert "standard input is closed" in result.stderr and not path.exists()

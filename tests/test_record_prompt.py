@@ -130,3 +130,82 @@ def test_a_move_among_thousands_is_completed_at_the_terminal_without_listing_the
 ])
 def test_the_bar_says_how_many_moves_the_line_may_become_or_that_there_are_more(open_moves, expected):
     assert bar_text(open_moves) == expected
+
+
+# --- fewer keystrokes ----------------------------------------------------------------------
+
+ROUND = [  # a two-player round of `referee play speicherstadt --players 2 --seed 1`
+    "reveal spice-trader", "reveal fireman 1", "reveal contract saffron saffron",
+    "beige: place 2", "orange: place 3", "beige: place 2", "orange: place 1", "beige: place 1", "orange: place 2",
+    "orange: buy 1", "beige: pass 2", "beige: buy 2", "orange: pass 3",
+    "check beige: points 0, coins 3", "check orange: points 0, coins 3", "round 2",
+]
+
+
+def test_a_speicherstadt_round_takes_at_most_sixty_keystrokes(tmp_path):
+    """Number keys pick from the numbered moves (a fireman's value is typed after its pick),
+    Tab fills a contract's goods and a checkpoint's figures as the referee has them."""
+    keys = [
+        "3" + ENTER, "7" + "1" + ENTER, "5" + "sa" + TAB + "sa" + TAB + ENTER,
+        "2" + ENTER, "3" + ENTER, "2" + ENTER, "1" + ENTER, "1" + ENTER, "2" + ENTER,
+        "1" + ENTER, "2" + ENTER, "1" + ENTER, "2" + ENTER,
+        "c" + TAB + "b" + TAB + TAB + ENTER, "c" + TAB + "o" + TAB + TAB + ENTER, "1" + ENTER,
+    ]
+    typed = "".join(keys)
+    assert len(typed) <= 60
+    path = tmp_path / "game.log"
+    assert session(path, typed, **NEW) == 0
+    assert body(path) == ROUND
+    assert sum(len(line) + 1 for line in ROUND) > 3 * len(typed)  # what typing each line in full would take
+
+
+def test_tab_completes_a_players_name_which_stands_for_the_colour(tmp_path):
+    path = tmp_path / "game.log"
+    typed = "".join(line + ENTER for line in ROUND[:3])
+    assert session(path, typed + "A" + TAB + "place 2" + ENTER, **NEW) == 0
+    assert body(path)[-1] == "Ann: place 2"
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_canterbury_check_completes_the_city_and_fills_the_referees_figures(tmp_path):
+    path = tmp_path / "game.log"
+    assert session(path, "check ci" + TAB + TAB + ENTER, game="canterbury", players="blue Ann, red Ben, green Cleo") == 0
+    last = path.read_text().split("\n")[-2]
+    assert last.startswith("check city: prosperity ") and ", position " in last
+    assert check_bytes(path.read_bytes(), "game.log").status == "legal"
+
+
+def test_a_line_over_the_limit_is_refused_at_once_and_the_next_line_is_read(tmp_path, capsys):
+    """Five times the limit (the pipe that types it holds 64 KiB); the rest of the line is dropped."""
+    import time
+
+    path = tmp_path / "game.log"
+    began = time.monotonic()
+    assert session(path, "x" * 50_000 + ENTER + "reveal warehouse" + ENTER, **NEW) == 0
+    assert time.monotonic() - began < 30
+    assert "error: the line is longer than 10000 characters" in capsys.readouterr().out
+    assert body(path) == ["reveal warehouse"]
+
+
+def test_keys_typed_while_a_line_is_checked_are_not_echoed_and_the_terminal_comes_back():
+    import os
+    import termios
+
+    from referee.recording.prompt import TypeAhead
+
+    keyboard, terminal = os.openpty()
+    try:
+        before = termios.tcgetattr(terminal)
+        assert before[3] & termios.ECHO
+        ahead = TypeAhead(terminal)
+        ahead.hold()  # a line was entered: it is being checked
+        held = termios.tcgetattr(terminal)
+        assert not held[3] & termios.ECHO and not held[3] & termios.ICANON
+        os.write(keyboard, b"2")  # typed ahead: readable at once, for the next prompt
+        assert os.read(terminal, 1) == b"2"
+        ahead.restore()
+        assert termios.tcgetattr(terminal) == before
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    TypeAhead(None).hold()  # no terminal: nothing to do

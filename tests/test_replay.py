@@ -125,7 +125,9 @@ def test_a_full_game_page_stays_small(tmp_path):
     assert report.complete
     assert len(page.encode("utf-8")) < MAX_PAGE_BYTES
     data = page_data(page)
-    assert len(data["parts"]) < 4 * len(data["positions"])  # groups are shared between positions
+    assert len(data["parts"]) < 4 * len(data["positions"]) + 1  # groups are shared between positions (+1: the key, one for all)
+    key = [i for i, part in enumerate(data["parts"]) if part.startswith('<g class="key">')]
+    assert len(key) == 1 and all(key[0] in position["parts"] for position in data["positions"])
 
 
 def test_the_chart_follows_each_players_score_and_money_by_round():

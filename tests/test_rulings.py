@@ -164,3 +164,57 @@ def test_a_rule_whose_message_is_written_only_when_broken_is_set_aside_like_any_
         refuse("canterbury/payment", "blue has 2 shillings")  # set aside: no refusal
         with pytest.raises(Violation):
             refuse("canterbury/supply", "no well is left")
+
+
+# --- rulings are bound by the pieces -----------------------------------------------------------
+
+
+def _no_well_left():
+    """A four-player Canterbury game at a turn of blue's with every Well built."""
+    text = play_game("canterbury", 4, seed=0).split("\n")
+    cut = 55
+    while text[cut].startswith("check"):
+        cut += 1
+    record = "\n".join(text[:cut]) + "\n"
+    state = check_bytes(record.encode(), "ruled.log", open_end=True).state
+    assert state.board.supply["well"] == 0 and state.to_act() == "blue"
+    return record
+
+
+def test_a_ruling_cannot_build_a_structure_the_supply_no_longer_has(capsys):
+    record = _no_well_left() + "blue: full build well c1\nruling accept: we did not see the sideboard\n"
+    report = check_bytes(record.encode(), "ruled.log", open_end=True)
+    assert report.status == "illegal"
+    assert "canterbury/supply, which no ruling sets aside (a fact of the pieces)" in report.errors[0].message
+    assert report.state.describe()["supply"]["well"] == 0
+
+
+@pytest.mark.parametrize("game_name", ["canterbury", "hamburgum", "speicherstadt"])
+def test_every_game_marks_the_rules_of_the_pieces_and_a_ruling_never_waives_them(game_name):
+    game = load_game(game_name)
+    fixed = [r for r in game.spec.rules.values() if not r.waivable]
+    assert fixed and any(r.id.endswith("/seat") for r in fixed)
+    assert any(r.waivable for r in game.spec.rules.values())
+
+
+def test_a_state_with_fewer_than_no_pieces_cannot_be_held():
+    state = check_bytes(_no_well_left().encode(), "ruled.log", open_end=True).state
+    assert state.cannot_hold() is None
+    state.board.supply["well"] = -1
+    assert "the Well tiles left on the structure sideboard would be -1" in state.cannot_hold()
+
+
+def test_the_rules_page_says_which_rules_a_ruling_may_set_aside():
+    from pathlib import Path
+
+    from referee.site import rules as page
+    from referee.site.tables import GamePages, render as tables
+
+    game = load_game("canterbury")
+    doc = GamePages(game.spec, Path(__file__).resolve().parents[1])
+    tables(doc)  # records the anchors the rules page links to
+    text = page.render(doc)
+    supply = text.split("{#supply}", 1)[1].split("\n### ", 1)[0]
+    payment = text.split("{#payment}", 1)[1].split("\n### ", 1)[0]
+    assert "a fact of the pieces: a ruling never sets it aside" in supply
+    assert "a table's ruling may set it aside" in payment

@@ -84,12 +84,20 @@ def test_a_foreign_cache_file_runs_no_code_and_is_ignored(tmp_path):
     assert probe(tmp_path) == ["4", "True", "True"]
 
 
-def test_a_cache_folder_that_others_may_write_to_is_not_used(tmp_path, monkeypatch):
+def test_a_cache_folder_that_others_may_write_to_is_not_used(tmp_path, monkeypatch, capsys):
     folder = tmp_path / "shared"
     folder.mkdir()
     folder.chmod(0o777)
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(cache, "tempfile_dir", lambda: str(tmp_path / "tmp"))
     monkeypatch.setenv("REFEREE_CACHE", str(folder))
+    fallback = cache.cache_dir()
+    assert fallback is not None and fallback.parent == tmp_path / "tmp" and fallback.stat().st_mode & 0o777 == 0o700
+    assert f"the cache folder {folder} cannot be used (others may write to it); using {fallback} instead" in capsys.readouterr().err
+    (fallback / "junk").touch()
+    fallback.chmod(0o777)  # a fallback others may write to is not used either
     assert cache.cache_dir() is None
+    fallback.chmod(0o700)
     monkeypatch.setenv("REFEREE_CACHE", "")
     assert cache.cache_dir() is None
     monkeypatch.setenv("REFEREE_CACHE", str(tmp_path / "own"))
@@ -129,7 +137,7 @@ def test_an_edited_spec_file_is_read_again_not_taken_from_the_cache(edited_check
     path.write_text(text.replace(f"\nmoney: {first} ", f"\nmoney: {first + 7} ", 1), encoding="utf-8")
     spec._load_spec.cache_clear()
     assert load_spec("canterbury")["setup"]["money"] == first + 7
-    assert len(cached_specs(edited_checkout.parent.parent / "cache")) == 2
+    assert len(cached_specs(edited_checkout.parent.parent / "cache")) == 1  # the file of the old spec is removed
 
 
 def test_an_edited_schema_is_validated_again(edited_checkout):

@@ -171,6 +171,15 @@ def language_asked(argv: list[str]) -> str | None:
     return None
 
 
+REPAIR_EPILOG = """\
+Each repaired place gets a comment line naming the line it was and what the record wrote there;
+a line left out stays as a comment. The repaired record is checked before it is written: when
+it still breaks a rule (a slip no edit could repair), nothing is written and the problems left
+are listed, with the exit code they give. Exit 0: the repaired record (or the record, when
+nothing needed a repair) was written and is legal.
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     # argparse words its own parts (usage:, options, invalid choice ...) through gettext, by
     # the names `_` and `ngettext` of its module: they are given our catalogues
@@ -197,7 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help=_("check files in up to N processes (at most one per processor; a few small files are checked in this one, where starting processes would cost more than it saves; results print in the order given)"))
     c.add_argument("-q", "--quiet", action="store_true", help=_("print only diagnostics and the verdict line"))
     c.add_argument("--details", action="store_true", help=_("list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)"))
-    c.add_argument("--keep-going", action="store_true", help=_("report every problem of a record, not just the first: unreadable lines are skipped, an illegal move is treated as void, and later diagnostics say which earlier problem they may follow from"))
+    c.add_argument("--keep-going", action="store_true", help=_("report every problem of a record, not just the first, each with the small edit (another player, a neighbouring number, the nearest name, a missing or extra line, two lines swapped) under which the rest of the record reads on; the replay goes on from the repaired position (referee repair writes it)"))
+
+    fx = command("repair", "write the record with each slip's proposed repair applied, as check --keep-going proposes them", epilog=REPAIR_EPILOG)
+    fx.add_argument("file", metavar="FILE", help=FILE_HELP)
+    fx.add_argument("-o", "--out", metavar="OUT", help="write the repaired record to OUT (default: standard output)")
+    fx.add_argument("--in-place", action="store_true", help="replace FILE itself with the repaired record (FILE is never changed otherwise)")
+    fx.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
 
     s = command("show", N_("where the game stands after move N: whose turn, the phase, each player's figures, the board"), description=SHOW)
     s.add_argument("file", metavar="FILE", help=_(FILE_HELP))

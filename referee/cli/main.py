@@ -86,10 +86,7 @@ def _check_one(job: tuple[str, list[str], bool, bool, str, bool]) -> tuple[int, 
     report = check_bytes(data, readable_name(name), variants, keep_going=keep_going)
     if form == "json":
         return report.exit_code, output.dumps(report_json(report))
-    text = format_report(report, details)
-    if quiet:
-        text = "\n".join(line for line in text.split("\n") if not line.startswith("  ") and not line.endswith(":"))
-    return report.exit_code, text
+    return report.exit_code, format_report(report, details, quiet=quiet)
 
 
 def _not_checked(job: tuple[str, list[str], bool, bool, str, bool], why: str) -> tuple[int, str]:
@@ -161,6 +158,72 @@ def cmd_draw(args) -> int:
     return draw(args, data, readable_name(name))
 
 
+def cmd_repair(args) -> int:
+    """A record with every proposed repair applied, checked before it is written."""
+    from referee.engine.repair import repaired_text
+    from referee.engine.replay import check_bytes
+    from referee.report.diagnostics import format_diagnostic
+
+    if args.in_place and args.out:
+        raise UsageError("give either --in-place or -o OUT, not both")
+    if args.in_place and args.file == "-":
+        raise UsageError("--in-place needs a file, not standard input")
+    if args.out and args.file != "-" and args.out != "-" and _same_file(args.out, args.file):
+        raise UsageError(f"-o {args.out} is the record itself; --in-place replaces the record")
+    data, name = _read(args.file)
+    name = readable_name(name)
+    report = check_bytes(data, name, args.variant, keep_going=True)
+    if report.status in ("invalid-spec", "internal-error") or report.record is None:
+        for d in report.errors:
+            warn(format_diagnostic(report, d))
+        return report.exit_code
+    for d in report.errors:
+        warn(format_diagnostic(report, d))
+    repaired = repaired_text(report.source, report.repairs)
+    after = check_bytes(repaired.encode("utf-8"), name, args.variant)
+    if after.errors:
+        warn(f"{name}: not written: the repaired record still has {len(after.errors)} problem{'' if len(after.errors) == 1 else 's'}:")
+        for d in after.errors:
+            warn(format_diagnostic(after, d))
+        return after.exit_code
+    count = len(report.repairs)
+    warn(f"{name}: {count} repair{'' if count == 1 else 's'}; the repaired record is legal" if count else f"{name}: nothing to repair")
+    output.verdict(EXIT_OK)
+    if args.in_place:
+        _replace(args.file, repaired)
+    else:
+        from referee.cli.position_commands import write
+
+        write(args.out, repaired)
+    return EXIT_OK
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+def _replace(path: str, text: str) -> None:
+    """Write a file whole or not at all: a new file beside it, then renamed over it."""
+    import os
+    import tempfile
+
+    target = Path(path)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temporary, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError, UnboundLocalError):
+            os.unlink(temporary)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def cmd_replay(args) -> int:
     from referee.cli.position_commands import replay
 
@@ -192,14 +255,15 @@ def cmd_moves(args) -> int:
 
 
 def cmd_record(args) -> int:
-    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant}
-    if sys.stdin.isatty():
+    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant,
+               "say": output.say, "verdict": output.verdict}
+    if sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty():
         from referee.recording.prompt import record_terminal
 
         return record_terminal(args.file, **options)
     from referee.recording.session import record_stream
 
-    return record_stream(args.file, sys.stdin.buffer, **options)
+    return record_stream(args.file, sys.stdin.buffer if sys.stdin is not None else None, **options)
 
 
 def cmd_serve(args) -> int:
@@ -226,12 +290,12 @@ def cmd_explain(args) -> int:
 
 def cmd_play(args) -> int:
     from referee.lab.random_game import play_game
-    from referee.spec.loader import available_games, no_games
+    from referee.spec.loader import available_games, no_games, unknown_game
 
     if not available_games():
         raise no_games()
     if args.game not in available_games():
-        raise UsageError(_("unknown game {game}; games: {games}").format(game=repr(args.game), games=", ".join(available_games())))
+        raise UsageError(unknown_game(args.game, available_games()))
     text = play_game(args.game, args.players, args.seed, args.variant)
     output.verdict(EXIT_OK)
     if args.out and args.out != "-":
@@ -353,7 +417,7 @@ def cmd_box(args) -> int:
     return run(args, say, output.verdict)
 
 
-COMMANDS = {"rule": cmd_rule, "check": cmd_check, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
+COMMANDS = {"rule": cmd_rule, "check": cmd_check, "repair": cmd_repair, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
 
 
 if __name__ == "__main__":  # pragma: no cover

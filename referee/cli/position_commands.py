@@ -14,7 +14,8 @@ from referee.cli import output
 from referee.errors import UsageError
 from referee.cli.output import say, warn
 from referee.engine.positions import Position, find
-from referee.report.diagnostics import format_diagnostic, format_report
+from referee.pictures import svg
+from referee.report.diagnostics import final_lines, format_errors, format_report
 from referee.report.situation import quietly
 
 
@@ -33,8 +34,8 @@ def position_of(args, data: bytes, name: str) -> Position:
         return position
     if at is not None and report.moves < at and report.status == "legal":
         raise UsageError(f"the record has only {report.moves} moves")
-    for d in report.errors:  # why the position stops where it does, in every format
-        warn(format_diagnostic(report, d))
+    for shown in format_errors(report):  # why the position stops where it does, in every format
+        warn(shown)
     output.verdict(report.exit_code)
     return position
 
@@ -78,7 +79,10 @@ def draw(args, data: bytes, name: str) -> int:
         return position.report.exit_code
     state = position.state
     with quietly(state):
-        picture = state.game.draw(state, f"{Path(position.report.name).name}, {position.where}").tostring()
+        drawing = state.game.draw(state, f"{Path(position.report.name).name}, {position.where}")
+        if state.is_over():
+            svg.final_panel(drawing, final_lines(state))
+        picture = drawing.tostring()
     write(args.out, picture + "\n")
     return position.report.exit_code
 
@@ -98,8 +102,8 @@ def replay(args, data: bytes, name: str) -> int:
     from referee.pictures.replay_page import build
 
     page, report = build(data, name, args.variant)
-    for d in report.errors:
-        warn(format_diagnostic(report, d))
+    for shown in format_errors(report):
+        warn(shown)
     if page is None:
         warn(format_report(report))
         return report.exit_code

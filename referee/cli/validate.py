@@ -39,6 +39,18 @@ def untranslated(spec) -> None:
             raise SpecError(where, f"sections.{missing_sections[0]}", f"section {missing_sections[0]} has no {LANGS[lang]} title")
 
 
+NOTE_INDENT = " " * 14  # under the status column of --provenance
+
+
+def readable_yaml(value: object) -> str:
+    """A spec value as YAML, the way the spec file writes it: lists of plain values on one
+    line, mappings one key a line."""
+    import yaml
+
+    text = yaml.safe_dump(value, default_flow_style=None, sort_keys=False, allow_unicode=True, width=100)
+    return text.removesuffix("\n...\n").rstrip("\n")
+
+
 def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
     specs_root, games = _targets(root)
     lines: list[str] = []
@@ -83,9 +95,15 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
             lines.append(f"{label}: valid ({len(spec.files)} files, {len(spec.rules)} rules, {len(uncertain)} uncertain values)")
             if provenance and not combo:
                 for p in uncertain:
-                    shown = "not known" if p.status == "unknown" else repr(p.value)
-                    lines.append(f"  {p.status:<11} {spec.path_of(p.file)}:{p.key} = {shown}")
-                    lines.append(f"              {p.note}")
+                    where = f"  {p.status:<11} {spec.path_of(p.file)}:{p.key}"
+                    if p.status == "unknown":
+                        lines.append(f"{where} = not known")
+                    elif isinstance(p.value, (dict, list)) and p.value:
+                        lines.append(f"{where}:")
+                        lines.extend(f"{NOTE_INDENT}{line}" for line in readable_yaml(p.value).splitlines())
+                    else:
+                        lines.append(f"{where} = {readable_yaml(p.value)}")
+                    lines.append(f"{NOTE_INDENT}{p.note}")
     colours = specs_root / "common" / "colours.yaml"
     if colours.is_file() or (specs_root / "common").is_dir():
         try:

@@ -192,12 +192,17 @@ class Continuations:
     may follow the words of a move so far, as `Game.next_words` answers), grows as it is
     walked. `fill(placeholder)` gives the words a placeholder that lists things may be filled
     with (the goods a contract shows, the cubes drawn onto a ship); `checkpoints` maps each
-    colour to the figures a `check` line may state for it.
+    colour to the figures a `check` line may state for it (and `filled` to the referee's own
+    values of the first of them, offered whole for the table to confirm); `players` are the
+    seated players' names, which a line may begin with instead of the colour.
     """
 
     def __init__(self, hints: Iterable[str], spellings: dict[str, set[str]] | None = None,
                  fill: Callable[[str], list[str]] | None = None, checkpoints: dict[str, list[str]] | None = None,
-                 commands: Iterable[str] = COMMANDS, next_words: NextWords | None = None):
+                 commands: Iterable[str] = COMMANDS, next_words: NextWords | None = None,
+                 players: Iterable[str] = (), filled: dict[str, str] | None = None):
+        self.filled = filled or {}  # each owner's figures as the referee has them, for `check X: `
+        self.players = tuple(players)  # the seated players' names, which stand for their colours
         self.grows = next_words is not None
         self.root: Node | Branch = Branch(next_words) if next_words is not None else Node()
         self.spellings = spellings or {}
@@ -340,6 +345,9 @@ class Continuations:
             if "check".startswith(partial.lower()) and self.checkpoints:
                 choices.append(Choice("check ", len(partial), "check", "a checkpoint line"))
             choices += [Choice(c, len(partial), c, "command") for c in self.commands if partial and c.startswith(partial.lower())]
+            if not choices:  # a name completes where no colour or move word starts so
+                choices += [Choice(name + ": ", len(partial), name, "player") for name in self.players
+                            if partial and name.lower().startswith(partial.lower())]
         return choices
 
     def _alias_starts(self, partial: str, word: str) -> bool:
@@ -442,6 +450,8 @@ class Continuations:
         colour = _split(complete[1])[0].lower()
         figures = self.checkpoints.get(colour, [])
         last = complete[-1]
+        if len(complete) == 2 and not partial and self.filled.get(colour):
+            return [Choice(self.filled[colour], 0, self.filled[colour], "the referee's figures")]
         if len(complete) == 2 or last.endswith(","):
             given = {w.lower() for w in complete[2:]}
             return [Choice(f + " ", len(partial), f, "figure") for f in figures if f.startswith(partial.lower()) and f not in given]

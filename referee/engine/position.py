@@ -123,6 +123,11 @@ class Position:
         """The words that may follow `text` (a move's first words) in a legal move."""
         return self.game.next_words(self.state, text.split())
 
+    def figures(self, owner: str, keys=None) -> dict:
+        """The referee's own figures of a player (or of the city, the neutral...), as a
+        checkpoint states them: by figure name, only `keys` when given."""
+        return self.state.figures(owner, keys)
+
     def standings(self):
         from referee.report.diagnostics import rank
 
@@ -153,7 +158,10 @@ class Position:
         if isinstance(entry, Move):
             return self._move(entry, ruling, carry_on)
         if isinstance(entry, Checkpoint):
-            return self._guarded(entry, self._checkpoint)
+            outcome = self._guarded(entry, self._checkpoint)
+            if ruling is not None:
+                self._adopt(entry, ruling, outcome)
+            return outcome
         if isinstance(entry, Result):
             return self._guarded(entry, self._result)
         if isinstance(entry, Ruling):
@@ -181,6 +189,10 @@ class Position:
 
     def _move(self, move: Move, ruling: Ruling | None, carry_on: bool) -> Outcome:
         name = self.game.name
+        if ruling is not None and ruling.verdict == "adopt":  # adopts a checkpoint's figures, not a move
+            outcome = self._move(move, None, carry_on)
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", "ruling adopt takes the figures of the checkpoint on the line before it; a move is decided on with accept or void", ruling.pos))
+            return outcome
         outcome = Outcome(move)
         self.move_lines += 1
         if self.state.is_over():
@@ -272,6 +284,38 @@ class Position:
                     "error", f"{cp.player} {fig.key} recorded as {written(stated)}, but the rules give {written(ours)}",
                     fig.pos, f"{name}/checkpoint", figure=(owner, fig.key),
                 ))
+
+    def _adopt(self, cp: Checkpoint, ruling: Ruling, outcome: Outcome) -> None:
+        """`ruling adopt` after a checkpoint: the table played on from the figures it wrote,
+        so the position takes them, as long as the pieces can show them; the figures the
+        rules contradicted are then no error but the ruling's, listed with the rulings."""
+        name = self.game.name
+        contradicted = [d for d in outcome.diagnostics if d.figure]
+        if ruling.verdict != "adopt" or outcome.unreadable is not None:
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling {ruling.verdict} decides on the move on the line before it (after a checkpoint, ruling adopt takes its figures), and this one follows a checkpoint", ruling.pos))
+            return
+        if not contradicted:
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling adopt, but the rules agree with every figure on line {cp.pos.line}", ruling.pos))
+            return
+        trial = copy_state(self.state)
+        stated = {fig.key: fig for fig in cp.figures}
+        try:
+            for d in contradicted:
+                owner, key = d.figure
+                trial.adopt(owner, key, stated[key].value)
+        except ValueError as why:
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"the ruling cannot be honoured: {why}", ruling.pos))
+            return
+        problem = trial.cannot_hold()
+        if problem:
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"the ruling cannot be honoured: {problem}", ruling.pos))
+            return
+        self.state = trial
+        outcome.diagnostics = [d for d in outcome.diagnostics if not d.figure]
+        figures = ", ".join(f"{d.figure[1]} {stated[d.figure[1]].value}" for d in contradicted)
+        outcome.ruling = RulingNote("adopt", ruling.pos.line, cp.pos.line, [f"{name}/checkpoint"], ruling.text, f"{contradicted[0].figure[0]} {figures}")
+        if self.book is not None:
+            self.book.record(self.state, ruling.pos.line, f"ruling adopt: {cp.player} {figures}")
 
     def _result(self, result: Result, outcome: Outcome) -> None:
         name = self.game.name

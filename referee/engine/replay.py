@@ -152,13 +152,47 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
     except SETUP_ERRORS as exc:
         # data that passed its schema but that the game cannot set itself up with, as `validate` says
         raise setup_error(specs_root() / game_name, exc) from None
-    unreadable: list[RecordError] | None = [] if keep_going else None
+    unreadable: list[RecordError] = []
     record = parse(text, report.name, game_name, game.build_move, unreadable, game.keywords())
     report.record = record
+    first = None if keep_going or not unreadable else unreadable[0]
+    if first is not None:
+        # a plain check reports in line order: the lines before the first unreadable one are
+        # replayed (a checkpoint they contradict comes first), and the replay stops there
+        before = [e for e in record.entries if e.pos and first.pos and e.pos.line < first.pos.line]
+        if not before:
+            raise first
+        bad = first.pos.line
+        if stop_line is not None and stop_line < bad:
+            first = None  # the position asked for comes before the line: it is not read
+        else:
+            stop_line = bad - 1
     builder = ReportBuilder(report)
     visitor = Tee(builder, Watching(watch)) if watch else builder
     replay(record, game, visitor, keep_going=keep_going, stop_after=stop_after, stop_line=stop_line,
-           open_end=open_end, ledger=ledger, unreadable=unreadable or (), header_variants=header_variants)
+           open_end=open_end, ledger=ledger, unreadable=unreadable if keep_going else (), header_variants=header_variants)
+    if first is not None and report.replayed and not _stopped_by_rule(report) and (stop_after is None or report.moves < stop_after):
+        report.worsen("malformed")
+        report.diagnostics.append(Diagnostic("error", first.message, first.pos))
+    if not keep_going:
+        _hint_keep_going(report, record)
+
+
+KEEP_GOING_HINT = "the check stops at its first problem: `referee check --keep-going` reports them all and proposes a repair for each"
+
+
+def _stopped_by_rule(report: Report) -> bool:
+    return any(d.severity == "error" and not d.figure for d in report.diagnostics)
+
+
+def _hint_keep_going(report: Report, record: Record) -> None:
+    """Say how to see every problem when a plain check stopped at one before the record's end."""
+    stopping = [d for d in report.diagnostics if d.severity == "error" and not d.figure and d.pos]
+    if not stopping:
+        return
+    last = stopping[-1]
+    if any(e.pos and e.pos.line > last.pos.line for e in record.entries):
+        last.notes.append(KEEP_GOING_HINT)
 
 
 VOID_NOTE = "the move is treated as void: the replay goes on without it"
@@ -185,6 +219,9 @@ class Visitor:
 
     def unreadable(self, diagnostic: Diagnostic) -> None:
         pass
+
+    def repaired(self, repair) -> None:
+        """A slip's repair that the replay took (`engine.repair.Repair`), with keep_going."""
 
     def end(self, position: Position, replayed: bool) -> None:
         pass
@@ -214,6 +251,10 @@ class Tee(Visitor):
     def unreadable(self, diagnostic):
         for v in self.visitors:
             v.unreadable(diagnostic)
+
+    def repaired(self, repair):
+        for v in self.visitors:
+            v.repaired(repair)
 
     def end(self, position, replayed):
         for v in self.visitors:
@@ -271,6 +312,9 @@ class ReportBuilder(Visitor):
         self.report.worsen("malformed")
         self.report.diagnostics.append(diagnostic)
 
+    def repaired(self, repair):
+        self.report.repairs.append(repair)
+
     def end(self, position, replayed):
         report, state = self.report, position.state
         report.state = state
@@ -302,15 +346,23 @@ def replay(record: Record, game, visitor: Visitor | None = None, *, keep_going: 
     """
     visitor = visitor if visitor is not None else ReportBuilder(name=record.name)
     run = _Run(record, game, visitor, keep_going)
-    for problem in unreadable:
-        run.unreadable(problem)
+    if keep_going:  # each unreadable line is met, and repaired, where it stands
+        record.unreadable = list(dict.fromkeys([*record.unreadable, *unreadable]))
+    else:
+        for problem in unreadable:
+            run.unreadable(problem)
     if header_variants is not None:
         _check_variant_tag(record, header_variants, game.name)
     position = Position(game, record.header, record, ledger=ledger)
     position.resolve(record.entries)  # a player's name stands for their colour
     run.position = position
     visitor.begin(position)
-    replayed = run.entries(stop_after, stop_line, open_end)
+    if keep_going:
+        from referee.engine.repair import Mending
+
+        replayed = Mending(run, record, position).entries(stop_after, stop_line, open_end)
+    else:
+        replayed = run.entries(stop_after, stop_line, open_end)
     visitor.end(position, replayed)
     run.mark_followers()
     return visitor.result()
@@ -360,7 +412,7 @@ class _Run:
                 return True  # no end-of-record step after a stop
             if isinstance(entry, Ruling):
                 before = entries[index - 1] if index else None
-                if not isinstance(before, Move):
+                if not isinstance(before, (Move, Checkpoint)):
                     what = "a checkpoint" if isinstance(before, Checkpoint) else "another ruling" if isinstance(before, Ruling) else "the result" if isinstance(before, Result) else "no move"
                     self.tell(position._problem(entry, f"{name}/ruling", f"a ruling decides on the move on the line before it, and this one follows {what}", entry.pos))
                     if not keep_going:
@@ -382,8 +434,9 @@ class _Run:
             elif isinstance(entry, Checkpoint):
                 if stop_after is not None and position.moves >= stop_after:
                     continue
+                ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
                 self.visitor.enter(entry)
-                outcome = position.apply(entry)
+                outcome = position.apply(entry, ruling)
                 self.tell(outcome)
                 if _stops(outcome) and not keep_going:
                     return False

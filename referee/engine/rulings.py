@@ -6,10 +6,12 @@ needs nothing of a game: a move the rules refuse leaves the state as it was
 `accept` tries the move again on a copy of the state with the rule it broke set
 aside (`require` lets a waived rule pass; see games/base.py), then with the next rule
 it breaks as well, and so on. The ruling is refused, with the reason, when the move
-breaks a rule that is a fact of the pieces rather than a rule of play (the game
-raises it directly, so no waiver reaches it), when the rules cannot carry the move
-out at all, or when the result is a state the pieces cannot show: a figure below the
-floor the data gives it (`State.cannot_hold`), such as coins below zero.
+breaks a rule that is a fact of the pieces rather than a rule of play (rules.yaml
+marks it `waivable: false`: a structure the supply no longer has, a space already
+taken, a card not in the deck; or the game raises it directly, so no waiver reaches
+it), when the rules cannot carry the move out at all, or when the result is a state
+the pieces cannot show (`State.cannot_hold`): a figure below the floor the data gives
+it, such as coins below zero, or a supply, stock, bag or deck below zero.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def accept(state: State, move: Move, broken: Violation, holding: bool = True) ->
     they were met. `state` is the state before the move and is left unchanged. Raises Refused.
     `holding=False` lets a figure go below its floor: `referee box --infer` plays a record's
     moves with numbers it is still learning, under which a build may cost more than a purse."""
+    _waivable(state, broken)
     waived = [broken.rule]
     while True:
         trial = copy_state(state)
@@ -42,6 +45,7 @@ def accept(state: State, move: Move, broken: Violation, holding: bool = True) ->
         except Violation as v:
             if v.rule in waived:
                 raise Refused(f"the move breaks {v.rule}, which no ruling sets aside: {v.message}") from None
+            _waivable(state, v)
             waived.append(v.rule)
             continue
         except CANNOT_CARRY_OUT as exc:
@@ -50,6 +54,13 @@ def accept(state: State, move: Move, broken: Violation, holding: bool = True) ->
         if problem:
             raise Refused(f"with {_listed(waived)} set aside, {problem}")
         return trial, waived
+
+
+def _waivable(state: State, broken: Violation) -> None:
+    """Refused unless the rule broken is one a table may set aside (rules.yaml `waivable`)."""
+    rule = state.game.spec.rules.get(broken.rule)
+    if rule is not None and not rule.waivable:
+        raise Refused(f"the move breaks {broken.rule}, which no ruling sets aside (a fact of the pieces): {broken.message}")
 
 
 def _listed(rules: list[str]) -> str:

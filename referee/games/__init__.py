@@ -7,7 +7,7 @@ import importlib
 from pathlib import Path
 
 from referee.spec.boxfile import box_fingerprint
-from referee.spec.loader import Spec, SpecError, available_games, blame_variant, load_spec, no_games, specs_root
+from referee.spec.loader import Spec, SpecError, available_games, blame_variant, load_spec, no_games, specs_root, unknown_game
 
 
 def game_class(name: str):
@@ -23,7 +23,7 @@ def _game_class(name: str, root: str):
     if not known:
         raise no_games()
     if name not in known:
-        raise SpecError(name, "", f"unknown game {name!r}; known games: {', '.join(known)}")
+        raise SpecError(name, "", unknown_game(name, known))
     try:
         module = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:

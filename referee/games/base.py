@@ -235,6 +235,20 @@ class State:
 
     # --- what rulings and ledgers ask of a state (rulings.py, ledger.py) ---------------------
 
+    # the checkpoint figures a `ruling adopt` may set, each the name of the player's attribute
+    # that holds it: a plain count the table pays and is paid in (coins, money)
+    adoptable: dict[str, str] = {}
+
+    def adopt(self, colour: str, key: str, value: Any) -> None:
+        """Set a player's figure to the value the table wrote (`ruling adopt` after a
+        checkpoint). Raises ValueError for a figure the rules work out rather than hold."""
+        attribute = self.adoptable.get(key)
+        players = getattr(self, "players", {})
+        if attribute is None or colour not in players or not isinstance(value, int):
+            can = ", ".join(sorted(self.adoptable)) or "none"
+            raise ValueError(f"the rules work {key} out from the pieces; a ruling adopts only {can}")
+        setattr(players[colour], attribute, value)
+
     def figure_owners(self) -> list[str]:
         """Everyone a checkpoint may name: the seated colours, and in some games more (a city)."""
         return [s.colour for s in self.seats]
@@ -244,9 +258,18 @@ class State:
         floor, such as points that fires may take below zero). Counts of pieces stop at 0."""
         return {}
 
+    def pieces(self) -> dict[str, int]:
+        """The pieces left where the game keeps a count of them (a supply, a stock, a bag, a
+        deck), by what a message calls them: none of them can fall below zero."""
+        return {}
+
     def cannot_hold(self) -> str | None:
-        """Why the state cannot be as it now is, or None: a figure below its floor. Asked after
-        a move that the table let stand with a rule set aside (`ruling accept`)."""
+        """Why the state cannot be as it now is, or None: a figure below its floor, or fewer
+        than no pieces left somewhere. Asked after a move that the table let stand with a
+        rule set aside (`ruling accept`)."""
+        for what, left in self.pieces().items():
+            if left < 0:
+                return f"{what} would be {left}, and there are never fewer than none"
         floors = self.floors()
         for owner in self.figure_owners():
             for key, value in self.figures(owner).items():

@@ -321,7 +321,12 @@ def _grammar_cache_file(game: str, grammar: str) -> str | bool:
     if directory is None:
         return False
     digest = sha256(grammar.encode("utf-8")).hexdigest()[:20]
-    return str(directory / f"grammar-{game}-{digest}.lark")
+    name = f"grammar-{game}-{digest}.lark"
+    if not (directory / name).exists():  # a new grammar: the files of the old ones go
+        from referee._cache import sweep
+
+        sweep(directory, name, lambda other: other.startswith(f"grammar-{game}-") and other.endswith(".lark"))
+    return str(directory / name)
 
 
 # With `problems` (check --keep-going), at most this many unreadable lines are reported.

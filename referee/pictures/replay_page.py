@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import html
 import json
+import re
 from dataclasses import field
 from importlib import resources
 from pathlib import Path
@@ -28,7 +29,7 @@ from referee.games.base import State
 from referee.notation.parser import Move
 from dataclasses import dataclass
 from referee.engine.positions import lines_before
-from referee.report.diagnostics import SEVERITIES, Report, rule_link
+from referee.report.diagnostics import MAX_SHOWN, SEVERITIES, Report, final_lines, rule_link
 from referee.terminal import visible
 from referee.report.situation import quietly, situation_line
 
@@ -70,6 +71,8 @@ class Pages:
     def picture(self, state: State, caption: str) -> int:
         with quietly(state):
             drawing = state.game.draw(state, caption)
+            if state.is_over():  # the last position says how the game ended
+                svg.final_panel(drawing, final_lines(state))
             situation = situation_line(state.situation())
         opening, parts = drawing.parts()
         ids = [self._part(opening)] + [self._part(p) for p in parts]
@@ -88,7 +91,7 @@ class Pages:
         elif event == "move":
             moves = sum(1 for e in self.entries if e.number is not None) + 1
             with quietly(state), quietly(self.before):
-                sentence = state.game.describe_move(self.before, move, state)
+                sentence = _cut(state.game.describe_move(self.before, move, state))
                 round_now = state.situation().round
             if round_now != self.round and self.round is not None:
                 self._sample(state, str(self.round))
@@ -149,23 +152,46 @@ def build(data: bytes, name: str, variants: list[str]) -> tuple[str | None, Repo
     return render(pages, report), report
 
 
+# What would end a script element or change how its text is read: "</" closes it, and "<!--"
+# followed by "<script" puts the parser in a state where the element's own "</script>" no
+# longer closes it (HTML's script data escaped states). In JSON these only occur in strings,
+# where "\u003c" stands for the same "<".
+SCRIPT_BREAKS = re.compile(r"<(?=/|!--|script)", re.IGNORECASE)
+
+
+MAX_TEXT = 300  # characters of a record line or a name on the page (a line may hold 10,000)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def script_safe(payload: str) -> str:
+    """JSON text that a <script type="application/json"> element holds as it is."""
+    return SCRIPT_BREAKS.sub(r"\\u003c", payload)
+
+
 def _place_problems(pages: Pages, report: Report) -> None:
     """Each diagnostic goes to the entry of its line; a line that is no move gets its own entry."""
     lines = report.record.lines if report.record is not None else report.source.split("\n")
     for entry in pages.entries:
         if entry.line:
-            entry.text = visible(lines[entry.line - 1].strip())
-    for d in report.diagnostics:
-        if d.severity not in ("error", "warning") or d.pos is None:
-            continue
+            entry.text = _cut(visible(lines[entry.line - 1].strip()))
+    placed = [d for d in report.diagnostics if d.severity in ("error", "warning") and d.pos is not None]
+    more = max(0, len(placed) - MAX_SHOWN)  # the page is bounded as the report is
+    entry = None
+    for d in placed[:MAX_SHOWN]:
         problem = {"severity": d.severity, "message": visible(localized(d.message)), "rule": d.rule, "see": rule_link(d.rule) if d.rule else None, "column": d.pos.column}
         entry = next((e for e in pages.entries if e.line == d.pos.line), None)
         if entry is None:
             earlier = [e for e in pages.entries if (e.line or 0) <= d.pos.line]
             position = earlier[-1].position if earlier else 0
-            entry = Entry(d.pos.line, visible(lines[d.pos.line - 1].strip()) if d.pos.line <= len(lines) else "", "", position)
+            entry = Entry(d.pos.line, _cut(visible(lines[d.pos.line - 1].strip())) if d.pos.line <= len(lines) else "", "", position)
             pages.entries.insert(len(earlier), entry)
         entry.problems.append(problem)
+    if more and entry is not None:
+        entry.problems.append({"severity": "warning", "message": f"... and {more} more problems, not shown here (referee check --keep-going lists them)",
+                               "rule": None, "see": None, "column": 1})
 
 
 # --- the page ---------------------------------------------------------------------------
@@ -192,7 +218,7 @@ def render(pages: Pages, report: Report) -> str:
     state = pages.state
     game = state.game
     title = game.spec.name(game.spec.meta, current(), game.name)
-    seats = [(s.colour, visible(s.label)) for s in state.seats]
+    seats = [(s.colour, _cut(visible(s.label))) for s in state.seats]
     drawn = charts(pages, seats)
     verdict = {"legal": _("the record is legal"), "illegal": _("the record breaks a rule"), "malformed": _("the record cannot be read whole")}.get(report.status, report.status)
     done = _("the game is complete") if report.complete else _("the game is not finished")
@@ -204,7 +230,7 @@ def render(pages: Pages, report: Report) -> str:
         "entries": [{"line": e.line, "number": e.number, "text": e.text, "sentence": e.sentence, "position": e.position, "problems": e.problems} for e in pages.entries],
         "chartX": [xs for _, xs in drawn],
     }
-    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")  # the script element ends at "</"
+    payload = script_safe(json.dumps(data, ensure_ascii=False))
     first = pages.positions[0]
     parts = list(pages.parts)
     picture = parts[first["parts"][0]] + "".join(parts[i] for i in first["parts"][1:]) + "</svg>"

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -175,8 +176,20 @@ class Drawing:
         """The root's opening tag, and each top-level element serialized on its own."""
         from xml.sax.saxutils import quoteattr
 
-        attrs = " ".join(f"{k}={quoteattr(v)}" for k, v in self.root.attrib.items())
+        attrs = " ".join(f"{k}={quoteattr(xml_safe(v))}" for k, v in self.root.attrib.items())
         return f"<svg {attrs}>", [serialize(child) for child in self.root]
+
+
+# Characters XML 1.0 cannot hold at all (not even as a reference): what `visible` leaves
+# of them (U+FFFE, U+FFFF, lone surrogates) is written as a visible escape, so a picture is
+# well-formed whatever a record's names hold.
+MAX_LABEL = 120  # characters of any text in a picture (a name from a record may be thousands)
+MAX_TIP = 240  # characters of a tooltip
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def serialize(node: ET.Element) -> str:
@@ -186,8 +199,8 @@ def serialize(node: ET.Element) -> str:
     email and ssl with it, which every start of `check` would otherwise pay for."""
     from xml.sax.saxutils import escape, quoteattr
 
-    attrs = "".join(f" {k}={quoteattr(v)}" for k, v in node.attrib.items())
-    inner = (escape(node.text) if node.text else "") + "".join(serialize(child) for child in node)
+    attrs = "".join(f" {k}={quoteattr(xml_safe(v))}" for k, v in node.attrib.items())
+    inner = (escape(xml_safe(node.text)) if node.text else "") + "".join(serialize(child) for child in node)
     return f"<{node.tag}{attrs}>{inner}</{node.tag}>" if inner else f"<{node.tag}{attrs}/>"
 
 
@@ -232,8 +245,10 @@ def polygon(parent: ET.Element, points: list[tuple[float, float]], fill: str, st
 def text(parent: ET.Element, x: float, y: float, content: object, size: float = 12, anchor: str = "start", fill: str = INK,
          weight: str | None = None, limit: int | None = None, **attrs) -> ET.Element:
     """Text with its baseline at y. `limit` cuts it to that many characters (with an ellipsis),
-    the full text kept as a tooltip."""
+    the full text kept as a tooltip (itself cut at MAX_TIP); no text is longer than MAX_LABEL,
+    whatever a record names its players."""
     words = visible(str(content))
+    limit = MAX_LABEL if limit is None else min(limit, MAX_LABEL)
     node = element(parent, "text", x=x, y=y, font_size=size, text_anchor=None if anchor == "start" else anchor, fill=None if fill == INK else fill, font_weight=weight, **attrs)
     if limit is not None and len(words) > limit:
         node.text = words[: max(1, limit - 1)] + "…"
@@ -243,10 +258,24 @@ def text(parent: ET.Element, x: float, y: float, content: object, size: float = 
     return node
 
 
+def final_panel(d: Drawing, lines: list[str]) -> None:
+    """The final standings under an ended game's picture: a box with the lines (the first,
+    its heading, in bold), the picture made taller to hold it."""
+    top = d.height + PAD
+    step = BODY + PAD
+    g = d.part("final-standings")
+    rect(g, PAD, top, d.width - 2 * PAD, step * len(lines) + PAD, fill=PANEL, stroke=LINE, rx=RADIUS)
+    fits = int((d.width - 4 * PAD) / (BODY * CHAR))
+    for n, words in enumerate(lines):
+        text(g, 2 * PAD, top + step * (n + 1), words, size=BODY, weight="bold" if n == 0 else None, limit=fits)
+    d.resize(top + step * len(lines) + 2 * PAD)
+
+
 def tip(node: ET.Element, words: str) -> ET.Element:
     """A tooltip: the element's <title>, shown on hover and read by screen readers."""
     title = ET.SubElement(node, "title")
-    title.text = visible(words)
+    words = visible(words)
+    title.text = words if len(words) <= MAX_TIP else words[: MAX_TIP - 1] + "…"
     return node
 
 
@@ -323,6 +352,27 @@ def labelled(g: ET.Element, x: float, y: float, label: str, value: object, provi
     """A figure after its name ("coins 5"), the number's right edge `width` after the name."""
     text(g, x, y, label, size=9, fill=MUTED)
     figure(g, x + width, y, value, provisional_value, anchor="end", weight="bold")
+
+
+def key_row(d: Drawing, entries: list[tuple[str | None, str, str]], bottom: float, heading: str) -> float:
+    """A key under a picture: for each entry (colour or None, a mark, a name) a cube in that
+    colour, or the mark in small type, and its name; returns the new bottom."""
+    g = d.part("key")
+    x, y = PAD * 2, bottom + BODY + PAD
+    text(g, x, y, heading, size=SMALL, fill=MUTED)
+    x += len(heading) * SMALL * CHAR + PAD
+    for colour, mark, name in entries:
+        width = SMALL + PAD + len(name) * SMALL * CHAR + PAD * 2
+        if x + width > d.width - PAD:  # the next entry goes on a new line
+            x, y = PAD * 2, y + SMALL + PAD
+        if colour is not None:
+            cube(g, x, y - SMALL, SMALL, colour, name)
+        else:
+            rect(g, x, y - SMALL, SMALL, SMALL, fill=PAPER, stroke=LINE, rx=RADIUS / 2)
+            text(g, x + SMALL / 2, y - RADIUS / 2, mark, size=MICRO, anchor="middle", fill=MUTED)
+        text(g, x + SMALL + PAD / 2, y, name, size=SMALL)
+        x += width
+    return y
 
 
 def provisional_legend(parent: ET.Element, x: float, y: float, size: float = 10) -> None:

@@ -14,6 +14,7 @@ session.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import Iterable
 
@@ -23,10 +24,13 @@ from prompt_toolkit.buffer import CompletionState
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
 from referee.engine.continuations import MoreThan
-from referee.recording.session import Recording, record
+from referee.notation.parser import MAX_LINE_CHARS
+from referee.recording.session import LineError, Recording, record
+from referee.terminal import visible
 
 
 class MoveCompleter(Completer):
@@ -73,12 +77,31 @@ def key_bindings(completer: MoveCompleter) -> KeyBindings:
         buffer.complete_state = CompletionState(original_document=buffer.document, completions=completions)
         buffer.on_completions_changed.fire()
 
+    for digit in "123456789":
+        bindings.add(digit)(_pick(completer.recording, digit))
+
     @bindings.add("s-tab")
     def _back(event) -> None:
         if event.current_buffer.complete_state:
             event.current_buffer.complete_previous()
 
     return bindings
+
+
+def _pick(recording: Recording, digit: str):
+    """A digit typed on an empty line picks that move of the numbered list: the whole move
+    (Enter writes it), or, for a move with something still to say (a fireman's value), its
+    words up to there. Elsewhere the digit is typed as usual."""
+
+    def pick(event) -> None:
+        buffer = event.current_buffer
+        picks = recording.numbered() if not buffer.text else []
+        if int(digit) <= len(picks):
+            buffer.insert_text(picks[int(digit) - 1].split("<", 1)[0])
+        else:
+            buffer.insert_text(digit)
+
+    return pick
 
 
 def toolbar(recording: Recording):
@@ -88,9 +111,15 @@ def toolbar(recording: Recording):
         ready = recording.ready_continuations()
         if ready is None:
             return " working out the legal moves..."
-        return bar_text(ready.open_moves(get_app().current_buffer.document.text_before_cursor))
+        typed = get_app().current_buffer.document.text_before_cursor
+        return bar_text(ready.open_moves(typed)) + ("" if typed else picks_text(recording.numbered()))
 
     return text
+
+
+def picks_text(picks: list[str]) -> str:
+    """The numbered list under the bar: a digit on an empty line picks the move."""
+    return "".join(f"\n {n}  {visible(move)}" for n, move in enumerate(picks, 1))
 
 
 def bar_text(open_moves: int | MoreThan | None) -> str:
@@ -114,28 +143,107 @@ def warm(recording: Recording) -> None:
         threading.Thread(target=recording.continuations, daemon=True).start()
 
 
-def session_for(recording: Recording) -> PromptSession:
+class LineLimit:
+    """A line longer than a record's line may be is refused as soon as it is typed (or pasted),
+    not when Enter is pressed at last: the editor would take minutes over a line of a hundred
+    thousand characters. The rest of that line, up to its Enter, is dropped."""
+
+    def __init__(self, limit: int = MAX_LINE_CHARS):
+        self.limit = limit
+        self.dropping = False
+
+    def watch(self, buffer) -> None:
+        if len(buffer.text) > self.limit and not self.dropping:
+            self.dropping = True
+            buffer.reset()
+            get_app().exit(exception=LineError(f"the line is longer than {self.limit} characters, the most a line may hold"))
+
+    def bindings(self) -> KeyBindings:
+        bindings = KeyBindings()
+        dropping = Condition(lambda: self.dropping)
+
+        @bindings.add("<any>", filter=dropping, eager=True)
+        def _drop(event) -> None:
+            """The rest of an overlong line is not typed into the next one."""
+
+        @bindings.add("enter", filter=dropping, eager=True)
+        def _end(event) -> None:
+            self.dropping = False
+
+        return bindings
+
+
+def session_for(recording: Recording, limit: LineLimit | None = None) -> PromptSession:
     completer = MoveCompleter(recording)
-    return PromptSession(
+    limit = limit or LineLimit()
+    session = PromptSession(
         completer=completer,
         complete_while_typing=False,
-        key_bindings=key_bindings(completer),
+        key_bindings=merge_key_bindings([key_bindings(completer), limit.bindings()]),
         history=InMemoryHistory(),
         bottom_toolbar=toolbar(recording),
     )
+    session.default_buffer.on_text_changed += limit.watch
+    return session
 
 
-def record_terminal(path: str, **options) -> int:
+class TypeAhead:
+    """Keys typed while a line is being checked are kept for the next prompt, not echoed by
+    the terminal into the messages: between two prompts the terminal neither echoes nor waits
+    for a whole line (the prompt itself sets the modes it needs while it reads). The terminal's
+    own modes come back at the end. Nothing happens where standard input is no terminal."""
+
+    def __init__(self, fd: int | None = None):
+        self.fd, self.saved = fd, None
+        try:
+            import termios
+
+            if fd is None and sys.stdin is not None:
+                self.fd = sys.stdin.fileno()
+            self.saved = termios.tcgetattr(self.fd) if self.fd is not None and os.isatty(self.fd) else None
+        except (ImportError, OSError, ValueError):
+            self.saved = None
+
+    def hold(self) -> None:
+        """After a prompt: keys typed from now on wait, unseen, for the next one."""
+        if self.saved is None:
+            return
+        import termios
+
+        try:
+            modes = termios.tcgetattr(self.fd)
+            modes[3] &= ~(termios.ECHO | termios.ICANON)
+            termios.tcsetattr(self.fd, termios.TCSANOW, modes)
+        except OSError:
+            pass
+
+    def restore(self) -> None:
+        if self.saved is None:
+            return
+        import termios
+
+        try:
+            termios.tcsetattr(self.fd, termios.TCSANOW, self.saved)
+        except OSError:
+            pass
+
+
+def record_terminal(path: str, say=print, verdict=None, **options) -> int:
     """`referee record` at a terminal."""
     state: dict = {}
+    limit = LineLimit()
+    ahead = TypeAhead()
 
     def read_line(prompt: str, retry: str) -> str:
         session = state.get("session")
         if session is None:
-            session = state["session"] = PromptSession(history=InMemoryHistory())
+            session = state["session"] = PromptSession(history=InMemoryHistory(), key_bindings=limit.bindings())
+            session.default_buffer.on_text_changed += limit.watch
         while True:
             try:
-                return session.prompt(prompt, default=retry)
+                line = session.prompt(prompt, default=retry)
+                ahead.hold()
+                return line
             except KeyboardInterrupt:  # Ctrl-C clears the line
                 retry = ""
 
@@ -146,7 +254,10 @@ def record_terminal(path: str, **options) -> int:
             return ""
 
     def prepare(recording: Recording):
-        state["session"] = session_for(recording)
+        state["session"] = session_for(recording, limit)
         return lambda: warm(recording)
 
-    return record(path, read_line, ask, options, prepare)
+    try:
+        return record(path, read_line, ask, options, prepare, say=say, verdict=verdict)
+    finally:
+        ahead.restore()

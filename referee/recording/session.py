@@ -8,9 +8,12 @@ the next prompt. A rejected line is not written; its diagnostic is shown as `che
 with the nearest legal moves. The state after an accepted line is never changed again (the
 next line gets a copy), so the legal moves of a position may be worked out in the background.
 
-Nothing is lost: the file only ever grows by whole checked lines, and `undo` rewrites it
-through a temporary file renamed over it, so a process killed at any moment leaves a record
-that `check` accepts and a new session resumes. A file whose replay fails is cut at the last
+Nothing is lost: the file only ever grows by whole checked lines, and `undo` cuts it back by
+whole lines where it stands, so a process killed at any moment leaves a record that `check`
+accepts and a new session resumes. One session writes a record at a time (it holds the file's
+lock), and before every append or undo it checks that the file is still what it last wrote:
+a file another program changed stops the session with a message, so nothing is dropped or
+written after lines the session has not seen. A file whose replay fails is cut at the last
 good line only when the user agrees, and the rest is kept beside it in `FILE.rejected`.
 
 This module has no terminal code: `record_prompt` is the line editor, and standard input that
@@ -23,7 +26,9 @@ import bisect
 import copy
 import datetime
 import difflib
+import os
 import re
+import shlex
 import threading
 from dataclasses import field
 from pathlib import Path
@@ -31,20 +36,22 @@ from typing import Callable, IO
 
 from referee.i18n import _, ngettext
 from referee.engine.continuations import Continuations, spec_spellings
-from referee.recording.durable import append_synced, create_synced, replace_synced, set_aside_path
+from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
 from referee.engine.position import Position
 from referee.engine.replay import check_bytes
-from referee.errors import Pos, RecordError, SpecError, UsageError
+from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.report.movelist import move_lines as listed
-from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
+from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
 from dataclasses import dataclass
 from referee.engine.players import Players, resolve as resolve_players
-from referee.report.diagnostics import Diagnostic, Report, format_diagnostic, format_report, rank
+from referee.report.diagnostics import MAX_SHOWN, Diagnostic, Report, format_diagnostic, format_errors, format_report, rank
 from referee.engine.rulings import copy_state
 from referee.terminal import visible
 
 NEAREST = 5  # legal moves shown under a rejected line
+FILLED_FIGURES = 2  # the headline figures of a checkpoint (the figure tables list them first), filled by Tab
+PICKS = 9  # legal moves numbered under the prompt, picked by their number (one key each)
 TAG_LINE = re.compile(r"[ \t\f]*\[")
 RULING_LINE = re.compile(r"\s*ruling\b", re.IGNORECASE)
 MOVE_NUMBER = re.compile(r"\s*[0-9]+\.\s*")
@@ -52,17 +59,24 @@ YES = ("y", "yes")
 
 HELP = """Type a line of the record and press Enter: it is checked against the rules and, if they
 accept it, written to the file at once. Tab completes the next word, or the whole move, from
-the legal moves at this point (names in English, German and Hungarian too).
+the legal moves at this point (names in English, German and Hungarian too, and the players'
+names); after `check COLOUR: ` it fills in the referee's own figures for the table to confirm.
+
+Shorter still: where a few moves are legal they are numbered under the prompt, and a digit
+picks one; when only one player can act, their move may be typed without the colour, or
+without its verb too (`2` for `beige: place 2`, `buy`, `pass`). The whole line is written.
 
 A line may be a move, a checkpoint (check red: coins 5, points 12), a comment (# ...), or,
 once the game is over, the result (result red 41, blue 38). Before the first move, a header
 tag such as [Event "club night"] may be added. Right after a move the rules refuse, a ruling
 (ruling accept, or ruling void, with the table's words after a colon) writes the move with
-the table's decision.
+the table's decision; right after a checkpoint the rules contradict, ruling adopt writes it
+with the table's figures taken.
 
   undo    take the last line back (the file is rewritten safely)
   show    the state of the game
   moves   the legal next moves
+  explain COLOUR FIGURE   the ledger behind a figure, as `referee explain` shows it
   help    this text
   quit    end the session (Ctrl-D does too); Ctrl-C clears the line"""
 
@@ -80,12 +94,21 @@ class LineError(Exception):
     """An input line that cannot be read at all (too long, not UTF-8)."""
 
 
+class Changed(Exception):
+    """The file is no longer what the session last wrote: another program changed it. The
+    session stops rather than write after, or take back, lines it has not seen."""
+
+
+Say = Callable[[str], None]  # where the session's messages go (standard output by default)
+
+
 @dataclass
 class Outcome:
     """What became of a line or a command: whether it was kept, and what to tell the user."""
 
     accepted: bool
     messages: list[str] = field(default_factory=list)
+    code: int = 0  # for a line not recorded: the exit code it stands for (check's for its kind)
 
 
 # --- the session ---------------------------------------------------------------------------
@@ -94,11 +117,15 @@ class Outcome:
 class Recording:
     """A record being written: its text, the state after its last line, and the checks."""
 
-    def __init__(self, path: str, variants: list[str], text: str, report: Report, floor: int = 0):
+    def __init__(self, path: str, variants: list[str], text: str, report: Report, floor: int = 0,
+                 disk: bytes | None = None, lock: int | None = None):
         """`floor`: how many lines of the file `undo` never takes back (beyond the header tags),
-        such as the lines a new record starts with."""
+        such as the lines a new record starts with; `disk`: the file's bytes as read (the text
+        may differ: line ends, a byte order mark); `lock`: the descriptor holding the file's lock."""
         self.path = path
         self.floor = floor
+        self.disk = text.encode("utf-8") if disk is None else disk
+        self.lock = lock
         self.name = path
         self.variants = list(variants)
         self._lock = threading.Lock()
@@ -106,6 +133,18 @@ class Recording:
         self._hints: tuple[State, list[str]] | None = None
         self._spellings: tuple[object, dict] | None = None
         self._load(text, report)
+
+    def close(self) -> None:
+        """Let go of the file's lock (the session ends)."""
+        if self.lock is not None:
+            os.close(self.lock)
+            self.lock = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except (OSError, AttributeError):
+            pass
 
     def _load(self, text: str, report: Report) -> None:
         """Take the text and the replay of it (`check_bytes` with an open end) as the session's."""
@@ -181,16 +220,19 @@ class Recording:
                 return cached[1]
             try:
                 trial = copy_state(state)
-                checkpoints = {seat.colour: list(trial.figures(seat.colour)) for seat in trial.seats}
+                figures = {owner: trial.figures(owner) for owner in trial.figure_owners()}
+                checkpoints = {owner: list(values) for owner, values in figures.items()}
+                filled = {owner: ", ".join(f"{key} {value}" for key, value in list(values.items())[:FILLED_FIGURES]) for owner, values in figures.items()}
+                names = [seat.name for seat in trial.seats if seat.name]
 
                 def fill(placeholder: str) -> list[str]:
                     return self.game.placeholder_words(trial, placeholder)
 
                 if self.word_by_word(trial):
-                    found = Continuations((), self._spellings_of(), fill, checkpoints, next_words=self._next_words_in(copy_state(state)))
+                    found = Continuations((), self._spellings_of(), fill, checkpoints, next_words=self._next_words_in(copy_state(state)), players=names, filled=filled)
                     found.open_moves("")  # the first words, asked while the prompt waits
                 else:
-                    found = Continuations(self.hints(), self._spellings_of(), fill, checkpoints)
+                    found = Continuations(self.hints(), self._spellings_of(), fill, checkpoints, players=names, filled=filled)
             except Exception:  # completion helps; it must never end a session
                 found = Continuations([])
             self._continuations = (state, found)
@@ -234,6 +276,69 @@ class Recording:
             self._spellings = (self.game, spec_spellings(self.game.spec, lambda text: word.fullmatch(text) is not None))
         return self._spellings[1]
 
+    def numbered(self) -> list[str]:
+        """The legal next moves numbered under the prompt, where there are few enough to pick
+        one by its number (a digit); none where there are more, or where the game's moves
+        are completed word by word because listing them takes long (`word_by_word`)."""
+        try:
+            if self.word_by_word(self.state):
+                return []
+            hints = self.hints()
+        except Exception:
+            return []
+        return hints if len(hints) <= PICKS else []
+
+    def actor(self) -> str | None:
+        """The colour of the only player who can act now, or None (several can, or none)."""
+        try:
+            hints = self.hints()
+        except Exception:
+            return None
+        colours = {s.colour for s in self.state.seats}
+        actors = {hint.split(":", 1)[0] for hint in hints if hint.split(":", 1)[0] in colours}
+        return actors.pop() if len(actors) == 1 else None
+
+    def shorthand(self, line: str) -> str | None:
+        """The whole line a short one stands for, or None: a number picks from the numbered
+        list; where only one player can act, their move may be typed without their colour
+        (`place 2`), without its verb too (`2`), or by its first words where only one legal
+        move starts so (`buy`)."""
+        typed = line.strip()
+        if not typed or typed.startswith("#"):
+            return None
+        picks = self.numbered()
+        if typed.isdigit() and 1 <= int(typed) <= len(picks) and "<" not in picks[int(typed) - 1]:
+            return picks[int(typed) - 1]
+        actor = self.actor()
+        words = typed.lower().split()
+        rests = []
+        for hint in self.hints():
+            head, colon, rest = hint.partition(": ")
+            if colon and head != actor:
+                continue
+            rests.append((hint, (rest if colon else hint).lower().split()))
+        for fits in (lambda r: r == words, lambda r: r[1:] == words, lambda r: r[: len(words)] == words):
+            found = [hint for hint, rest in rests if fits(rest) and "<" not in hint]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                break  # more than one listed move is meant so
+        if actor is not None and self._reads(f"{actor}: {typed}"):
+            return f"{actor}: {typed}"
+        return None
+
+    def _reads(self, line: str) -> bool:
+        """Whether a line reads as a line of this record (its syntax only)."""
+        number = self.next_line()
+        text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
+        try:
+            parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
+        except RecordError:
+            return False
+        except Exception:
+            return False
+        return True
+
     def nearest(self, line: str) -> list[str]:
         """The legal next moves closest to a line, best first."""
         typed = " ".join(MOVE_NUMBER.sub("", line, count=1).lower().split())
@@ -258,7 +363,9 @@ class Recording:
     # --- a line ---
 
     def enter(self, line: str) -> Outcome:
-        """Check a line against the rules and, if they accept it, write it to the file."""
+        """Check a line against the rules and, if they accept it, write it to the file (without
+        the spaces a completion leaves at its end)."""
+        line = line.rstrip(" \t")
         number = self.next_line()
         refused, self.refused_move = self.refused_move, None
         problem = self._unwritable(line, number)
@@ -266,6 +373,12 @@ class Recording:
             return self._refuse([problem], line, number, nearest=False)
         if TAG_LINE.match(line):
             return self._enter_tag(line, number)
+        meant = None if RULING_LINE.match(line) or self._reads(line) else self.shorthand(line)
+        if meant is not None:
+            outcome = self.enter(meant)
+            if outcome.accepted:
+                outcome.messages.insert(0, visible(f"line {number}: {meant}"))
+            return outcome
         text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
         try:
             parsed = parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
@@ -294,17 +407,36 @@ class Recording:
             trial.diagnostics.append(Diagnostic("error", f"{exc.key}: {exc.message}" if exc.key else exc.message, None, file=exc.where))
         except Exception as exc:  # a bug in the referee, reported as `check` reports it
             trial.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", entry.pos))
+            fault = True
+        else:
+            fault = False
         errors = [d for d in trial.diagnostics[len(self.report.diagnostics):] if d.severity == "error"]
         if errors:
+            if isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+                self._ledger_tails(line, errors)
             outcome = self._refuse(errors, line, number, nearest=isinstance(entry, Move))
+            if fault:
+                outcome.code = EXIT_INTERNAL
             if isinstance(entry, Move) and all(d.rule for d in errors):
                 self.refused_move = line
                 outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
+            elif isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+                self.refused_move = line  # a ruling adopt writes it with the ruling
+                outcome.messages.append("if the table played on from the figures it wrote, record that with `ruling adopt` next")
             return outcome
         outcome = self._keep(line, trial.state, trial, entry)
         if outcome.accepted:
             self.move_lines = position.move_lines
         return outcome
+
+    def _ledger_tails(self, line: str, errors: list[Diagnostic]) -> None:
+        """Each contradicted figure with its last changes, as `check` shows them: from a replay
+        of the record with the checkpoint (a contradicted figure is rare)."""
+        full = check_bytes(self._text_with(line).encode("utf-8"), self.name, self.variants, open_end=True)
+        tails = {(d.pos.line, d.pos.column): d.ledger for d in full.diagnostics if d.figure and d.pos}
+        for d in errors:
+            if d.pos is not None:
+                d.ledger = tails.get((d.pos.line, d.pos.column), [])
 
     def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:
         """A ruling decides on the move on the line before it: the move the rules just refused
@@ -343,7 +475,7 @@ class Recording:
         for mark in ("\r", "\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"):
             if mark in line:
                 return Diagnostic("error", "a line break inside the line", Pos(number, line.index(mark) + 1))
-        if len(self.text.encode()) + len(line.encode()) + 2 > MAX_RECORD_BYTES:
+        if len(self.disk) + len(line.encode("utf-8", "surrogateescape")) + 2 > MAX_RECORD_BYTES:
             return Diagnostic("error", f"the record would be longer than {MAX_RECORD_BYTES} bytes, the most a record may hold", Pos(number, 1))
         return None
 
@@ -370,10 +502,15 @@ class Recording:
         was_over = self.state.is_over()
         warned = len(self.state.trace.warnings)
         text = self._text_with(line)
+        added = text[len(self.text):].encode("utf-8")
+        if len(self.disk) + len(added) > MAX_RECORD_BYTES:
+            return Outcome(False, [visible(f"{self.name}: error: the record would be longer than {MAX_RECORD_BYTES} bytes on the disk, the most a record may hold; it is not recorded")], EXIT_USAGE)
+        self.unchanged()
         try:
-            append_synced(self.path, text[len(self.text):].encode("utf-8"))
+            append_synced(self.path, added)
         except OSError as exc:
-            return Outcome(False, [visible(f"{self.name}: error: cannot write the line: {exc.strerror or exc}; it is not recorded")])
+            return Outcome(False, [visible(f"{self.name}: error: cannot write the line: {exc.strerror or exc}; it is not recorded")], EXIT_USAGE)
+        self.disk += added
         self.text = text
         self.has_entries = self.has_entries or entry is not None
         self.result_given = self.result_given or isinstance(entry, Result)
@@ -393,12 +530,14 @@ class Recording:
             report = Report(self.name)
             report.source = text
             report.record = Record(self.name, text, Header(), [])
-        messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics]
+        messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics[:MAX_SHOWN]]
+        if len(diagnostics) > MAX_SHOWN:
+            messages.append(f"... and {len(diagnostics) - MAX_SHOWN} more errors")
         close = self.nearest(line) if nearest else []
         if close:
             messages.append(_("nearest legal moves:") + "\n" + "\n".join(f"  {visible(m)}" for m in close))
         messages.append(_("line {n} is not recorded").format(n=number))
-        return Outcome(False, messages)
+        return Outcome(False, messages, EXIT_VIOLATION if all(d.rule for d in diagnostics) else EXIT_MALFORMED)
 
     # --- commands ---
 
@@ -415,10 +554,13 @@ class Recording:
         report = check_bytes(kept.encode(), self.name, self.variants, open_end=True)
         if report.status != "legal" or report.state is None:
             return Outcome(False, [visible(f"cannot take back line {last + 1}: what is left does not replay ({'; '.join(d.message for d in report.errors)})")])
+        self.unchanged()
+        size = len(b"\n".join(self.disk.split(b"\n")[:first])) + (1 if first else 0)  # the disk's bytes of the lines kept
         try:
-            replace_synced(self.path, kept.encode("utf-8"))
+            truncate_synced(self.path, size)
         except OSError as exc:
-            return Outcome(False, [visible(f"{self.name}: error: cannot rewrite the file: {exc.strerror or exc}; nothing is taken back")])
+            return Outcome(False, [visible(f"{self.name}: error: cannot cut the file back: {exc.strerror or exc}; nothing is taken back")])
+        self.disk = self.disk[:size]
         self._load(kept, report)
         taken = [f"took back line {i + 1}: {lines[i].strip()}" for i in range(first, last + 1) if lines[i].strip()]
         return Outcome(True, [visible("\n".join(taken), keep_lines=True)])
@@ -430,12 +572,50 @@ class Recording:
 
         return render(Position(self.report, copy_state(self.state), self.report.moves, self.last_move_line))
 
+    def explain(self, who: str, figure: str) -> str:
+        """The ledger behind one figure of the record so far, as `referee explain` prints it."""
+        from referee.report.explain import cannot_explain, explain_bytes, format_explanation
+
+        try:
+            report, explanation = explain_bytes(self.text.encode("utf-8"), self.name, self.variants, who, figure)
+        except UsageError as exc:  # a colour or a figure the game does not have
+            return visible(f"explain: {exc}")
+        return cannot_explain(report) if explanation is None else format_explanation(report, explanation)
+
     def moves(self) -> str:
         hints = self.hints()
         if not hints:
             return _("no legal move follows: the game is over")
         count = ngettext("{n} legal next move after move {move}", "{n} legal next moves after move {move}", len(hints)).format(n=len(hints), move=self.report.moves)
         return visible("\n".join([count] + [f"  {m}" for m in listed(hints)]), keep_lines=True)
+
+    def unchanged(self) -> None:
+        """Raise Changed unless the file holds exactly what this session last wrote or read."""
+        try:
+            with open(self.path, "rb") as fh:
+                now = fh.read(MAX_RECORD_BYTES + 1)
+        except OSError as exc:
+            raise Changed(visible(f"{self.name}: error: the file cannot be read any more ({exc.strerror or exc}); the session stops")) from None
+        if now == self.disk:
+            return
+        if now.startswith(self.disk):
+            what = f"{len(now) - len(self.disk)} bytes were added at its end"
+        elif self.disk.startswith(now):
+            what = f"it was cut back by {len(self.disk) - len(now)} bytes"
+        else:
+            what = "its content was replaced"
+        raise Changed(visible(f"{self.name}: error: another program changed the file during this session ({what}); "
+                              f"the session stops and writes nothing more. Check the file, then resume it with `{self.resume_command()}`"))
+
+    def resume_command(self) -> str:
+        """The command that goes on with this record, with every option it needs: the variants
+        the header does not name (a variant file, or a named variant given as an option)."""
+        named = set()
+        if self.report.record is not None:
+            tag = self.report.record.header.get("variant") or ""
+            named = {part.strip().lower() for part in tag.split(",") if part.strip()}
+        extra = [v for v in self.variants if v.lower() not in named]
+        return " ".join(["referee record", shlex.quote(self.name)] + [f"--variant {shlex.quote(v)}" for v in extra])
 
     def final_report(self) -> Report:
         """`check`'s report on the file as it is on the disk."""
@@ -448,13 +628,13 @@ class Recording:
 
     def closing(self, report: Report) -> str:
         """The last word of a session: what the file holds now."""
-        lines = [visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors]
+        lines = [visible(shown, keep_lines=True) for shown in format_errors(report)]
         if report.complete and not self.state.is_over():  # the record's end closed the game
             lines.append(visible(format_report(report), keep_lines=True))
         if report.complete:
             state = _("the game is complete")
         else:
-            state = _("the game goes on: `referee record {file}` resumes it").format(file=self.name)
+            state = _("the game goes on: `{command}` resumes it").format(command=self.resume_command())
         recorded = ngettext("{n} move recorded", "{n} moves recorded", report.moves).format(n=report.moves)
         lines.append(visible(f"{self.name}: {recorded}; {state}"))
         return "\n".join(lines)
@@ -472,33 +652,61 @@ def _read_file(path: str) -> bytes:
 
 
 def open_recording(path: str, ask: Callable[[str], str], game: str | None = None, players: str | None = None,
-                   start: str | None = None, variants: list[str] | tuple[str, ...] = ()) -> tuple[Recording, bool]:
-    """The session for FILE, and whether FILE is new: a new file gets the header from the
-    options; an existing one is replayed and resumed at its end, or, where its replay fails,
-    cut at the last good line if `ask` agrees (the rest kept in FILE.rejected)."""
+                   start: str | None = None, variants: list[str] | tuple[str, ...] = (), say: Say = print) -> tuple[Recording, bool]:
+    """The session for FILE, and whether FILE is new: a new (or empty) file gets the header from
+    the options; an existing one is replayed and resumed at its end, or, where its replay fails,
+    cut at the last good line if `ask` agrees (the rest kept in FILE.rejected). The session holds
+    the file's lock from here on: a second session on the file is refused."""
     if path == "-":
         raise UsageError("record writes a file: give its name (standard input is read for the lines when it is not a terminal)")
     target = Path(path)
     if target.is_dir():
         raise UsageError(f"{visible(path)} is a directory")
-    if not target.exists() or target.stat().st_size == 0:
+    if not target.exists():
         return _create(path, game, players, start, list(variants)), True
-    data = _read_file(path)
-    report = check_bytes(data, path, list(variants), open_end=True)
-    if report.status == "legal":
-        _agree(report, game, players, start)
-        return Recording(path, list(variants), report.source, report), False
-    return _recover(path, data, report, list(variants), ask), False
+    lock = _lock(path)
+    try:
+        for stale in remove_stale_temporaries(path):
+            say(visible(f"removed {stale}, left behind by a rewrite that was stopped"))
+        data = _read_file(path)
+        if not data:
+            return _create(path, game, players, start, list(variants), lock), True
+        report = check_bytes(data, path, list(variants), open_end=True)
+        if report.status == "legal":
+            _agree(report, game, players, start)
+            return Recording(path, list(variants), report.source, report, disk=data, lock=lock), False
+        recording = _recover(path, data, report, list(variants), ask, say)
+        if os.fstat(lock).st_ino != os.stat(path).st_ino:  # rewritten as a new file: lock that one
+            os.close(lock)
+            lock = _lock(path)
+        recording.lock = lock
+        return recording, False
+    except BaseException:
+        os.close(lock)
+        raise
 
 
-def _create(path: str, game: str | None, players: str | None, start: str | None, variants: list[str]) -> Recording:
+def _lock(path: str) -> int:
+    """The file's lock, held for the session; a file another session holds is refused."""
+    try:
+        return hold(path)
+    except Held:
+        raise Stop(EXIT_USAGE, visible(f"{path}: another `referee record` session is recording this file; "
+                                      "one session at a time writes a record (end the other one, then resume here)")) from None
+    except OSError as exc:
+        raise UsageError(f"cannot open {visible(path)}: {exc.strerror or exc}") from None
+
+
+def _create(path: str, game: str | None, players: str | None, start: str | None, variants: list[str], lock: int | None = None) -> Recording:
+    """A new record: its header from the options, written to a new file (or, with `lock`
+    held on it, to an empty one)."""
     from referee.games import game_class
-    from referee.spec.loader import available_games, looks_like_path
+    from referee.spec.loader import available_games, looks_like_path, unknown_game
 
     if not game or not players:
         raise UsageError(f'{visible(path)} does not exist yet: a new record needs --game and --players, for example --game speicherstadt --players "red Ann, blue Ben"')
     if game not in available_games():
-        raise UsageError(f"unknown game {visible(game)!r}; games: {', '.join(available_games())}")
+        raise UsageError(visible(unknown_game(game, available_games())))
     seated = [part.split() for part in re.split(r"[;,]", players) if part.split()]
     if not seated:
         raise UsageError('--players names no player, for example --players "red Ann, blue Ben"')
@@ -511,13 +719,20 @@ def _create(path: str, game: str | None, players: str | None, start: str | None,
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
     if report.status != "legal" or report.state is None:
         raise UsageError(f"cannot start the record: {visible('; '.join(d.message for d in report.errors))}")
+    data = text.encode("utf-8")
     try:
-        create_synced(path, text.encode("utf-8"))
+        if lock is None:
+            create_synced(path, data)
+            lock = _lock(path)
+        else:
+            if os.fstat(lock).st_size:
+                raise UsageError(f"{visible(path)} was written to while the record was being started; run the command again to resume it")
+            append_synced(path, data)  # cut back to empty again if the disk cannot take it all
     except FileExistsError:
         raise UsageError(f"{visible(path)} appeared while the record was being started; run the command again to resume it") from None
     except OSError as exc:
         raise UsageError(f"cannot write {visible(path)}: {exc.strerror or exc}") from None
-    return Recording(path, variants, text, report, floor=text.count("\n"))
+    return Recording(path, variants, text, report, floor=text.count("\n"), disk=data, lock=lock)
 
 
 def _agree(report: Report, game: str | None, players: str | None, start: str | None) -> None:
@@ -537,21 +752,24 @@ def _agree(report: Report, game: str | None, players: str | None, start: str | N
             raise UsageError(f"{visible(report.name)} starts with {seats[first].colour}; leave out --start to resume it")
 
 
-def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: Callable[[str], str]) -> Recording:
+def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: Callable[[str], str], say: Say = print) -> Recording:
     """A record whose replay fails: say where, and offer to go on after the last good line."""
-    shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
+    shown = "\n".join(visible(line, keep_lines=True) for line in format_errors(report))
     refuse = Stop(report.exit_code, shown + f"\n{visible(path)}: no line before the error replays on its own; correct the record in an editor")
     if report.status not in ("malformed", "illegal"):
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
+    repaired = _offer_repair(path, data, variants, ask)
+    if repaired is not None:
+        return repaired
     first = report.errors[0].pos if report.errors else None
     if first is None or first.line <= 1:
         raise refuse
     cut = first.line - 1  # lines kept
-    if report.source:
+    if report.source and report.source.count("\n") != data.count(b"\n"):  # line breaks the text reads otherwise
         lines = report.source.split("\n")
         good, rest = "\n".join(lines[:cut]) + "\n", "\n".join(lines[cut:])
         good_bytes, rest_bytes = good.encode("utf-8"), rest.encode("utf-8")
-    else:  # the text could not be decoded: cut the bytes
+    else:  # the file's own bytes, cut at the line (its line ends kept)
         parts = data.split(b"\n")
         good_bytes, rest_bytes = b"\n".join(parts[:cut]) + b"\n", b"\n".join(parts[cut:])
     good_report = check_bytes(good_bytes, path, variants, open_end=True)
@@ -565,11 +783,43 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
         raise Stop(report.exit_code, f"{visible(path)}: left as it is")
     try:
         create_synced(rejected, rest_bytes if rest_bytes.endswith(b"\n") else rest_bytes + b"\n")
-        replace_synced(path, good_bytes)
+        if data.startswith(good_bytes):  # cut in place: the lock, links and symlinks stay the record's
+            truncate_synced(path, len(good_bytes))
+        else:
+            replace_synced(path, good_bytes)
     except OSError as exc:
         raise UsageError(f"cannot set the failing lines aside: {exc.strerror or exc}") from None
-    print(visible(f"{path}: lines {cut + 1}-{last} are kept in {rejected}"))
-    return Recording(path, variants, good_report.source, good_report)
+    say(visible(f"{path}: lines {cut + 1}-{last} are kept in {rejected}"))
+    return Recording(path, variants, good_report.source, good_report, disk=good_bytes)
+
+
+def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[str], str]) -> Recording | None:
+    """A record whose slips `check --keep-going` repairs: offer those repairs, and with them
+    the whole record, before offering to cut it at its first problem. The file as it was is
+    kept beside it. None when there is nothing to offer or the user declines."""
+    from referee.engine.repair import repaired_text
+
+    report = check_bytes(data, path, variants, keep_going=True, open_end=True)
+    if not report.repairs or len(report.repairs) != len(report.errors) or not report.source:
+        return None
+    text = repaired_text(report.source, report.repairs)
+    after = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    if after.status != "legal" or after.state is None:
+        return None
+    shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
+    kept = set_aside_path(path, "before-repair")
+    count = len(report.repairs)
+    question = (f"{shown}\n{visible(path)}: with {'this repair' if count == 1 else f'these {count} repairs'} the whole record replays. "
+                f"Make {'it' if count == 1 else 'them'} (the file as it is now is kept in {visible(kept)}) and go on recording? [y/N] ")
+    if ask(question).strip().lower() not in YES:
+        return None
+    try:
+        create_synced(kept, data)
+        replace_synced(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot write the repaired record: {exc.strerror or exc}") from None
+    print(visible(f"{path}: repaired; the file as it was is kept in {kept}"))
+    return Recording(path, variants, after.source, after)
 
 
 # --- the session loop, shared by the terminal and by piped input ------------------------------
@@ -593,15 +843,24 @@ def respond(recording: Recording, line: str) -> Outcome:
             return Outcome(True, [recording.moves()])
         if command == "help":
             return Outcome(True, [HELP])
+        words = command.split()
+        if len(words) == 3 and words[0] == "explain":
+            return Outcome(True, [recording.explain(words[1], words[2])])
         return recording.enter(line)
+    except Changed:
+        raise
     except Exception as exc:  # a bug of the referee: said plainly, and the session goes on
         return Outcome(False, [visible(f"internal error: {type(exc).__name__}: {exc}; the file is as it was")])
 
 
-def run(recording: Recording, read_line: ReadLine, new: bool, on_position: Callable[[], None] | None = None) -> int:
-    """Read lines until the end of input or `quit`; the exit code is `check`'s for the file."""
-    print(recording.opening(new))
+def run(recording: Recording, read_line: ReadLine, new: bool, on_position: Callable[[], None] | None = None,
+        say: Say = print, strict: bool = False, verdict: Callable[[int], None] | None = None) -> int:
+    """Read lines until the end of input or `quit`; the exit code is `check`'s for the file, or,
+    with `strict` (lines that come from a pipe, which no one corrects), the worst code of a
+    line that was not recorded where that is worse."""
+    say(recording.opening(new))
     retry = ""
+    worst = 0
     while True:
         if on_position is not None:
             on_position()
@@ -610,20 +869,29 @@ def run(recording: Recording, read_line: ReadLine, new: bool, on_position: Calla
         except EOFError:
             break
         except LineError as exc:
-            print(visible(f"{recording.name}:{recording.next_line()}:1: error: {exc}"))
+            say(visible(f"{recording.name}:{recording.next_line()}:1: error: {exc}"))
+            worst = max(worst, EXIT_MALFORMED)
             continue
         retry = ""
         if line.strip().lower() in ("quit", "exit"):
             break
-        outcome = respond(recording, line)
+        try:
+            outcome = respond(recording, line)
+        except Changed as exc:
+            say(str(exc))
+            return EXIT_USAGE
         messages = outcome.messages
         if not outcome.accepted and line.strip().lower() not in SESSION_COMMANDS:
             retry = line
+            worst = max(worst, outcome.code)
         for message in messages:
-            print(message)
+            say(message)
     report = recording.final_report()
-    print(recording.closing(report))
-    return report.exit_code
+    code = max(report.exit_code, worst) if strict and worst else report.exit_code
+    if verdict is not None:
+        verdict(code)  # known before the last words are written, should they not get through
+    say(recording.closing(report))
+    return code
 
 
 def stream_reader(stream: IO[bytes]) -> ReadLine:
@@ -651,27 +919,34 @@ def stream_reader(stream: IO[bytes]) -> ReadLine:
 
 
 def record(path: str, read_line: ReadLine, ask: Callable[[str], str], options: dict,
-           prepare: Callable[[Recording], Callable[[], None] | None] | None = None) -> int:
+           prepare: Callable[[Recording], Callable[[], None] | None] | None = None, say: Say = print, strict: bool = False,
+           verdict: Callable[[int], None] | None = None) -> int:
     """A whole session: open FILE (asking, where it does not replay, whether to cut it), then
     read lines until the end. `prepare` sees the session before the first line is read and may
     return what to do at each new prompt."""
     try:
-        recording, new = open_recording(path, ask, **options)
+        recording, new = open_recording(path, ask, say=say, **options)
     except Stop as stop:
-        print(stop.message)
+        say(stop.message)
         return stop.code
-    return run(recording, read_line, new, prepare(recording) if prepare else None)
+    try:
+        return run(recording, read_line, new, prepare(recording) if prepare else None, say, strict, verdict)
+    finally:
+        recording.close()
 
 
-def record_stream(path: str, stream: IO[bytes], **options) -> int:
-    """`referee record` with standard input not a terminal: the same session, read line by line."""
+def record_stream(path: str, stream: IO[bytes] | None, say: Say = print, verdict: Callable[[int], None] | None = None, **options) -> int:
+    """`referee record` with standard input not a terminal: the same session, read line by line.
+    A line that is not recorded makes the exit code non-zero, as no one is there to correct it."""
+    if stream is None:
+        raise UsageError("standard input is closed: record reads the lines of the game from it (a terminal, a pipe or a file)")
     read = stream_reader(stream)
 
     def ask(question: str) -> str:
-        print(question)
+        say(question)
         try:
             return read("", "")
         except (EOFError, LineError):
             return ""
 
-    return record(path, read, ask, options)
+    return record(path, read, ask, options, say=say, strict=True, verdict=verdict)

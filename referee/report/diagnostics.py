@@ -42,17 +42,19 @@ class Diagnostic:
     follows: int | None = None  # the line of an earlier problem this one may follow from
     figure: tuple[str, str] | None = None  # (owner, figure) of a contradicted checkpoint figure
     ledger: list[Change] = field(default_factory=list)  # that figure's last changes before it
+    repair: str | None = None  # the edit that makes the record read on (check --keep-going)
 
 
 @dataclass
 class RulingNote:
     """A ruling the referee honoured: which move, what the table decided, the rules concerned."""
 
-    verdict: str  # accept | void
+    verdict: str  # accept | void | adopt
     line: int
-    move_line: int
+    move_line: int  # the move's line, or the checkpoint's (adopt)
     rules: list[str]  # the rules set aside (accept), or the rule the move broke (void)
     text: str | None = None
+    adopted: str | None = None  # the figures the table wrote and the referee took (adopt)
 
 
 @dataclass(eq=False)  # a report is never compared with another
@@ -77,6 +79,7 @@ class Report:
     rulings: list[RulingNote] = field(default_factory=list)
     replayed: bool = False  # the replay went through the record (with --keep-going, past its problems)
     ledger: Ledger | None = None
+    repairs: list = field(default_factory=list)  # engine.repair.Repair, with --keep-going
 
     def worsen(self, status: Status | str) -> None:
         """Take on a status if it is worse than the present one: the exit code is the worst problem's."""
@@ -151,6 +154,8 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             shown, marker = quote(source, pos.column, pos.end_column or rest)
             out.append(f"{gutter} | {shown}")
             out.append(f"{' ' * len(gutter)} | {marker}")
+    if d.repair:
+        out.append(f"repair: {shorten(d.repair, MAX_MESSAGE)}")
     out.extend(_("note: {note}").format(note=localized(n) if isinstance(n, Message) else _(n)) for n in d.notes)
     if d.follows is not None:
         out.append(_("note: this may follow from the problem on line {line}").format(line=d.follows))
@@ -174,6 +179,16 @@ def shown_diagnostics(report: Report, severity: str | None = None) -> tuple[list
     return found[:MAX_SHOWN], max(0, len(found) - MAX_SHOWN)
 
 
+def format_errors(report: Report) -> list[str]:
+    """The record's errors as `check` shows them, at most MAX_SHOWN of them and a count of the
+    rest: what `show`, `moves`, `draw`, `replay` and `record` say before their own output."""
+    errors, more = shown_diagnostics(report, "error")
+    shown = [format_diagnostic(report, d) for d in errors]
+    if more:
+        shown.append(visible(f"{report.name}: ... and {more} more errors"))
+    return shown
+
+
 def unread_json(name: str, message: str, exit_code: int, status: str = "usage") -> dict:
     """The JSON entry of a file that was not checked (unreadable, or its worker died): the
     keys of a report, with the reason as its one diagnostic."""
@@ -192,6 +207,22 @@ def _line_of(text: str, number: int) -> str:
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
+def final_lines(state) -> list[str]:
+    """An ended game's final standings, winner and tie-break in a few lines, for a picture
+    or a page of its last position (`check` prints the same figures)."""
+    standings = rank(state.standings())
+    lines = ["final standings"]
+    for s in standings:
+        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
+        lines.append(f"{s.rank}. {s.seat.label}: {s.total} points" + (f" ({parts})" if parts else ""))
+    winners = [s.seat.label for s in standings if s.rank == 1]
+    lines.append(f"winner: {' and '.join(winners)}")
+    note = tie_note_of(standings)
+    if note:
+        lines.append(note)
+    return lines
+
+
 def format_standings(report: Report) -> list[str]:
     out = []
     for s in report.standings:
@@ -205,10 +236,15 @@ def format_standings(report: Report) -> list[str]:
 
 def tie_note(report: Report) -> str | None:
     """Say how a tie on points was broken, when one was."""
-    if not report.standings:
+    return tie_note_of(report.standings)
+
+
+def tie_note_of(standings: list[Standing]) -> str | None:
+    """`tie_note` for standings ranked by `rank`."""
+    if not standings:
         return None
-    top = report.standings[0].total
-    tied = [s for s in report.standings if s.total == top]
+    top = standings[0].total
+    tied = [s for s in standings if s.total == top]
     if len(tied) < 2:
         return None
     labels = [label for label, _value, _sign in tied[0].tiebreak]
@@ -222,13 +258,19 @@ def tie_note(report: Report) -> str | None:
         players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
 
 
-def format_report(report: Report, details: bool = False) -> str:
+def format_report(report: Report, details: bool = False, quiet: bool = False) -> str:
     """The report as a person reads it, every line shown visibly, at most MAX_SHOWN diagnostics
-    of a kind; `details` adds each uncertain value's note."""
+    of a kind; `details` adds each uncertain value's note. `quiet` (check -q) keeps only each
+    diagnostic's heading and link and the verdict line, chosen by what they are, never by how
+    their text looks (a file name may begin with spaces or end with a colon)."""
     out = []
     errors, more = shown_diagnostics(report, "error")
     for d in errors:
-        out.append(format_diagnostic(report, d))
+        shown = format_diagnostic(report, d)
+        if quiet:
+            heading, *rest = shown.split("\n")
+            shown = "\n".join([heading] + [line for line in rest if line.startswith("see: ")])
+        out.append(shown)
     if more:
         out.append(_("{file}: ... and {n} more errors").format(file=visible(report.name), n=more))
     verdicts = {status: _(word) for status, word in VERDICTS.items()}
@@ -239,9 +281,11 @@ def format_report(report: Report, details: bool = False) -> str:
     variants = _(", variants: {variants}").format(variants=", ".join(report.variants)) if report.variants else ""
     moves = _("{n} moves").format(n=report.moves)
     confirmed = _("{n} recorded figures confirmed").format(n=report.checkpoints_confirmed)
-    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {moves}, {progress}; {confirmed})"))
-    out.extend(visible(line) for line in format_rulings(report))
     resting = ngettext("resting on {n} ruling of the table", "resting on {n} rulings of the table", len(report.rulings)).format(n=len(report.rulings)) if report.rulings else ""
+    out.append(visible(f"{report.name}: {verdicts[report.status]} ({report.game}{variants}; {moves}, {progress}; {confirmed}{f'; {resting}' if resting else ''})"))
+    if quiet:
+        return "\n".join(out)
+    out.extend(visible(line) for line in format_rulings(report))
     if report.status != "legal" and not report.complete and not report.replayed:
         out.append((_("standings when the replay stopped ({resting}):") if resting else _("standings when the replay stopped:")).format(resting=resting))
     elif report.complete:
@@ -336,6 +380,8 @@ def format_rulings(report: Report) -> list[str]:
         move = report.record.line(r.move_line).strip() if report.record else ""
         if r.verdict == "accept":
             what = _("line {line}: accept line {move_line} ({move}), setting aside {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
+        elif r.verdict == "adopt":
+            what = f"line {r.line}: adopt the figures of line {r.move_line}: {r.adopted}; the rest of the game is checked from them"
         else:
             what = _("line {line}: void line {move_line} ({move}), which broke {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
         out.append("  " + visible(what + (f": {r.text}" if r.text else "")))
@@ -376,13 +422,14 @@ def report_json(report: Report) -> dict:
                 "see": rule_link(d.rule) if d.rule else None,
                 "notes": d.notes,
                 "follows_line": d.follows,
+                "repair": d.repair,
                 **({"figure": {"owner": d.figure[0], "key": d.figure[1]}, "ledger": [change_json(c) for c in d.ledger]} if d.figure else {}),
             }
             for d in shown
         ],
         "diagnostics_omitted": more_errors + more_warnings,
         "rulings": [
-            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text}
+            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text, **({"adopted": r.adopted} if r.adopted else {})}
             for r in report.rulings
         ],
         "standings": [

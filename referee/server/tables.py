@@ -26,6 +26,7 @@ from pathlib import Path
 
 from referee.errors import RecordError, SpecError, UsageError
 from referee.recording.durable import create_synced, replace_synced
+from referee.recording.durable import Held, hold
 from referee.recording.session import Outcome, Recording, Stop, _create, open_recording
 from referee.terminal import visible
 
@@ -62,10 +63,17 @@ class Table:
         """Read the file again if something beside the server wrote to it."""
         with self.lock:
             if self._stamp() != self._seen:
+                old = self.recording
+                old.close()  # its lock goes to the session that reads the file again
                 try:
                     self.recording, _ = open_recording(str(self.path), lambda q: "n")
                 except (Stop, UsageError, RecordError, SpecError):
-                    return  # the file no longer replays: the session keeps the last good state
+                    try:  # the file no longer replays: the session keeps the last good state, and the file
+                        old.lock = hold(str(self.path))
+                    except (Held, OSError):
+                        pass
+                    return
+                self.recording.name = old.name
                 self._changed()
 
     def _changed(self) -> None:
@@ -115,7 +123,11 @@ class Table:
 
     @contextlib.contextmanager
     def _file_lock(self):
-        """The record file locked while it is written, against another writer that locks too."""
+        """The record file locked while it is written, against another writer that locks too. A
+        session that holds the file's lock for its whole length (`Recording.lock`) is that lock."""
+        if getattr(self.recording, "lock", None) is not None:
+            yield
+            return
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except OSError:

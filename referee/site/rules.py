@@ -31,6 +31,12 @@ def page_name(lang: str) -> str:
 def language_links(lang: str) -> str:
     """The line at the top of each rules page that leads to the same page in the others."""
     return " · ".join(f"**{OWN_NAMES[code]}**" if code == lang else f"[{OWN_NAMES[code]}]({page_name(code)})" for code in PAGE_LANGS)
+
+
+RULING = {  # rules.yaml `waivable`: what a table's `ruling accept` may do with the rule
+    True: N_("a table's ruling may set it aside"),
+    False: N_("a fact of the pieces: a ruling never sets it aside"),
+}
 MAX_LISTED = 5  # uncertain values named under a rule; more are counted
 
 
@@ -93,9 +99,10 @@ def translated_section(doc: GamePages, rule, lang: str) -> list[str]:
     source = _("source: {source}").format(source=escape(rule.source))
     english = _("in English, with the record that breaks it")
     checked = _(CHECKED.get(rule.checked, rule.checked))
+    ruling = _(RULING[rule.waivable])
     # the id stays out of the heading's words: a search for it finds the English heading first
     out = [f"### {escape(title)} {{#{rule.anchor}}}", "", *note, text, ""]
-    out += [f"`{rule.id}` · {source} · {checked} · [{english}](rules.md#{rule.anchor})", ""]
+    out += [f"`{rule.id}` · {source} · {checked} · {ruling} · [{english}](rules.md#{rule.anchor})", ""]
     typed = typed_as(f"{title} {text}")
     if typed:  # not shown, but indexed: munkasok finds the rule that says munkások
         out += [f'<p hidden class="typed-as">{html.escape(" ".join(typed))}</p>', ""]
@@ -119,7 +126,7 @@ def rule_section(doc: GamePages, rule) -> list[str]:
     # the id in the heading's words: a search for `purchase-funds` finds this heading first
     out = [f"### {escape(rule.title)} · `{rule.anchor}` {{#{rule.anchor}}}", "", rule.text, ""]
     out += figure(doc, rule.id)
-    out += [f"`{rule.id}` · source: {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)}", ""]
+    out += [f"`{rule.id}` · source: {escape(rule.source)} · {CHECKED.get(rule.checked, rule.checked)} · {RULING[rule.waivable]}", ""]
     if rule.reading:
         out += ['!!! note "How we read it"', "", *("    " + line for line in rule.reading.splitlines()), ""]
     if rule.reads:

@@ -107,6 +107,7 @@ class Rule:
     section: str | None = None
     # the rule in other languages, from rules.<lang>.yaml: (lang, title, text) each
     translations: tuple[tuple[str, str, str], ...] = ()
+    waivable: bool = True  # a table's ruling may set it aside; False: a fact of the pieces
 
     @property
     def anchor(self) -> str:
@@ -563,6 +564,15 @@ def available_games(root: Path | None = None) -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
 
 
+def unknown_game(name: str, known: list[str]) -> str:
+    """`unknown game 'speicherstad'; did you mean 'speicherstadt'? known games: ...`"""
+    import difflib
+
+    close = difflib.get_close_matches(str(name).lower(), known, n=1, cutoff=0.6)
+    guess = f"; did you mean {close[0]!r}?" if close else ";"
+    return f"unknown game {name!r}{guess} known games: {', '.join(known)}"
+
+
 def no_games(root: Path | None = None) -> SpecError:
     """The error for a data folder without a single game: it names REFEREE_DATA when that chose
     the folder, since an empty or mistyped REFEREE_DATA is the usual cause."""
@@ -630,6 +640,10 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str, box: tuple |
         raise SpecError(exc.file, exc.key, f"{exc.message} (the box file in use for {game}: correct it, or stop using it with referee box {game} --forget)", exc.line, exc.column) from None
     if cached is not None:
         cache.write(*cached, spec)
+        path = cached[0]
+        same_variants = path.name.rsplit("-", 1)[0] + "-"  # spec-GAME-VARIANTS-: older files of these specs
+        before = re.compile(rf"spec-{re.escape(game)}-[0-9a-f]{{24}}\.pickle")  # named before the variants were
+        cache.sweep(path.parent, path.name, lambda name: name.startswith(same_variants) or before.fullmatch(name) is not None)
     return spec
 
 
@@ -669,7 +683,8 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str, box_file: 
     except OSError:  # FileRefused too
         return None  # a file that cannot be read is reported by the full load
     key = digest.hexdigest()
-    return directory / f"spec-{game}-{key[:24]}.pickle", key
+    chosen = hashlib.sha256(repr(variants).encode("utf-8")).hexdigest()[:6]  # one file per set of variants
+    return directory / f"spec-{game}-{chosen}-{key[:24]}.pickle", key
 
 
 def _build_spec(game: str, variants: tuple[str, ...], root_str: str, box_file: Path | None = None) -> Spec:
@@ -678,8 +693,7 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str, box_file: P
     if not (game_dir / "game.yaml").is_file():
         if not available_games(root):
             raise no_games(root)
-        known = ", ".join(available_games(root))
-        raise SpecError(game_dir, "", f"unknown game {game!r}; known games: {known}")
+        raise SpecError(game_dir, "", unknown_game(game, available_games(root)))
 
     raw: dict[str, Any] = {}
     paths: dict[str, Path] = {}
@@ -836,6 +850,7 @@ def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Ru
                 source=entry["source"],
                 reads=tuple(entry.get("reads", ())),
                 checked=entry.get("checked", "move"),
+                waivable=entry.get("waivable", True),
                 reading=(entry.get("reading") or "").strip() or None,
                 section=entry.get("section"),
             )

@@ -19,6 +19,6 @@ class TestDisputes(DisputeCases):
     refused = (HEADER_2P + "red: beer\nblue: cloth\nred: beer\nruling accept: red went round the rondel\n", "red would hold -4 prestige, and the data allows no fewer than 0")
     problems = (
         PROBLEMS,
-        [(7, "hamburgum/checkpoint", None), (8, None, None), (9, "hamburgum/dockyard-cost", None), (10, "hamburgum/turn-order", 9)],
+        [(7, "hamburgum/checkpoint", None), (8, None, None), (9, "hamburgum/dockyard-cost", None)],  # repaired: no turn-order after it
         3,
     )

@@ -30,9 +30,9 @@ class TestDisputes(DisputeCases):
         [
             (33, "speicherstadt/checkpoint", None),
             (34, None, None),
-            (END + 1, "speicherstadt/trader-owned", None),
-            (END + 2, "speicherstadt/phase-order", END + 1),
-            (END + 3, "speicherstadt/checkpoint", END + 1),
+            (END + 1, "speicherstadt/trader-owned", None),  # no edit helps: the line is played as written
+            (END + 2, "speicherstadt/phase-order", None),
+            (END + 3, "speicherstadt/checkpoint", None),
         ],
         3,
     )

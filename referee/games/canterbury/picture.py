@@ -47,6 +47,8 @@ def draw(state: CanterburyState, caption: str) -> svg.Drawing:
     top += rows * step + sizes.district.gap
     _track(d.part("track"), state, sizes, top)
     bottom = _players(d, state, sizes, top + sizes.track.height)
+    short = initials(game.services)  # the letters an empty service slot shows
+    bottom = svg.key_row(d, [(None, short[service].lower(), service) for service in game.services], bottom, "service slots:")
     d.finish(bottom)
     return d
 
@@ -101,13 +103,18 @@ def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
     half = svg.half(track.marker)
     marker = svg.rect(g, at(state.city_position()) - half, y - half, track.marker, track.marker, fill=svg.paint(city.get("colour")).fill, stroke=svg.INK)
     svg.tip(marker, f"{city['owner']}: prosperity {state.city.prosperity}")
+    # markers on one space stack up as far as the room under the title goes, then side by side:
+    # never over the track's title
+    levels = max(1, int((y - track.marker - (top + track.title)) // track.stack))
     stacked: dict[int, int] = {}
     for colour in state.order:
         p = state.players[colour]
         spot = p.prosperity % length
         height = stacked.get(spot, 0)
         stacked[spot] = height + 1
-        svg.piece(g, at(spot), y - track.marker - (height + 1) * track.stack + track.piece, track.piece, colour, f"{p.seat.label}: prosperity {p.prosperity}")
+        level, column = height % levels, height // levels
+        svg.piece(g, at(spot) + column * (track.piece + track.piece), y - track.marker - (level + 1) * track.stack + track.piece, track.piece,
+                  colour, f"{p.seat.label}: prosperity {p.prosperity}")
 
 
 def _players(d: svg.Drawing, state: CanterburyState, sizes: svg.Layout, top: float) -> float:

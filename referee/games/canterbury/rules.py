@@ -256,6 +256,7 @@ class CanterburyState(State):
     """One game in progress: the board, the players, the city's prosperity and whose turn it is."""
 
     score_figure = "prosperity"
+    adoptable = {"money": "money"}
     # While a search asks about this position (`searching`): a Full Build of one structure
     # each player can make (None where there is none), found once. None at other times.
     _can_build: dict[str, Action | None] | None = None
@@ -814,6 +815,10 @@ class CanterburyState(State):
 
     def floors(self) -> dict[str, int | None]:
         return {"money": self.spec["setup"]["money_minimum"]}
+
+    def pieces(self) -> dict[str, int]:
+        structures = self.game.structures
+        return {f"the {structures[sid].name} tiles left on the structure sideboard": left for sid, left in self.board.supply.items()}
 
     def _advance_city(self, points: int, printed: list[str]) -> None:
         """Move the city marker by the city points printed at these addresses; every pass of

@@ -172,6 +172,7 @@ class HamburgumState(State):
     """One game in progress: set up as the rulebook sets it up, then changed move by move by `apply`."""
 
     score_figure = "prestige"
+    adoptable = {"money": "money", "prestige": "prestige"}
 
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace):
         self.game = game
@@ -763,6 +764,9 @@ class HamburgumState(State):
         colour = self.current()
         return Situation(round_, None, [colour], f"{colour} moves on the {self.spec.name(self.spec['rondel'], default='rondel')}", False)
 
+    def pieces(self) -> dict[str, int]:
+        return {"the Flying Dutchmen left": self.dutchmen}
+
     def floors(self) -> dict[str, int | None]:
         components = self.spec["components"]
         return {MONEY: components["money"]["minimum"], "prestige": components["prestige"]["minimum"]}
@@ -884,7 +888,7 @@ FIGURE_READERS = {
     "houses": lambda state, h: len(h.player.houses),
     "discs": lambda state, h: state.discs_free(h.player),
     "tokens": lambda state, h: len(h.player.tokens),
-    "unscored": lambda state, h: len(h.player.unscored()),
+    "unscored": lambda state, h: 0 if state.over else len(h.player.unscored()),  # final scoring scores them all
     "builder": lambda state, h: h.player.churches_built,
     "space": lambda state, h: [h.player.space] if h.player.space else [],
 }

@@ -36,6 +36,8 @@ def draw(state: SpeicherstadtState, caption: str) -> svg.Drawing:
     layout = svg.Layout(state.spec["picture"])
     d = svg.Drawing(layout.width, layout.width, f"{title}: {caption}")
     top = svg.heading(d, title, caption, situation_line(state.situation()), layout.margin)
+    goods = state.spec["components"]["goods"]  # the key first: the same in every position, shared by a replay's pictures
+    top = svg.key_row(d, [(goods_colour(state, good), "", good) for good in goods], top - svg.BODY, "goods:") + svg.PAD
     top = _supplies(d.part("supplies"), state, layout, top)
     top = _display(d, state, layout, top + layout.gap + svg.BODY)
     for colour in state.players:
@@ -137,18 +139,32 @@ def _card(g, state: SpeicherstadtState, layout: svg.Layout, index: int, slot, x:
         svg.text(g, x + svg.PAD, bottom, _("discarded"), size=svg.TINY, fill=svg.MUTED)
 
 
+def held_cards(state: SpeicherstadtState, cards) -> str:
+    """A player's cards, the same card once with its count (`3 x ship`), in the order first held."""
+    counted: dict[str, int] = {}
+    for card in cards:
+        name = card_text(state, card)
+        counted[name] = counted.get(name, 0) + 1
+    return ", ".join(name if n == 1 else f"{n} x {name}" for name, n in counted.items()) or "no cards"
+
+
 def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: float) -> float:
     sizes, left = layout.player, layout.margin
     p = state.players[colour]
     to_act = colour in state.situation().to_act
-    y = svg.player_band(g, left, top, svg.inside(layout.width, left), sizes.height - sizes.gap, colour, p.seat.label, to_act)
+    width = svg.inside(layout.width, left)
+    # the whole hand, over as many lines as it takes: the band grows by the lines past the first
+    hand = textwrap.wrap(_("cards: {cards}").format(cards=held_cards(state, p.cards)), svg.fit(width - svg.PAD, svg.SMALL)) or [_("cards: {cards}").format(cards="")]
+    step = svg.SMALL + svg.RADIUS
+    extra = step * (len(hand) - 1)
+    y = svg.player_band(g, left, top, width, sizes.height - sizes.gap + extra, colour, p.seat.label, to_act)
     svg.labelled(g, sizes.coins, y, _("coins"), p.coins)
     svg.labelled(g, sizes.points, y, _("points"), points(state, colour), rests_on(state, "cards", "scoring"))
     notes = (["to act"] if to_act else []) + (["start player"] if state.seats[state.start].colour == colour else [])
     svg.band_notes(g, sizes.notes, y, notes, layout.width - left - sizes.notes)
-    cards = ", ".join(card_text(state, c) for c in p.cards) or "no cards"
-    svg.text(g, left + svg.PAD, y + sizes.line, _("cards: {cards}").format(cards=cards), size=svg.SMALL, limit=svg.fit(svg.inside(layout.width, left)))
-    x, row = left + svg.PAD, y + sizes.goods
+    for n, words in enumerate(hand):
+        svg.text(g, left + svg.PAD, y + sizes.line + step * n, words, size=svg.SMALL)
+    x, row = left + svg.PAD, y + sizes.goods + extra
     cube = layout.cube.size
     for n, contract in enumerate(p.contracts, 1):
         svg.text(g, x, row, _("contract {n}").format(n=n), size=svg.TINY, fill=svg.MUTED)
@@ -165,4 +181,4 @@ def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: 
         if goods:
             svg.text(g, x, row, label, size=svg.TINY, fill=svg.MUTED)
             x = _cubes(g, state, layout, x + len(label) * svg.TINY * svg.CHAR + svg.PAD, row - cube, sorted(goods)) + sizes.group_gap
-    return top + sizes.height
+    return top + sizes.height + extra

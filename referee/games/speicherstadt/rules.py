@@ -171,6 +171,8 @@ class SpeicherstadtState(State):
     """One game of The Speicherstadt in progress; `game` is the Speicherstadt object (game.py)
     whose tables (card roles, seasons, goods) the rules read."""
 
+    adoptable = {"coins": "coins"}
+
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace):
         spec = game.spec
         self.game = game
@@ -248,13 +250,17 @@ class SpeicherstadtState(State):
             if self.phase == LOADING:
                 self._close_round()
             if self.phase == DEMAND and not self.placed:
+                if self.last_round:
+                    raise Violation(rule("supply-size"), f"all {len(self.slots)} cards of the last round are out; the fires left in the pile are revealed after this round's Loading")
                 raise Violation(rule("supply-size"), f"all {len(self.slots)} cards of this round are out; no further card is revealed")
+            if self.last_round and self.phase in (DEMAND, PURCHASE, LOADING):
+                refuse(rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}; this is the last round, and the fires left in the pile come after its Loading")
             require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}")
             self._reveal(move)
         elif isinstance(move, Place):
             self._check_player(move.player, move)
             if self.phase != DEMAND:
-                refuse(rule("phase-order"), self._phase_message("workers are placed in Demand"))
+                refuse(rule("phase-order"), self._phase_message("workers are placed in Demand") + self._all_placed(move.player))
             self._place(move)
         elif isinstance(move, Offer):
             self._check_player(move.player, move)
@@ -397,6 +403,12 @@ class SpeicherstadtState(State):
     def demand_total(self) -> int:
         return len(self.seats) * self.spec["components"]["workers"]["bidding"]
 
+    def _all_placed(self, colour: str) -> str:
+        """`; beige has placed all 3 workers` where that is why a placing is refused, or ''."""
+        bidding = self.spec["components"]["workers"]["bidding"]
+        placed = sum(slot.queue.count(colour) for slot in self.slots)
+        return f"; {colour} has placed all {bidding} workers this round" if self.slots and placed >= bidding else ""
+
     def to_place(self) -> str:
         return self.seats[(self.start + self.placed) % len(self.seats)].colour
 
@@ -405,7 +417,7 @@ class SpeicherstadtState(State):
         expected = self.to_place()
         demand_turn, column_full = rule("demand-turn"), rule("column-full")
         if move.player != expected:  # the messages are written only for a broken rule: this runs every placing
-            refuse(demand_turn, f"it is {expected}'s turn to place a worker, not {move.player}'s")
+            refuse(demand_turn, f"it is {expected}'s turn to place a worker, not {move.player}'s{self._all_placed(move.player)}")
         if not 1 <= move.slot <= len(self.slots):  # no ruling puts a worker above a card that is not there
             raise Violation(rule("demand-slot"), f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards")
         slot = self.slots[move.slot - 1]
@@ -445,6 +457,8 @@ class SpeicherstadtState(State):
         turn = rule("purchase-turn")
         # the messages are written only for a broken rule: this runs at every offer
         if move.slot is not None and move.slot != self.purchase_slot + 1:
+            if 1 <= move.slot <= len(self.slots) and not self.slots[move.slot - 1].queue:
+                refuse(turn, f"nobody queued for slot {move.slot}, so its card is discarded unbought (purchase-discard); slot {self.purchase_slot + 1} is being offered")
             refuse(turn, f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
         if move.player != colour:
             refuse(turn, f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
@@ -679,6 +693,9 @@ class SpeicherstadtState(State):
                     what = {"contracts": "score-contracts", "counting offices": "score-counting-offices"}.get(part, "score-cards")
                     notes.append((colour, "points", points, rule(what), f"final scoring: {part}"))
         return notes
+
+    def pieces(self) -> dict[str, int]:
+        return {f"the {good} cubes in the bag": left for good, left in self.bag.items()}
 
     def floors(self) -> dict[str, int | None]:
         """Coins stop at the data's minimum; points have no floor (negative-score)."""

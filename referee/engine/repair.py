@@ -1,0 +1,760 @@
+"""Slips and their repairs: what `check --keep-going` and `referee repair` do at a line the
+rules refuse or the notation cannot read.
+
+A scribe's slips are small: another player's colour, a neighbouring number, a name nearly
+right, a line left out, two lines swapped, a line written twice or one too many. At such a
+line the search tries each of these edits on the position (`Position.snapshot` and
+`restore`), reads on with it over the next lines, and keeps the edit under which the most of
+them stay legal and the checkpoints among them agree; on a tie the smaller edit. The replay
+then goes on from the repaired position, so that one slip gives one diagnostic, which names
+the repair (`Diagnostic.repair`).
+
+The search is bounded, so that a record full of garbage still finishes quickly: it reads at
+most `WINDOW` lines ahead, stops at the first edit that reads that far, tries at most
+`MAX_INSERTS` missing lines, and searches at most `MAX_SEARCHES` times a record; after that
+the replay goes on as it did before repairs (a refused move void, an unreadable line skipped).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import random
+import re
+from dataclasses import dataclass, field
+
+from referee.engine.position import Outcome, Position
+from referee.errors import RecordError
+from referee.notation.parser import Checkpoint, Move, Record, Result, Ruling, parse
+from referee.report.diagnostics import Diagnostic
+from referee.spec.figures import written
+
+WINDOW = 30  # entries read ahead to judge an edit
+LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
+MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
+BACK = 12  # lines before a refused one searched for a slip the rules took
+SAMPLES = 24  # moves the random player draws as a missing line, when the listed ones do not do
+SAMPLE_SEED = 0
+MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
+MAX_SEARCHES = 40  # problems of one record that get a search
+MAX_NAMES = 3  # nearest names tried for each word
+MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
+
+# what each kind of edit costs: on a tie of lines that agree, the cheaper edit is kept
+COST = {"player": 1, "number": 1, "name": 1, "word": 1, "figures": 1, "twice": 1, "far-number": 2, "missing": 2, "swap": 2, "extra": 3, "guess": 3}
+
+VOID_NOTE = "no repair found; the move is treated as void: the replay goes on without it"
+UNSEARCHED_VOID_NOTE = "the move is treated as void: the replay goes on without it"
+UNSEARCHED_SKIPPED_NOTE = "the line is skipped"
+SKIPPED_NOTE = "no repair found; the line is skipped"
+ACCEPTED_NOTE = "no repair found; the replay goes on from the line as written, as after a ruling accept"
+SEARCHES_NOTE = f"no repair is searched after {MAX_SEARCHES} problems in one record"
+
+
+@dataclass
+class Item:
+    """One line of the record in order: an entry (a move with the ruling on it, a checkpoint,
+    the result, a ruling after no move), or a line that cannot be read."""
+
+    line: int
+    entry: object | None = None
+    ruling: Ruling | None = None
+    problem: RecordError | None = None
+
+    def pos_of(self):
+        return self.entry.pos if self.entry is not None else self.problem.pos
+
+
+@dataclass
+class Edit:
+    """A candidate repair: the entries played instead of `consumed` lines from the slip on,
+    the lines written for them, and what kind of slip it assumes."""
+
+    kind: str
+    entries: list
+    lines: list[str]
+    consumed: int = 1
+
+    @property
+    def cost(self) -> int:
+        return COST[self.kind]
+
+
+@dataclass
+class Repair:
+    """A repair proposed and taken: where, the record's lines it replaces, the lines it
+    writes instead, and how many later lines and checkpoints agree with it."""
+
+    line: int
+    kind: str
+    original: list[str]
+    lines: list[str]
+    at: list[int] = field(default_factory=list)  # the record's lines it replaces
+    agreeing: int = 0
+    checkpoints: int = 0
+    diagnostic: Diagnostic | None = None
+    earlier: bool = False  # the slip is on an earlier line, which the rules took
+    at_end: bool = False  # the lines after it were counted to the record's end
+
+    def proposal(self) -> str:
+        shown = " / ".join(self.lines)
+        if self.kind == "missing":
+            what = f"a line missing before it: {self.lines[0]}"
+        elif self.kind == "swap":
+            what = f"the next line first: {shown}"
+        elif self.kind == "twice":
+            what = "leave the line out: it is written twice"
+        elif self.kind == "extra":
+            what = "leave the line out"
+        elif self.kind == "guess":
+            what = f"the legal line that reads on furthest: {shown}"
+        else:
+            what = shown
+        if self.earlier and self.kind in ("twice", "extra"):
+            what = f"leave line {self.at[0]} out" + (": it is written twice" if self.kind == "twice" else "")
+        elif self.earlier and self.kind == "missing":
+            what = f"a line missing before line {self.at[0]}: {self.lines[0]}"
+        elif self.earlier and self.kind == "swap":
+            what = f"lines {self.at[0]} and {self.at[1]} the other way round: {shown}"
+        elif self.earlier:
+            what = f"line {self.at[0]} reads {what}"
+        checks = f" and {self.checkpoints} checkpoint{'' if self.checkpoints == 1 else 's'}" if self.checkpoints else ""
+        if self.agreeing == 1:
+            agree = f"the next line{checks} agree{'' if checks else 's'} with it"
+        elif self.agreeing:
+            agree = f"the next {self.agreeing} lines{checks} agree with it"
+        else:
+            agree = "no later line to check it against" if self.at_end else "the next line has a problem of its own"
+        return f"{what} ({agree})"
+
+    def settle(self, at_end: bool = False) -> None:
+        """Write the proposal into the diagnostic, now that the lines after it are counted
+        (up to the next problem, or the record's end)."""
+        self.at_end = at_end
+        if self.diagnostic is not None:
+            self.diagnostic.repair = self.proposal()
+
+
+def items_of(record: Record) -> list[Item]:
+    """The record's entries and unreadable lines in line order, each ruling with its move."""
+    items: list[Item] = []
+    entries = record.entries
+    for index, entry in enumerate(entries):
+        if isinstance(entry, Ruling) and index and isinstance(entries[index - 1], (Move, Checkpoint)):
+            continue
+        ruling = entries[index + 1] if isinstance(entry, (Move, Checkpoint)) and index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
+        items.append(Item(entry.pos.line if entry.pos else 0, entry, ruling))
+    items.extend(Item(p.pos.line if p.pos else 0, problem=p) for p in record.unreadable)
+    items.sort(key=lambda it: it.line)
+    return items
+
+
+def written_text(record: Record, line: int) -> str:
+    """A line as the record writes it, without a comment after it."""
+    return record.line(line).split("#", 1)[0].strip()
+
+
+class Mending:
+    """A replay with keep_going that repairs each slip and goes on from the repaired position.
+
+    `run` is the replay's course (`replay._Run`): it tells the visitor of each outcome."""
+
+    def __init__(self, run, record: Record, position: Position):
+        self.run, self.record, self.position, self.game = run, record, position, position.game
+        self.items = items_of(record)
+        self.searches = 0
+        self.pending: Repair | None = None
+        self.repairs: list[Repair] = []
+        self.safe = None  # (index, Mark): a position kept before an item, to search back from
+        self.clean_before = False  # the item before agreed
+
+    # --- the replay ----------------------------------------------------------------------
+
+    def entries(self, stop_after: int | None, stop_line: int | None, open_end: bool) -> bool:
+        position, items = self.position, self.items
+        finished_by_result = False
+        i = 0
+        while i < len(items):
+            item = items[i]
+            if stop_line is not None and item.line > stop_line:
+                self._settle(at_end=True)
+                return True
+            if stop_after is not None and position.moves >= stop_after and not isinstance(item.entry, Result):
+                if isinstance(item.entry, Move):
+                    break
+                i += 1
+                continue
+            if isinstance(item.entry, Result) and stop_after is not None:
+                i += 1
+                continue
+            if isinstance(item.entry, Move) and (self.safe is None or self.safe[0] < i) and position.book is None and (
+                    not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
+                self.safe = (i, position.snapshot())
+            before = position.move_lines
+            outcome = self._apply(item)
+            self.clean_before = outcome is not None and _clean(outcome)
+            if outcome is not None and (_clean(outcome) or (isinstance(item.entry, Move) and outcome.played)):
+                self._agree(item, outcome)
+                self.run.visitor.enter(item.entry)
+                self.run.tell(outcome)
+                i += 1
+            else:
+                position.move_lines = before
+                i = self._mend(i, outcome)
+            if isinstance(item.entry, Result):
+                finished_by_result = position.state.is_over()
+        self._settle(at_end=True)
+        if stop_after is None and not finished_by_result and not open_end:
+            self.run.tell(position.end())
+        return True
+
+    def _apply(self, item: Item) -> Outcome | None:
+        """Play one item on the position; None for a line that cannot be read."""
+        entry = item.entry
+        if item.problem is not None:
+            return None
+        if isinstance(entry, Move):
+            return self.position.apply(entry, item.ruling, carry_on=True)
+        if isinstance(entry, Checkpoint):
+            return self.position.apply(entry, item.ruling)
+        if isinstance(entry, Ruling):
+            return self.position._problem(entry, f"{self.game.name}/ruling", "a ruling decides on the move on the line before it, and this one follows no move", entry.pos)
+        return self.position.apply(entry)
+
+    def _agree(self, item: Item, outcome: Outcome) -> None:
+        if self.pending is not None:
+            self.pending.agreeing += 1
+            if isinstance(item.entry, Checkpoint) and outcome.confirmed:
+                self.pending.checkpoints += 1
+
+    def _settle(self, at_end: bool = False) -> None:
+        if self.pending is not None:
+            self.pending.settle(at_end)
+            self.pending = None
+
+    # --- at a problem --------------------------------------------------------------------
+
+    def _mend(self, i: int, outcome: Outcome | None) -> int:
+        """Report the problem at item i with its repair, play the repair, and return the
+        index of the next item to read."""
+        self._settle()
+        item, position = self.items[i], self.position
+        diagnostic = self._diagnostic(item, outcome)
+        if self.searches >= MAX_SEARCHES:
+            if self.searches == MAX_SEARCHES:
+                diagnostic.notes.append(SEARCHES_NOTE)
+                self.searches += 1
+            return self._unrepaired(i, outcome, diagnostic)
+        self.searches += 1
+        mark = position.snapshot()
+        book, position.book = position.book, None  # trials leave nothing in the ledger
+        back = None
+        try:
+            best, key = self._search(i, mark, outcome)
+            if best is None or key[0] < min(i + 1 + WINDOW, len(self.items)):
+                back = self._search_back(i, key if best is not None else (i, 0, 0), best if best is not None and best.kind == "missing" else None)
+            elif best.kind == "missing" and isinstance(item.entry, Move):
+                back = self._earlier_place(i, mark, best)
+        finally:
+            position.book = book
+            position.restore(mark)
+        if back is not None:
+            return self._mend_back(i, back, outcome, diagnostic)
+        if best is None:
+            return self._unrepaired(i, outcome, diagnostic)
+        consumed = self.items[i:i + best.consumed]
+        repair = Repair(item.line, best.kind, [written_text(self.record, it.line) for it in consumed], best.lines, [it.line for it in consumed], diagnostic=diagnostic)
+        if best.kind == "missing":
+            repair.at = [self._after_last_move(i, mark, best)]
+        if best.kind != "figures":
+            diagnostic.figure = None  # the figure is right once the repair is made: no ledger to show
+        self._tell_problem(item, outcome, diagnostic, every_figure=best.kind == "figures")
+        for entry in best.entries:
+            self.run.visitor.enter(entry)
+            self.run.visitor.visit(_quiet(self.position.apply(entry, carry_on=True)), position)
+        self.repairs.append(repair)
+        self.run.visitor.repaired(repair)
+        self.pending = repair
+        self.safe = None
+        return i + best.consumed
+
+    def _mend_back(self, i: int, back: tuple[int, Edit], outcome: Outcome | None, diagnostic: Diagnostic) -> int:
+        """Repair an earlier line k: the position goes back to the last one kept, plays on to
+        line k, the repair and the lines after it (told already), and the replay reads item
+        i again, which the repair makes legal."""
+        k, edit = back
+        position, items = self.position, self.items
+        start, mark = self.safe
+        position.restore(mark)
+        for item in items[start:k]:
+            self._apply(item)
+        for entry in edit.entries:
+            position.apply(entry, carry_on=True)
+        for item in items[k + edit.consumed:i]:
+            self._apply(item)
+        consumed = items[k:k + edit.consumed]
+        repair = Repair(items[i].line, edit.kind, [written_text(self.record, it.line) for it in consumed], edit.lines, [it.line for it in consumed], diagnostic=diagnostic)
+        repair.earlier = True
+        diagnostic.figure = None
+        self._tell_problem(items[i], outcome, diagnostic)
+        self.repairs.append(repair)
+        self.run.visitor.repaired(repair)
+        self.pending = repair
+        self.safe = None
+        return i
+
+    def _after_last_move(self, i: int, mark, edit: Edit) -> int:
+        """Where a line missing before item i goes: after the last move before it, ahead of
+        the checkpoints that follow that move, when they agree with it there too (a
+        checkpoint changes nothing, so the position before them is the one at item i)."""
+        position, j = self.position, i
+        while j and isinstance(self.items[j - 1].entry, Checkpoint):
+            j -= 1
+        if j < i:
+            book, position.book = position.book, None
+            try:
+                position.restore(mark)
+                position.apply(edit.entries[0], carry_on=True)
+                if not all(_clean(position.apply(it.entry)) for it in self.items[j:i]):
+                    j = i
+            finally:
+                position.book = book
+                position.restore(mark)
+        return self.items[j].line
+
+    def _diagnostic(self, item: Item, outcome: Outcome | None) -> Diagnostic:
+        if outcome is None:
+            return Diagnostic("error", item.problem.message, item.problem.pos)
+        if outcome.unreadable is not None:
+            return Diagnostic("error", outcome.unreadable.message, outcome.unreadable.pos)
+        errors = [d for d in outcome.diagnostics if d.severity == "error"]
+        return errors[0] if isinstance(item.entry, (Checkpoint, Result)) else errors[-1]
+
+    def _tell_problem(self, item: Item, outcome: Outcome | None, diagnostic: Diagnostic, every_figure: bool = False) -> None:
+        """The problem, told once: the outcome's warnings go with it, and with `every_figure`
+        each figure a checkpoint states wrongly."""
+        self.run.seen.append(diagnostic)
+        if outcome is None or outcome.unreadable is not None:
+            self.run.visitor.unreadable(diagnostic)
+            return
+        self.run.visitor.enter(item.entry)
+        others = [d for d in outcome.diagnostics if d is not diagnostic and (d.severity != "error" or (every_figure and d.figure))]
+        self.run.visitor.visit(Outcome(item.entry, [diagnostic, *others], confirmed=outcome.confirmed), self.position)
+
+    def _unrepaired(self, i: int, outcome: Outcome | None, diagnostic: Diagnostic) -> int:
+        """No edit helps: go on from the table's own line if the state can take it (as a
+        ruling accept would), else without it. A checkpoint's figures change nothing."""
+        item, position = self.items[i], self.position
+        self.safe = None
+        if isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None:
+            if isinstance(item.entry, Result):
+                position.apply(item.entry)  # the result closes the game as before
+            self.run.visitor.enter(item.entry)
+            self.run.tell(outcome)
+            return i + 1
+        if isinstance(item.entry, Move) and self.searches <= MAX_SEARCHES:
+            before = position.move_lines
+            accepted = position.apply(item.entry, Ruling("accept", None, item.entry.pos), carry_on=True)
+            if accepted.played:
+                diagnostic.notes.append(ACCEPTED_NOTE)
+                self._tell_problem(item, outcome, diagnostic)
+                return i + 1
+            position.move_lines = before + 1
+            diagnostic.notes.append(VOID_NOTE)
+        elif isinstance(item.entry, Move):  # past the searches: as before repairs, and as fast
+            diagnostic.notes.append(UNSEARCHED_VOID_NOTE)
+            position.move_lines += 1  # a refused move still counts for the move numbers
+        else:
+            diagnostic.notes.append(SKIPPED_NOTE if self.searches <= MAX_SEARCHES else UNSEARCHED_SKIPPED_NOTE)
+        self._tell_problem(item, outcome, diagnostic)
+        words = written_text(self.record, item.line).split()
+        if isinstance(item.entry, Move) or (words and words[0].lower() not in ("check", "result") and not words[0].startswith("[")):
+            self.run.diverge(diagnostic.pos)  # a skipped line that may have been a move
+        return i + 1
+
+    def _rules_line(self, entry) -> str | None:
+        """The checkpoint or result line with the rules' figures in place of the stated ones."""
+        state = self.position.state
+        if isinstance(entry, Checkpoint):
+            try:
+                ours = state.figures(state.seat(entry.player).colour, {f.key for f in entry.figures})
+            except Exception:  # a player or figure the check named already
+                return None
+            return f"check {entry.player}: " + ", ".join(f"{f.key} {written(ours[f.key])}" for f in entry.figures if f.key in ours)
+        if isinstance(entry, Result):
+            totals = {s.seat.colour: s.total for s in state.standings()}
+            return "result " + ", ".join(f"{c} {totals.get(c, p)}" for c, p, _ in entry.scores)
+        return None
+
+    # --- the search ----------------------------------------------------------------------
+
+    def _search(self, i: int, mark, outcome: Outcome | None) -> tuple[Edit | None, tuple]:
+        """The edit of item i under which the record reads on furthest, and its key (the
+        item reached, the figures confirmed, less the cost). Edits come cheapest first; once
+        one reads on through the window, only edits as cheap are tried still, and those that
+        read as far are told apart over a longer window."""
+        best, best_key, full = None, (i, 0, 0), []
+        until = i + 1 + WINDOW
+        for edit in self._edits(i, outcome):
+            if full and edit.cost > full[0].cost:
+                break
+            self.position.restore(mark)
+            if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
+                continue
+            reach, confirmed, through = self._read_on(i + edit.consumed, until)
+            key = (reach, confirmed, -edit.cost)
+            if best is None or key > best_key:
+                best, best_key = edit, key
+            if through:
+                full.append(edit)
+        if not full and (isinstance(self.items[i].entry, Move) or (isinstance(self.items[i].entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None)):
+            # a line missing that the legal moves do not spell out (a chance outcome, a move of
+            # several parts): moves the game's random player draws, read on the same way
+            text = written_text(self.record, self.items[i].line)
+            for move, line in self._sampled(mark):
+                self.position.restore(mark)
+                edit = Edit("missing", [dataclasses.replace(move, pos=self.items[i].pos_of(), number=None), self.items[i].entry], [line, text])
+                if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
+                    continue
+                reach, confirmed, through = self._read_on(i + 1, until)
+                key = (reach, confirmed, -edit.cost)
+                if best is None or key > best_key:
+                    best, best_key = edit, key
+                if through:
+                    full.append(edit)
+        if len(full) > 1:
+            scores = []
+            for edit in full[:MAX_TIES]:
+                self.position.restore(mark)
+                for e in edit.entries:
+                    self.position.apply(e, carry_on=True)
+                scores.append(self._read_on(i + edit.consumed, i + 1 + LONG_WINDOW)[:2])
+            best = full[scores.index(max(scores))]
+        elif full:
+            best = full[0]
+        if best is not None and best_key[0] == i + best.consumed and i + best.consumed < len(self.items):
+            return None, (i, 0, 0)  # the very next line refuses it too: no edit helps
+        return best, best_key
+
+    def _search_back(self, i: int, beat: tuple, missing: Edit | None = None, until: int | None = None,
+                     only_missing: bool = False) -> tuple[int, Edit] | None:
+        """A slip on one of the few lines before item i that the rules took (a number or a
+        player still legal there) and that item i is the first to show: the edit of such a
+        line, from the last position kept (`safe`), under which the record reads on further
+        than `beat`. Only replacements, swaps and lines left out are tried there."""
+        if self.safe is None or self.position.book is not None:
+            return None
+        start, mark = self.safe
+        first = max(start, i - BACK)
+        position, items = self.position, self.items
+        position.restore(mark)
+        for item in items[start:first]:
+            self._apply(item)
+        until = until or i + 1 + WINDOW
+        best, best_key = None, (beat[0] + 1, -1, -99)  # it must read further than the edits at i
+        for k in range(first, i):
+            item = items[k]
+            if isinstance(item.entry, Move) and item.ruling is None:
+                here = position.snapshot()
+                edits = self._replacements(k, missing)
+                for edit in edits[:1] if only_missing and missing is not None else edits:
+                    position.restore(here)
+                    if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
+                        continue
+                    reach, confirmed, _ = self._read_on(k + edit.consumed, until)
+                    key = (reach, confirmed, -edit.cost)
+                    if key >= best_key:
+                        best, best_key = (k, edit), key
+                position.restore(here)
+            self._apply(item)
+        return best
+
+    def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit] | None:
+        """A line missing that the search puts back before item i may belong a few lines
+        earlier (the order of revealed cards matters, and shows only much later): the same
+        line before each of those lines, read on over LONG_WINDOW, if one reads further."""
+        position = self.position
+        position.restore(mark)
+        for e in missing.entries:
+            position.apply(e, carry_on=True)
+        until = i + 1 + LONG_WINDOW
+        reach, confirmed, _ = self._read_on(i + 1, until)
+        return self._search_back(i, (reach, confirmed, 0), missing, until=until, only_missing=True)
+
+    def _replacements(self, k: int, missing: Edit | None = None) -> list[Edit]:
+        """The edits of an earlier line that the rules took: another legal line one word
+        apart, the line swapped with the next one, the line left out, and the line that the
+        search at the refused line found missing (`missing`), put back before this one."""
+        item, items = self.items[k], self.items
+        text = written_text(self.record, item.line)
+        prefix, words = _split(text)
+        edits = []
+        if missing is not None:
+            edits.append(Edit("missing", [dataclasses.replace(missing.entries[0], pos=item.entry.pos), item.entry], [missing.lines[0], text]))
+        seen = {_normal(text)}
+        for move, line in self._legal():
+            kind = _one_word_apart(words, _split(line)[1], self.position)
+            if kind and _normal(line) not in seen:
+                seen.add(_normal(line))
+                edits.append(Edit(kind, [dataclasses.replace(move, pos=item.entry.pos, number=item.entry.number)], [prefix + line]))
+        for kind, new in _number_edits(prefix, words):  # a number the legal moves list only in a short form
+            if _normal(new) not in seen:
+                seen.add(_normal(new))
+                entry = self._read(new, item.line)
+                if entry is not None:
+                    edits.append(Edit(kind, [entry], [new]))
+        following = items[k + 1] if k + 1 < len(items) else None
+        if following is not None and isinstance(following.entry, Move) and following.ruling is None:
+            edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
+        previous = items[k - 1] if k else None
+        twice = previous is not None and _normal(written_text(self.record, previous.line)) == _normal(text)
+        edits.append(Edit("twice" if twice else "extra", [], [], 1))
+        edits.sort(key=lambda e: e.cost)
+        return edits
+
+    def _read_on(self, j: int, until: int) -> tuple[int, int, bool]:
+        """How far the record reads on from item j towards item `until`: the first item that
+        does not agree (or `until`), the figures confirmed on the way, and whether it got
+        through (to `until`, or to the record's clean end)."""
+        confirmed = 0
+        for k in range(j, min(until, len(self.items))):
+            if self.items[k].problem is not None:
+                continue  # a line no edit here makes readable: it neither counts nor stops
+            outcome = self._apply(self.items[k])
+            if not _clean(outcome):
+                return k, confirmed, False
+            confirmed += outcome.confirmed
+        if until >= len(self.items):
+            if not _clean(self.position.end()):
+                return len(self.items), confirmed, False
+            return len(self.items) + 1, confirmed, True
+        return until, confirmed, True
+
+    def _edits(self, i: int, outcome: Outcome | None) -> list[Edit]:
+        """Every candidate edit at item i, cheapest first."""
+        item, items = self.items[i], self.items
+        text = written_text(self.record, item.line)
+        edits: list[Edit] = []
+        seen = {_normal(text)}
+        stated = isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None
+        if stated:  # the figures the rules give, written in place of the stated ones
+            line = self._rules_line(item.entry)
+            entry = self._read(line, item.line) if line else None
+            if entry is not None:
+                edits.append(Edit("figures", [entry], [line]))
+
+        def replace(kind: str, new: str) -> None:
+            if _normal(new) in seen:
+                return
+            seen.add(_normal(new))
+            entry = self._read(new, item.line)
+            if entry is not None:
+                edits.append(Edit(kind, [entry], [new]))
+
+        legal = self._legal()
+        prefix, words = _split(text)
+        for _move, line in [] if stated else legal:
+            kind = _one_word_apart(words, _split(line)[1], self.position)
+            if kind:
+                replace(kind, prefix + line)
+        for kind, new in [] if stated else self._text_edits(item, prefix, words, legal):
+            replace(kind, new)
+        if item.problem is not None and words and words[0].lower() not in ("check", "result", "ruling") and not words[0].startswith("["):
+            for move, line in legal[:MAX_INSERTS]:  # an unreadable move: any legal line in its place
+                if _normal(line) not in seen:
+                    edits.append(Edit("guess", [dataclasses.replace(move, pos=item.problem.pos, number=None)], [prefix + line]))
+        if isinstance(item.entry, Move) or stated:
+            for move, line in legal[:MAX_INSERTS]:
+                inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
+                edits.append(Edit("missing", [inserted, item.entry], [line, text], 1))
+            following = items[i + 1] if i + 1 < len(items) else None
+            if following is not None and isinstance(following.entry, Move) and item.ruling is None and following.ruling is None:
+                edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
+        previous = items[i - 1] if i else None
+        twice = previous is not None and _normal(written_text(self.record, previous.line)) == _normal(text)
+        edits.append(Edit("twice" if twice else "extra", [], [], 1))
+        edits.sort(key=lambda e: e.cost)
+        return edits
+
+    def _sampled(self, mark) -> list[tuple[Move, str]]:
+        """Up to SAMPLES moves that the game's random player draws at the position, other than
+        the legal moves listed, the same ones on every run (a seeded draw)."""
+        try:
+            choose = self.game.random_player()
+        except Exception:  # a game without a random player: no samples
+            return []
+        listed = {line for _, line in self._legal()}
+        rng, out, seen = random.Random(SAMPLE_SEED), [], set(listed)
+        for _ in range(SAMPLES):
+            self.position.restore(mark)
+            try:
+                move = choose(self.position.state, rng)
+                line = self.game.format_move(move)
+            except Exception:  # a position the random player cannot move from
+                break
+            if line not in seen:
+                seen.add(line)
+                out.append((move, line))
+        return out
+
+    def _legal(self) -> list[tuple[Move, str]]:
+        try:
+            moves = self.position.legal_moves()
+        except Exception:  # a position the search cannot enumerate: no move-based edits
+            return []
+        return [(m, self.game.format_move(m)) for m in moves]
+
+    def _text_edits(self, item: Item, prefix: str, words: list[str], legal) -> list[tuple[str, str]]:
+        """Edits of the written words themselves: the actor's colour, a number one off, the
+        names a reading error suggests, and the nearest words of the legal moves and of the
+        record."""
+        out: list[tuple[str, str]] = []
+        if not words or len(words) > MAX_WORDS:
+            return out
+        first = words[0].rstrip(":")
+        if words[0].endswith(":") and first.lower() not in ("check",):
+            for seat in self.position.state.seats:
+                if seat.colour != self.position.players.colour_of(first):
+                    out.append(("player", prefix + " ".join([seat.colour + ":", *words[1:]])))
+        out.extend(_number_edits(prefix, words))
+        if item.problem is not None:  # a word too many
+            for n in range(1, len(words)):
+                out.append(("word", prefix + " ".join([*words[:n], *words[n + 1:]])))
+        suggested = _suggestions(item.problem.message) if item.problem is not None else []
+        vocabulary = self._vocabulary(legal)
+        for n, word in enumerate(words):
+            bare = word.rstrip(":,").lower()
+            if not bare.isalpha() or bare in vocabulary:
+                continue
+            near = [s for s in suggested if difflib.SequenceMatcher(None, s, bare).ratio() > 0.5]
+            near += difflib.get_close_matches(bare, vocabulary, n=MAX_NAMES, cutoff=0.6)
+            for name in dict.fromkeys(near):
+                new = word.lower().replace(bare, name)
+                out.append(("name", prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+        return out
+
+    def _vocabulary(self, legal) -> list[str]:
+        """The words the legal moves and the record's readable lines use."""
+        words: set[str] = set()
+        for _, line in legal:
+            words.update(w.rstrip(":,").lower() for w in line.split())
+        unreadable = {it.line for it in self.items if it.problem is not None}
+        for number, line in enumerate(self.record.lines, 1):
+            if number not in unreadable and not line.lstrip().startswith(("[", "#")):
+                words.update(w.rstrip(":,").lower() for w in line.split("#", 1)[0].split())
+        return sorted(w for w in words if w.isalpha())
+
+    def _read(self, text: str, line: int):
+        """A line's text as its entry, on line `line`; None when it cannot be read."""
+        try:
+            record = parse("\n" * (line - 1) + text + "\n", self.record.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
+        except RecordError:
+            return None
+        if len(record.entries) != 1:
+            return None
+        self.position.resolve(record.entries)
+        return record.entries[0]
+
+
+def repaired_text(text: str, repairs: list[Repair], mark: bool = True) -> str:
+    """The record's text with every repair applied; with `mark`, a comment before each
+    repaired place names the line it was and what the record wrote there."""
+    lines = text.split("\n")
+    before: dict[int, list[str]] = {}  # lines put in front of a line of the record, by its index
+    for repair in repairs:
+        first = repair.at[0] - 1
+        was = "; ".join(repair.original)
+        note = [f"# repaired line {repair.at[0]}, the record wrote: {was}"] if mark else []
+        if repair.kind == "missing":
+            before.setdefault(first, []).extend([f"# repaired: a line missing before line {repair.at[0]}"] if mark else [])
+            before.setdefault(first, []).append(repair.lines[0])
+        elif repair.kind in ("twice", "extra"):
+            lines[first] = f"# repaired: line {repair.at[0]} left out: {was}" if mark else None
+        else:
+            before.setdefault(first, []).extend(note)
+            for number, new in zip(repair.at, repair.lines):
+                old = lines[number - 1]
+                indent = old[:len(old) - len(old.lstrip())]
+                comment = old.split("#", 1)[1] if "#" in old else None
+                lines[number - 1] = indent + new + (f"  #{comment}" if comment is not None else "")
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        out.extend(before.get(index, ()))
+        if line is not None:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _clean(outcome: Outcome) -> bool:
+    return outcome.unreadable is None and not any(d.severity == "error" for d in outcome.diagnostics)
+
+
+def _quiet(outcome: Outcome) -> Outcome:
+    """A repaired entry's outcome, told without a diagnostic of its own."""
+    return Outcome(outcome.entry, [d for d in outcome.diagnostics if d.severity != "error"], outcome.played, outcome.ruling, outcome.confirmed)
+
+
+def _number_edits(prefix: str, words: list[str]) -> list[tuple[str, str]]:
+    """The line with one of its numbers one or two off (a slot, a district, a count)."""
+    out = []
+    for n, word in enumerate(words):
+        for match in re.finditer(r"\d+", word):
+            value = int(match.group())
+            for step, kind in ((-1, "number"), (1, "number"), (-2, "far-number"), (2, "far-number")):
+                if value + step >= 0:
+                    new = word[:match.start()] + str(value + step) + word[match.end():]
+                    out.append((kind, prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+    return out
+
+
+_MOVE_NUMBER = re.compile(r"^\d+\.$")
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    """A line's move number (kept as written, with its space) and its words."""
+    words = text.split()
+    if words and _MOVE_NUMBER.match(words[0]):
+        return words[0] + " ", words[1:]
+    return "", words
+
+
+def _normal(text: str) -> str:
+    return " ".join(_split(text.lower())[1])
+
+
+def _one_word_apart(written_words: list[str], legal_words: list[str], position: Position) -> str | None:
+    """The kind of slip that makes the written words from a legal move's, when they differ in
+    one word only: the player, a number, or a name."""
+    if len(written_words) != len(legal_words):
+        return None
+    ours = [w.lower() for w in written_words]
+    if ours and ours[0].endswith(":"):
+        colour = position.players.colour_of(ours[0][:-1])
+        if colour:
+            ours[0] = colour + ":"
+    differ = [n for n, (a, b) in enumerate(zip(ours, legal_words)) if a != b.lower()]
+    if len(differ) != 1:
+        return None
+    n = differ[0]
+    a, b = ours[n], legal_words[n].lower()
+    if n == 0 and a.endswith(":"):
+        return "player"
+    digits_a, digits_b = re.findall(r"\d+", a), re.findall(r"\d+", b)
+    if digits_a and digits_b and re.sub(r"\d+", "#", a) == re.sub(r"\d+", "#", b):
+        far = any(abs(int(x) - int(y)) > 1 for x, y in zip(digits_a, digits_b))
+        return "far-number" if far else "number"
+    if difflib.SequenceMatcher(None, a, b).ratio() >= 0.6:
+        return "name"
+    return None
+
+
+_QUOTED = re.compile(r"'([^']+)'")
+
+
+def _suggestions(message: str) -> list[str]:
+    """The names a reading error offers ("did you mean 'vulcanizer'?")."""
+    found = re.search(r"did you mean ([^?]*)\?", message)
+    return [s.lower() for s in _QUOTED.findall(found.group(1))] if found else []
+
+
+__all__ = ["Edit", "Item", "Mending", "Repair", "items_of", "repaired_text"]
