@@ -50,11 +50,26 @@ def test_an_unknown_or_ambiguous_id_is_a_usage_error(capsys, rule, says):
     assert says in err and "Traceback" not in err
 
 
-def test_another_language_without_its_text_says_so(capsys, monkeypatch):
+def test_another_language_shows_the_rule_in_it_with_its_numbers_filled_in(capsys):
+    code, out, _ = run(capsys, "purchase-funds", "--lang", "hu")
+    assert code == 0 and out.startswith("speicherstadt/purchase-funds: Az ár a sorban álló munkások száma\n")
+    assert "A vásárló annyi érmét fizet" in out and "no Hungarian text" not in out
+    code, out, _ = run(capsys, "speicherstadt/start-money", "--lang", "de")
+    assert code == 0 and out.startswith("speicherstadt/start-money: Jeder beginnt mit 5 Münzen\n")
     code, out, _ = run(capsys, "speicherstadt/seat", "--lang", "de")
-    assert code == 0 and out.startswith("note: the rules have no German text yet; shown in English")
+    assert out.startswith("speicherstadt/seat: Nur Spieler am Tisch sind am Zug") and "note:" not in out
     code, out, _ = run(capsys, "speicherstadt/seat", "--lang", "en")
-    assert out.startswith("speicherstadt/seat: ")
+    assert out.startswith("speicherstadt/seat: Only seated players act")
+
+
+def test_a_rule_without_a_text_in_the_language_says_so_and_shows_the_english(capsys, tmp_path, monkeypatch):
+    from referee.cli import rule_command
+    from referee.spec.loader import Rule
+
+    rule = Rule("speicherstadt/x", "An English title", "English words.", "Notation")
+    out = rule_command.describe(load_spec("speicherstadt"), rule, "hu")
+    assert out[0] == "note: this rule has no Hungarian text yet; shown in English"
+    assert out[2] == "speicherstadt/x: An English title"
 
 
 def test_an_unreadable_counterexample_says_check_cannot_read_it(capsys):

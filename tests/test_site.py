@@ -44,6 +44,40 @@ def test_the_site_builds_strictly_with_every_page(site):
             assert (site / game / f"{page}.html").is_file(), f"{game}/{page}"
 
 
+def test_the_rules_pages_in_hungarian_and_german_have_every_rule_under_its_anchor(site):
+    """Each game's rules page is also built in Hungarian and German, with every rule's heading
+    in that language under the same anchor as on the English page, and a switch between them."""
+    import html as html_module
+
+    for game in available_games():
+        spec = load_spec(game)
+        english = (site / game / "rules.html").read_text(encoding="utf-8")
+        assert 'href="rules.hu.html"' in english and 'href="rules.de.html"' in english
+        for lang in ("hu", "de"):
+            page = (site / game / f"rules.{lang}.html").read_text(encoding="utf-8")
+            assert 'href="rules.html"' in page
+            for rule in spec.rules.values():
+                title, _ = rule.words(lang)
+                heading = re.search(rf'<h3 id="{re.escape(rule.anchor)}">(.*?)<a class="headerlink"', page, re.S)
+                assert heading, f"{game} {lang}: no heading #{rule.anchor}"
+                assert html_module.unescape(re.sub(r"<[^>]+>", "", heading.group(1))).strip() == title, (game, lang, rule.id)
+                assert f'href="rules.html#{rule.anchor}"' in page
+                assert f'id="{rule.anchor}"' in english
+
+
+def test_the_search_index_holds_the_translated_rules(site):
+    """The search indexes the Hungarian and German rules pages; its accent folding lets a
+    Hungarian word typed without accents find the Hungarian page (see test_search_forgives_accents)."""
+    import json
+
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    locations = {doc["location"] for doc in index["docs"]}
+    assert "speicherstadt/rules.hu.html#purchase-funds" in locations
+    assert "canterbury/rules.de.html#tax-build" in locations
+    texts = " ".join(doc["text"] + doc["title"] for doc in index["docs"] if doc["location"].startswith("speicherstadt/rules.hu.html"))
+    assert "Az ár a sorban álló munkások száma" in texts
+
+
 def test_every_example_record_has_a_replay_page_on_the_site(site):
     import xml.etree.ElementTree as ET
 
@@ -251,6 +285,7 @@ def test_searching_a_rule_id_finds_its_heading_first(browser, game, rule):
     ("szonyeg", "speicherstadt/tables.html"),  # szőnyeg typed without its accents
     ("kaffeeroester", "speicherstadt/tables.html"),  # Kaffeeröster with the umlaut written out
     ("Brunnen", "canterbury/tables.html"),  # Canterbury's German names
+    ("munkasok", "speicherstadt/rules.hu.html"),  # munkások, a word of the Hungarian rules
 ])
 def test_search_forgives_accents(browser, query, page):
     found = search(browser, query)

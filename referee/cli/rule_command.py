@@ -47,10 +47,13 @@ def wrapped(text: str, indent: str = "") -> list[str]:
 def describe(spec: Spec, rule: Rule, lang: str = "en") -> list[str]:
     """The lines `referee rule` prints for one rule."""
     out: list[str] = []
-    if lang != "en":
-        out += [f"note: the rules have no {LANGS[lang]} text yet; shown in English", ""]
-    out += [f"{rule.id}: {rule.title}", ""]
-    out += wrapped(rule.text)
+    words = rule.words(lang)
+    if words is None:
+        out += [f"note: this rule has no {LANGS[lang]} text yet; shown in English", ""]
+        words = rule.title, rule.text
+    title, text = words
+    out += [f"{rule.id}: {title}", ""]
+    out += wrapped(text)
     out += ["", f"source: {rule.source} · {CHECKED.get(rule.checked, rule.checked)}"]
     if rule.reading:
         out += ["", "how we read it:", *wrapped(rule.reading, "  ")]

@@ -10,6 +10,9 @@ from referee.games import cross_check, game_class
 from referee.notation.parser import parser_for
 from referee.spec.loader import available_games, grammar_root, iter_uncertain, load_spec, no_games
 from referee.pictures.svg import colours_of
+from referee.site.markdown import LANGS
+
+TEXT_LANGS = ("hu", "de")  # the languages every rule text is written in besides English
 
 
 def _targets(root: Path) -> tuple[Path, list[str]]:
@@ -17,6 +20,23 @@ def _targets(root: Path) -> tuple[Path, list[str]]:
     if (root / "game.yaml").is_file():
         return root.parent, [root.name]
     return root, available_games(root)
+
+
+def untranslated(spec) -> None:
+    """Every rule and section of a game has its title and text in every language of the
+    rule texts (rules.<lang>.yaml): the rules pages and `referee rule` show all of them."""
+    sections = [s["id"] for s in spec.files["rules"].get("sections", [])]
+    for lang in TEXT_LANGS:
+        stem = f"rules.{lang}"
+        where = spec.path_of(stem) if stem in spec.files else str(spec.directory / f"{stem}.yaml")
+        given = (spec.files.get(stem) or {}).get("sections") or {}
+        missing = [r.id for r in spec.rules.values() if r.words(lang) is None]
+        missing_sections = [sid for sid in sections if sid not in given]
+        if missing:
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise SpecError(where, f"rules.{missing[0]}", f"rule {missing[0]} has no {LANGS[lang]} title and text{more}")
+        if missing_sections:
+            raise SpecError(where, f"sections.{missing_sections[0]}", f"section {missing_sections[0]} has no {LANGS[lang]} title")
 
 
 NOTE_INDENT = " " * 14  # under the status column of --provenance
@@ -57,6 +77,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 cls(spec)  # the game module can read everything it needs
                 if not combo:
                     parser_for(game, str(grammars))  # its records can be read
+                    untranslated(spec)
             except SpecError as exc:
                 lines.append(f"{exc.display()}  ({label})")
                 code = EXIT_SPEC

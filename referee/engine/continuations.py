@@ -169,7 +169,7 @@ def spec_spellings(spec: Spec, is_word: Callable[[str], bool] = lambda text: Tru
                 walk(item)
 
     for stem, data in spec.files.items():
-        if stem != "rules":
+        if stem != "rules" and not stem.startswith("rules."):
             walk(data)
     return out
 

@@ -67,6 +67,7 @@ def game_pages(spec: Spec, data: Path) -> list[Page]:
     return [
         Page(f"{game}/index.md", "Overview", title, overview.render(doc)),
         Page(f"{game}/rules.md", "Rules", title, rules.render(doc)),
+        *(Page(f"{game}/{rules.page_name(lang)}", f"Rules ({rules.OWN_NAMES[lang]})", title, rules.render_in(doc, lang)) for lang in rules.PAGE_LANGS if lang != "en"),
         Page(f"{game}/gallery.md", "Component gallery", title, gallery.render(doc)),
         Page(f"{game}/tables.md", "Components and tables", title, table_page),
         Page(f"{game}/variants.md", "Variants", title, variants.render(doc)),

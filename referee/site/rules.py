@@ -3,20 +3,39 @@ diagnostic's `see:` link points at a rule's heading here."""
 
 from __future__ import annotations
 
+import html
+import re
+
+from referee.i18n import N_, _, speaking
+from referee.notation.names import folded_forms
 from referee.site import counterexamples
 from referee.site.markdown import DocsError, escape, slug, verify_anchor
 from referee.site.replays import figure
 from referee.site.tables import GamePages
 
 CHECKED = {
-    "move": "a move that breaks it is reported",
-    "figure": "applied by the referee; a recorded figure that disagrees is reported",
-    "record": "checked on the record as a whole",
-    "not-checked": "described here, not checked by the referee",
+    "move": N_("a move that breaks it is reported"),
+    "figure": N_("applied by the referee; a recorded figure that disagrees is reported"),
+    "record": N_("checked on the record as a whole"),
+    "not-checked": N_("described here, not checked by the referee"),
 }
+PAGE_LANGS = ("en", "hu", "de")  # the rules page is built in each, with the same anchors
+OWN_NAMES = {"en": "English", "hu": "Magyar", "de": "Deutsch"}  # each language by its own name
+
+
+def page_name(lang: str) -> str:
+    """The file of the rules page in `lang`, beside the game's other pages."""
+    return "rules.md" if lang == "en" else f"rules.{lang}.md"
+
+
+def language_links(lang: str) -> str:
+    """The line at the top of each rules page that leads to the same page in the others."""
+    return " · ".join(f"**{OWN_NAMES[code]}**" if code == lang else f"[{OWN_NAMES[code]}]({page_name(code)})" for code in PAGE_LANGS)
+
+
 RULING = {  # rules.yaml `waivable`: what a table's `ruling accept` may do with the rule
-    True: "a table's ruling may set it aside",
-    False: "a fact of the pieces: a ruling never sets it aside",
+    True: N_("a table's ruling may set it aside"),
+    False: N_("a fact of the pieces: a ruling never sets it aside"),
 }
 MAX_LISTED = 5  # uncertain values named under a rule; more are counted
 
@@ -30,6 +49,7 @@ def render(doc: GamePages) -> str:
         "breaks the rule, and its `see:` link leads to the rule's heading on this page.",
         "",
     ]
+    out[1:1] = ["", language_links("en")]
     found = counterexamples.load(doc.spec)  # a rule with neither an example nor a reason stops the build
     overlays = counterexamples.overlay_titles(found)
     for sid, title in doc.rule_groups():
@@ -44,6 +64,60 @@ def render(doc: GamePages) -> str:
                 else:
                     out += counterexamples.reason_section(found.reasons[rule.id])
     return "\n".join(out)
+
+
+def render_in(doc: GamePages, lang: str) -> str:
+    """The rules page in Hungarian or German: each rule's title and text from rules.<lang>.yaml
+    under the same anchor as on the English page, which keeps the readings, the values each
+    rule reads and the counter-examples and which each rule links to."""
+    titles = ((doc.spec.files.get(f"rules.{lang}") or {}).get("sections")) or {}
+    with speaking(lang):
+        out = [
+            "# " + _("Rules of {game}").format(game=escape(doc.spec.meta["names"].get(lang) or doc.title)),
+            "",
+            language_links(lang),
+            "",
+            _("Every rule has the same id and link in every language. The English page also gives how we read each rule, the values it reads and the record that breaks it."),
+            "",
+        ]
+        for sid, title in doc.rule_groups():
+            out += [f"## {escape((titles.get(sid) or {}).get('title') or title)} {{#section-{slug(sid)}}}", ""]
+            for rule in doc.spec.rules.values():
+                if (rule.section or "other") == sid:
+                    out += translated_section(doc, rule, lang)
+    return "\n".join(out)
+
+
+def translated_section(doc: GamePages, rule, lang: str) -> list[str]:
+    """One rule on a translated page; a rule without words in `lang` says so and shows the English."""
+    words = rule.words(lang)
+    note = []
+    if words is None:
+        words = rule.title, rule.text
+        note = ["*" + _("This rule has no {lang} text yet; shown in English.").format(lang=OWN_NAMES[lang]) + "*", ""]
+    title, text = words
+    source = _("source: {source}").format(source=escape(rule.source))
+    english = _("in English, with the record that breaks it")
+    checked = _(CHECKED.get(rule.checked, rule.checked))
+    ruling = _(RULING[rule.waivable])
+    # the id stays out of the heading's words: a search for it finds the English heading first
+    out = [f"### {escape(title)} {{#{rule.anchor}}}", "", *note, text, ""]
+    out += [f"`{rule.id}` · {source} · {checked} · {ruling} · [{english}](rules.md#{rule.anchor})", ""]
+    typed = typed_as(f"{title} {text}")
+    if typed:  # not shown, but indexed: munkasok finds the rule that says munkások
+        out += [f'<p hidden class="typed-as">{html.escape(" ".join(typed))}</p>', ""]
+    return out
+
+
+def typed_as(text: str) -> list[str]:
+    """The words of a text with accents or umlauts, as they are typed without them
+    (munkások: munkasok; Würfel: wurfel, wuerfel), in the order they first come."""
+    found: dict[str, None] = {}
+    for word in re.findall(r"[^\W\d_]+", text):
+        if not word.isascii():
+            for form in sorted(folded_forms(word.lower())):
+                found.setdefault(form, None)
+    return list(found)
 
 
 def rule_section(doc: GamePages, rule) -> list[str]:

@@ -215,7 +215,8 @@ class GamePages:
     def table_stems(self) -> list[str]:
         """Spec files shown on the tables page: components and setup first, then scoring, then how `referee play` plays."""
         order = ["components", "setup", "*", "scoring", "play"]
-        stems = [s for s in self.spec.files if s not in ("game", "rules", "figures")]  # figures: on the notation page
+        # figures: on the notation page; rules.<lang>: on the rules pages in that language
+        stems = [s for s in self.spec.files if s not in ("game", "rules", "figures") and not s.startswith("rules.")]
         return sorted(stems, key=lambda s: (order.index(s if s in order else "*"), s))
 
     def about(self, kind: str) -> str:

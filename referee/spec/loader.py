@@ -105,11 +105,20 @@ class Rule:
     checked: str = "move"  # move | figure | record | not-checked
     reading: str | None = None
     section: str | None = None
+    # the rule in other languages, from rules.<lang>.yaml: (lang, title, text) each
+    translations: tuple[tuple[str, str, str], ...] = ()
     waivable: bool = True  # a table's ruling may set it aside; False: a fact of the pieces
 
     @property
     def anchor(self) -> str:
         return self.id.split("/", 1)[1]
+
+    def words(self, lang: str) -> tuple[str, str] | None:
+        """The rule's title and text in `lang`, placeholders filled; None when it has none
+        in that language (English always has them)."""
+        if lang == "en":
+            return self.title, self.text
+        return next(((title, text) for code, title, text in self.translations if code == lang), None)
 
 
 @dataclass
@@ -659,7 +668,7 @@ def _cache_entry(game: str, variants: tuple[str, ...], root_str: str, box_file: 
         if directory is None:
             return None
         files = sorted(game_dir.glob("*.yaml")) + [game_dir / "variants" / f"{v}.yaml" for v in variants]
-        files += [root / "common" / "rules.yaml", *sorted((root / "schema").rglob("*.schema.json"))]
+        files += [root / "common" / "rules.yaml", *sorted((root / "common").glob(TRANSLATIONS)), *sorted((root / "schema").rglob("*.schema.json"))]
         package = Path(__file__).resolve().parent.parent
         files += [package / code for code in ("spec/loader.py", "errors.py", "spec/files.py", "spec/safeschema.py")]
         digest = hashlib.sha256(repr((sys.version_info[:2], root_str, game, variants, str(box_file))).encode("utf-8"))
@@ -773,7 +782,7 @@ def _writes(overlay: Any, parts: list[str]) -> bool:
 def _check_files_kept(game: str, game_dir: Path, paths: dict[str, Path]) -> None:
     """A spec directory of one's own has every file the rules module reads (the shipped ones)."""
     shipped = shipped_data_root() / "specs" / game
-    missing = sorted(p.name for p in shipped.glob("*.yaml") if p.stem not in paths)
+    missing = sorted(p.name for p in shipped.glob("*.yaml") if p.stem not in paths and not translation_lang(p.stem))
     if missing:
         raise SpecError(game_dir / missing[0], "", f"missing: the {game} rules module reads {missing[0]}")
 
@@ -793,6 +802,31 @@ def _shipped_rule_ids(game: str) -> frozenset[str]:
     if not (shipped / game / "game.yaml").is_file():
         return frozenset()  # a game of the user's own: nothing to keep
     return frozenset(_load_spec(game, (), str(shipped)).rules)
+
+
+TRANSLATIONS = "rules.*.yaml"  # rules.hu.yaml, rules.de.yaml: the rule texts in one more language
+
+
+def translation_lang(stem: str) -> str | None:
+    """The language a spec file of rule texts is in (rules.hu: hu), or None for another file."""
+    head, dot, lang = stem.partition(".")
+    return lang if head == "rules" and dot and lang else None
+
+
+def translation_files(game: str, files: dict, paths: dict, root: Path) -> list[tuple[str, dict, Path, str]]:
+    """The files of rule texts in other languages, as (lang, data, path, prefix): the common
+    ones (their ids without the game, as in common/rules.yaml) and the game's own."""
+    found = []
+    for path in sorted((root / "common").glob(TRANSLATIONS)):
+        data = read_yaml(path)
+        validate_against_schema(data, "rule-texts", path, root)
+        found.append((data["lang"], data, path, f"{game}/"))
+    for stem, data in files.items():
+        if translation_lang(stem):
+            if data.get("kind") != "rule-texts":
+                raise SpecError(paths[stem], "kind", f"{paths[stem].name} holds rule texts: its kind is rule-texts")
+            found.append((data["lang"], data, paths[stem], ""))
+    return found
 
 
 def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Rule]:
@@ -820,6 +854,21 @@ def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Ru
                 reading=(entry.get("reading") or "").strip() or None,
                 section=entry.get("section"),
             )
+    sections = {s["id"] for s in files["rules"].get("sections", [])} | {s["id"] for s in common.get("sections", [])} | {r.section for r in rules.values() if r.section}
+    for lang, data, path, prefix in translation_files(game, files, paths, root):
+        if lang != translation_lang(path.stem):
+            raise SpecError(path, "lang", f"{path.name} is named for {translation_lang(path.stem)!r} but says lang: {lang}")
+        for sid in data.get("sections") or {}:
+            if sid not in sections:
+                raise SpecError(path, f"sections.{sid}", f"no section {sid!r} in rules.yaml")
+        for key, words in (data.get("rules") or {}).items():
+            rid = prefix + key
+            if rid not in rules:
+                if prefix:  # the common texts name common rules; a game may leave none out
+                    raise SpecError(path, f"rules.{key}", f"no common rule {key!r} in common/rules.yaml")
+                raise SpecError(path, f"rules.{key}", f"no rule {rid!r} in rules.yaml")
+            rule = rules[rid]
+            rules[rid] = dataclasses.replace(rule, translations=rule.translations + ((lang, words["title"], words["text"].strip()),))
     return rules
 
 
@@ -843,8 +892,19 @@ def _check_addresses(spec: Spec) -> None:
                 raise SpecError(spec.path_of("rules"), rule.id, f"its text names {{{address}}}, which is not in the spec")
             return _words(spec.get(address))
 
+        def filler(lang: str) -> Callable[[re.Match], str]:
+            """Fill in `lang`: a word the spec gives in English (a rounding's `down`) is said as
+            the file of rule texts says it (its `values`)."""
+            said = (spec.files.get(f"rules.{lang}") or {}).get("values") or {}
+
+            def fill_in(match: re.Match) -> str:
+                value = fill(match)
+                return str(said.get(value, value))
+            return fill_in
+
         reading = re.sub(PLACEHOLDER, fill, rule.reading) if rule.reading else rule.reading
-        spec.rules[rule.id] = dataclasses.replace(rule, title=re.sub(PLACEHOLDER, fill, rule.title), text=re.sub(PLACEHOLDER, fill, rule.text), reading=reading)
+        translations = tuple((lang, re.sub(PLACEHOLDER, filler(lang), title), re.sub(PLACEHOLDER, filler(lang), text)) for lang, title, text in rule.translations)
+        spec.rules[rule.id] = dataclasses.replace(rule, title=re.sub(PLACEHOLDER, fill, rule.title), text=re.sub(PLACEHOLDER, fill, rule.text), reading=reading, translations=translations)
 
 
 def _check_turn(spec: Spec) -> None:

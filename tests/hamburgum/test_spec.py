@@ -30,6 +30,9 @@ def test_every_spec_file_has_a_kind_and_a_schema():
         if path.stem in ("game", "rules", "figures"):  # kinds every game shares
             assert kind == path.stem
             continue
+        if path.stem.startswith("rules."):  # the rule texts in one more language
+            assert kind == "rule-texts"
+            continue
         assert kind == f"hamburgum/{path.stem}"
         assert (ROOT / "specs" / "schema" / "hamburgum" / f"{path.stem}.schema.json").is_file()
 
