@@ -40,15 +40,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
+from referee.cli.parallel import worth_processes
 from referee.engine.replay import check_bytes, record_variants
 from referee.games import load_game
-from referee.notation.parser import Move, parse
-from referee.cli.parallel import worth_processes
 from referee.lab.random_game import play_game, random_game_start
+from referee.notation.parser import Move, parse
 from referee.recording.session import Recording
 from referee.spec.loader import available_games, grammar_root
 
@@ -285,8 +285,9 @@ def throughput(games: list[str], records: dict[str, list[str]], rounds: int) -> 
 
     print(f"\nreplay throughput, in one process after the specs are loaded; medians of {rounds} shuffled rounds:")
     for w in workloads:
-        print(f"  {w.name:<38} {w.records:>4} records {w.moves:>6} moves {w.seconds * 1000:>8.1f} ms  {w.per_move_us():>6.1f} us/move"
-              f"  {w.words / w.moves:5.1f} words/move {w.per_word_us():5.2f} us/word")
+        print(
+            f"  {w.name:<38} {w.records:>4} records {w.moves:>6} moves {w.seconds * 1000:>8.1f} ms  {w.per_move_us():>6.1f} us/move  {w.words / w.moves:5.1f} words/move {w.per_word_us():5.2f} us/word"
+        )
     n = len(read.times)
     chess_ply = [read.per_move_us(i) for i in range(n)]
     chess_word = [read.per_word_us(i) for i in range(n)]
@@ -318,10 +319,11 @@ def throughput(games: list[str], records: dict[str, list[str]], rounds: int) -> 
         rules = median([(r - own) / larks for r, own, larks in zip(ours[g].times, loop[g].times, lark[g].times)])
         rules_bare = median([(r - own) / larks for r, own, larks in zip(bare[g].times, loop_bare[g].times, lark_bare[g].times)])
         loop_share = paired(loop[g].times, lark[g].times)
-        overhead[g] = {"records": full, "moves_only": moves_only, "rules_and_building_by_round": rules, "rules_and_building_moves_only": rules_bare,
-                       "parse_loop_over_lark": loop_share, **by_record[g]}
-        print(f"  {g:<16} rules overhead {full:5.2f} (moves only {moves_only:5.2f});  rules and move building {rules:5.2f}"
-              f" (moves only {rules_bare:5.2f});  the referee's parse loop takes {loop_share:4.2f} x Lark's parse")
+        overhead[g] = {"records": full, "moves_only": moves_only, "rules_and_building_by_round": rules, "rules_and_building_moves_only": rules_bare, "parse_loop_over_lark": loop_share, **by_record[g]}
+        print(
+            f"  {g:<16} rules overhead {full:5.2f} (moves only {moves_only:5.2f});  rules and move building {rules:5.2f}"
+            f" (moves only {rules_bare:5.2f});  the referee's parse loop takes {loop_share:4.2f} x Lark's parse"
+        )
     print("\npaired record by record: each record checked, read by the referee's parse loop and parsed by Lark, and a")
     print("chess game (as long as the records on average) read by read_game, moments apart, in an order drawn afresh for each")
     print(f"record, every record once a round; each record's median of {rounds} readings on each side, summed; beside each")
@@ -332,8 +334,7 @@ def throughput(games: list[str], records: dict[str, list[str]], rounds: int) -> 
         f = by_record[g]
         word, (w1, w3) = f["per_word_per_ply"], f["per_word_quartiles"]
         rules, (r1, r3) = f["rules_and_building"], f["quartiles"]
-        print(f"  {g:<16} {word:8.2f} (quartiles {w1:4.2f} to {w3:4.2f}) {verdict(word <= PER_WORD_TARGET):<10}"
-              f" {rules:8.2f} (quartiles {r1:4.2f} to {r3:4.2f}) {verdict(rules <= OVERHEAD_TARGET)}")
+        print(f"  {g:<16} {word:8.2f} (quartiles {w1:4.2f} to {w3:4.2f}) {verdict(word <= PER_WORD_TARGET):<10} {rules:8.2f} (quartiles {r1:4.2f} to {r3:4.2f}) {verdict(rules <= OVERHEAD_TARGET)}")
     figures["rules_overhead"] = overhead
     figures["targets"] = {
         "per_word": {g: by_record[g]["per_word_per_ply"] <= PER_WORD_TARGET for g in games},
@@ -362,8 +363,12 @@ def record_paired(games: list[str], records: dict[str, list[str]], parsers: dict
         words = sum(len(t.split()) for t in texts)
         plies = _plies(chess_texts)
         own, lark = own_parse(g), parsers[g].parse
-        sides = [("replay", lambda i: check_bytes(data[i], "bench.log")), ("loop", lambda i: own(texts[i])),
-                 ("lark", lambda i: lark(texts[i])), ("chess", lambda i: chess.pgn.read_game(io.StringIO(chess_texts[i])))]
+        sides = [
+            ("replay", lambda i: check_bytes(data[i], "bench.log")),
+            ("loop", lambda i: own(texts[i])),
+            ("lark", lambda i: lark(texts[i])),
+            ("chess", lambda i: chess.pgn.read_game(io.StringIO(chess_texts[i]))),
+        ]
         for i in range(len(texts)):  # warm
             for _, run in sides:
                 run(i)
@@ -384,8 +389,14 @@ def record_paired(games: list[str], records: dict[str, list[str]], parsers: dict
             words_by_round.append((last["replay"] / words) / (last["chess"] / plies))
         # each record's median time on each side, summed: a spike in one reading moves nothing
         total = {side: sum(median(t) for t in per_record) for side, per_record in times.items()}
-        found[g] = {"rules_and_building": (total["replay"] - total["loop"]) / total["lark"], "quartiles": _quartiles(rules_by_round), "rounds": rules_by_round,
-                    "per_word_per_ply": (total["replay"] / words) / (total["chess"] / plies), "per_word_quartiles": _quartiles(words_by_round), "per_word_rounds": words_by_round}
+        found[g] = {
+            "rules_and_building": (total["replay"] - total["loop"]) / total["lark"],
+            "quartiles": _quartiles(rules_by_round),
+            "rounds": rules_by_round,
+            "per_word_per_ply": (total["replay"] / words) / (total["chess"] / plies),
+            "per_word_quartiles": _quartiles(words_by_round),
+            "per_word_rounds": words_by_round,
+        }
     return found
 
 
@@ -457,8 +468,13 @@ def start_up(games: list[str], records: dict[str, list[str]], workdir: Path, rou
     times = timed_rounds(commands, rounds, cpu=cpu)
     print(f"\nstart-up, wall time in processes; medians of {rounds} shuffled rounds (target: check of one full game <= {START_UP_TARGET} x --version);")
     print("processor time (user and system) beside it, which other work on the machine disturbs less:")
-    figures: dict = {"commands": {k: " ".join(v) for k, v in commands.items()}, "median": {k: median(v) for k, v in times.items()},
-                     "cpu_median": {k: median(v) for k, v in cpu.items()}, "ratio": {}, "cpu_ratio": {}}
+    figures: dict = {
+        "commands": {k: " ".join(v) for k, v in commands.items()},
+        "median": {k: median(v) for k, v in times.items()},
+        "cpu_median": {k: median(v) for k, v in cpu.items()},
+        "ratio": {},
+        "cpu_ratio": {},
+    }
     for name, values in times.items():
         line = f"  {name:<30} {median(values) * 1000:6.1f} ms wall {median(cpu[name]) * 1000:6.1f} ms processor"
         if name.startswith("referee check"):
@@ -512,7 +528,9 @@ def legal_move_times(games: list[str], seeds: int, repeats: int) -> dict:
     same positions, as a session meets them: what may be typed worked out for a new
     position (`Recording.continuations`), then the longest move typed word by word, the
     status bar counting and Tab completing after each word: the slowest word is the figure."""
-    print(f"\nlegal moves of a position (legal_moves, and move_hints as `referee moves` lists them), positions at 1/4, 1/2 and 3/4 of {seeds} random games per player count; target < {LEGAL_MOVES_TARGET_MS:.0f} ms:")
+    print(
+        f"\nlegal moves of a position (legal_moves, and move_hints as `referee moves` lists them), positions at 1/4, 1/2 and 3/4 of {seeds} random games per player count; target < {LEGAL_MOVES_TARGET_MS:.0f} ms:"
+    )
     figures: dict = {}
     for g in games:
         players = load_game(g).spec.meta["players"]
@@ -548,13 +566,25 @@ def legal_move_times(games: list[str], seeds: int, repeats: int) -> dict:
                         typed.append((time.perf_counter() - start) * 1000)
         worst = max(samples)
         typical = median([s[0] for s in samples])
-        figures[g] = {"worst_ms": worst[0], "median_ms": typical, "worst_position": {"moves": worst[1], "call": worst[2], "players": worst[3], "seed": worst[4], "at": worst[5]},
-                      "most_moves": max(s[1] for s in samples), "next_words_worst_ms": max(words), "next_words_median_ms": median(words),
-                      "record_position_worst_ms": max(starts), "record_word_worst_ms": max(typed), "record_word_median_ms": median(typed)}
-        print(f"  {g:<16} median {typical:7.2f} ms   slowest {worst[0]:7.2f} ms ({worst[2]}, {worst[1]} moves; {worst[3]} players, seed {worst[4]}, at {worst[5]})  {verdict(worst[0] < LEGAL_MOVES_TARGET_MS)}")
+        figures[g] = {
+            "worst_ms": worst[0],
+            "median_ms": typical,
+            "worst_position": {"moves": worst[1], "call": worst[2], "players": worst[3], "seed": worst[4], "at": worst[5]},
+            "most_moves": max(s[1] for s in samples),
+            "next_words_worst_ms": max(words),
+            "next_words_median_ms": median(words),
+            "record_position_worst_ms": max(starts),
+            "record_word_worst_ms": max(typed),
+            "record_word_median_ms": median(typed),
+        }
+        print(
+            f"  {g:<16} median {typical:7.2f} ms   slowest {worst[0]:7.2f} ms ({worst[2]}, {worst[1]} moves; {worst[3]} players, seed {worst[4]}, at {worst[5]})  {verdict(worst[0] < LEGAL_MOVES_TARGET_MS)}"
+        )
         print(f"  {'':<16} next_words, word by word: median {median(words):7.2f} ms   slowest {max(words):7.2f} ms  {verdict(max(words) < LEGAL_MOVES_TARGET_MS)}")
-        print(f"  {'':<16} record's completion: a new position slowest {max(starts):7.2f} ms; a word typed median {median(typed):7.2f} ms   slowest {max(typed):7.2f} ms  "
-              f"{verdict(max(max(starts), max(typed)) < LEGAL_MOVES_TARGET_MS)}")
+        print(
+            f"  {'':<16} record's completion: a new position slowest {max(starts):7.2f} ms; a word typed median {median(typed):7.2f} ms   slowest {max(typed):7.2f} ms  "
+            f"{verdict(max(max(starts), max(typed)) < LEGAL_MOVES_TARGET_MS)}"
+        )
     figures["met"] = all(f["worst_ms"] < LEGAL_MOVES_TARGET_MS for f in figures.values())
     figures["next_words_met"] = all(f["next_words_worst_ms"] < LEGAL_MOVES_TARGET_MS for g, f in figures.items() if g in games)
     figures["record_met"] = all(max(f["record_position_worst_ms"], f["record_word_worst_ms"]) < LEGAL_MOVES_TARGET_MS for g, f in figures.items() if g in games)
@@ -630,8 +660,10 @@ def move_costs(games: list[str], count: int) -> dict:
         per_game = moves / count
         budget = 1e6 / PLAY_TARGET / per_game
         figures[g] = {"moves_per_game": per_game, "us_per_move": per_move, "us_per_move_at_target": budget}
-        print(f"  {g:<16} {per_game:4.0f} moves a game; a move: the choice {per_move['choice']:6.1f} us, the rules {per_move['rules']:5.1f} us,"
-              f" checkpoints and text {per_move['written']:4.1f} us; {PLAY_TARGET:.0f} games a second leave {budget:5.1f} us")
+        print(
+            f"  {g:<16} {per_game:4.0f} moves a game; a move: the choice {per_move['choice']:6.1f} us, the rules {per_move['rules']:5.1f} us,"
+            f" checkpoints and text {per_move['written']:4.1f} us; {PLAY_TARGET:.0f} games a second leave {budget:5.1f} us"
+        )
     return figures
 
 

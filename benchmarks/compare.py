@@ -25,25 +25,25 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import re
 import random
+import re
 import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from referee.engine import replay as current_engine  # noqa: E402
-from referee.lab import random_game as current  # noqa: E402
 from referee.games import load_game  # noqa: E402
+from referee.lab import random_game as current  # noqa: E402
 
 GAMES = ("canterbury", "hamburgum", "speicherstadt")
 
@@ -65,9 +65,11 @@ class Comparison:
         count, unit = len(self.ratios), self.unit
         differ = "write different games" if unit == "game" else "report differently"
         same = "" if self.same_games else f"  (the two sides {differ}: not a pure speed change)"
-        return (f"{self.game:<14} {statistics.median(self.ratios):5.3f} times as fast per {unit} (quartiles {q1:5.3f} to {q3:5.3f}), "
-                f"{self.earlier / self.now:5.3f} in all; {count / self.earlier:6.1f} against {count / self.now:6.1f} {unit}s a second, "
-                f"{count} {unit}s{same}")
+        return (
+            f"{self.game:<14} {statistics.median(self.ratios):5.3f} times as fast per {unit} (quartiles {q1:5.3f} to {q3:5.3f}), "
+            f"{self.earlier / self.now:5.3f} in all; {count / self.earlier:6.1f} against {count / self.now:6.1f} {unit}s a second, "
+            f"{count} {unit}s{same}"
+        )
 
 
 def earlier_play(rev: str, into: Path) -> ModuleType:

@@ -82,8 +82,7 @@ def part_speed() -> None:
         t = time.perf_counter()
         play_task(Task(name, 3, (), ("mcts", "random"), 9, 0))
         mcts = time.perf_counter() - t
-        print(f"  {name:14} random play {1e6 * spent / moves:.0f} us a move; greedy (all seats) {1 / per_greedy:.1f} games/s;"
-              f" one mcts game (one seat mcts, default budget) {mcts:.1f} s")
+        print(f"  {name:14} random play {1e6 * spent / moves:.0f} us a move; greedy (all seats) {1 / per_greedy:.1f} games/s; one mcts game (one seat mcts, default budget) {mcts:.1f} s")
 
 
 def _share(name: str, agents: list[str], games: int, seed: int) -> str:
@@ -121,8 +120,7 @@ def part_ray(games: int) -> None:
         times[workers] = time.perf_counter() - t
         ray_runner.stop()
         assert [r.to_json() for r in results] == [r.to_json() for r in local], "Ray plays the local run's games"
-    print(f"ray: {games} canterbury games (greedy v random), 1 worker {times[1]:.1f} s, 2 workers {times[2]:.1f} s:"
-          f" {times[1] / times[2]:.2f}x; the same games as the local run")
+    print(f"ray: {games} canterbury games (greedy v random), 1 worker {times[1]:.1f} s, 2 workers {times[2]:.1f} s: {times[1] / times[2]:.2f}x; the same games as the local run")
 
 
 def main() -> None:

@@ -123,9 +123,19 @@ def main() -> int:
         return 1
     ordered = sorted(times)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
-    figures = {"games": args.games, "think_s": args.think, "game": args.game, "taps": len(times), "seconds": round(elapsed, 1),
-               "taps_per_second": round(len(times) / elapsed, 1), "median_ms": round(statistics.median(times) * 1000, 1),
-               "p95_ms": round(pick(0.95), 1), "p99_ms": round(pick(0.99), 1), "max_ms": round(ordered[-1] * 1000, 1), "failures": failures}
+    figures = {
+        "games": args.games,
+        "think_s": args.think,
+        "game": args.game,
+        "taps": len(times),
+        "seconds": round(elapsed, 1),
+        "taps_per_second": round(len(times) / elapsed, 1),
+        "median_ms": round(statistics.median(times) * 1000, 1),
+        "p95_ms": round(pick(0.95), 1),
+        "p99_ms": round(pick(0.99), 1),
+        "max_ms": round(ordered[-1] * 1000, 1),
+        "failures": failures,
+    }
     for key, value in figures.items():
         print(f"{key:>16}: {value}")
     if args.json:

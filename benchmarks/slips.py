@@ -59,7 +59,7 @@ def slip(lines: list[str], kind: str, rng: random.Random, colours: list[str]) ->
         m = rng.choice(found)
         value = int(m.group())
         value = value + 1 if value == 0 or rng.random() < 0.5 else value - 1
-        out[i] = lines[i][:m.start()] + str(value) + lines[i][m.end():]
+        out[i] = lines[i][: m.start()] + str(value) + lines[i][m.end() :]
     elif kind == "name":
         picks = [(i, m) for i in moves for m in re.finditer(r"[a-z]{4,}", lines[i].split(":", 1)[-1])]
         if not picks:
@@ -68,10 +68,10 @@ def slip(lines: list[str], kind: str, rng: random.Random, colours: list[str]) ->
         offset = len(lines[i]) - len(lines[i].split(":", 1)[-1])
         word = m.group()
         k = rng.randrange(1, len(word) - 2)
-        typo = word[:k] + word[k + 1] + word[k] + word[k + 2:]
+        typo = word[:k] + word[k + 1] + word[k] + word[k + 2 :]
         if typo == word:
-            typo = word[:k] + word[k + 1:]
-        out[i] = lines[i][:offset + m.start()] + typo + lines[i][offset + m.end():]
+            typo = word[:k] + word[k + 1 :]
+        out[i] = lines[i][: offset + m.start()] + typo + lines[i][offset + m.end() :]
     elif kind == "missing":
         del out[rng.choice(moves)]
     elif kind == "swap":
@@ -166,8 +166,13 @@ def cost(seed: int, rounds: int = 5) -> dict:
         t = time.perf_counter()
         report = check_bytes(data, "three.log", keep_going=True)
         going.append(time.perf_counter() - t)
-    return {"lines": len(lines), "errors": len(report.errors), "plain_s": statistics.median(plain), "keep_going_s": statistics.median(going),
-            "added_s": statistics.median(g - p for g, p in zip(going, plain))}
+    return {
+        "lines": len(lines),
+        "errors": len(report.errors),
+        "plain_s": statistics.median(plain),
+        "keep_going_s": statistics.median(going),
+        "added_s": statistics.median(g - p for g, p in zip(going, plain)),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,12 +193,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{game:<14} {kind:<8} {n:>7} {counts['repaired']:>8} {counts['equivalent']:>10} {counts['unnoticed']:>9}  {others}")
     n = sum(total.values())
     noticed = n - total["unnoticed"]
-    print(f"all: {n} records, {total['repaired']} repaired to the original ({total['repaired'] / n:.1%}; "
-          f"{total['repaired'] / max(1, noticed):.1%} of the {noticed} slips a check can see), "
-          f"{total['equivalent']} to an equivalent line, {total['unnoticed']} unnoticed")
+    print(
+        f"all: {n} records, {total['repaired']} repaired to the original ({total['repaired'] / n:.1%}; "
+        f"{total['repaired'] / max(1, noticed):.1%} of the {noticed} slips a check can see), "
+        f"{total['equivalent']} to an equivalent line, {total['unnoticed']} unnoticed"
+    )
     timing = cost(args.seed)
-    print(f"three slips in {timing['lines']} lines: plain check {timing['plain_s'] * 1000:.0f} ms, --keep-going {timing['keep_going_s'] * 1000:.0f} ms "
-          f"(+{timing['added_s'] * 1000:.0f} ms), {timing['errors']} errors reported")
+    print(
+        f"three slips in {timing['lines']} lines: plain check {timing['plain_s'] * 1000:.0f} ms, --keep-going {timing['keep_going_s'] * 1000:.0f} ms "
+        f"(+{timing['added_s'] * 1000:.0f} ms), {timing['errors']} errors reported"
+    )
     print(f"({time.perf_counter() - started:.0f} s in all)")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

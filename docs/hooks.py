@@ -6,8 +6,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from referee import site as docs
-from referee.games import forget_loaded_data
 from referee.errors import SpecError
+from referee.games import forget_loaded_data
 
 _pages: list[docs.Page] = []
 _files: list[tuple[str, str]] = []  # the replay pages, pictures and counter-example records, which are not Markdown

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 
 def cache_dir() -> Path | None:
@@ -108,7 +109,7 @@ def _say_once(folder: Path, message: str) -> None:
         pass
 
 
-def sweep(directory: Path, keep: str, stale: "Callable[[str], bool]") -> None:
+def sweep(directory: Path, keep: str, stale: Callable[[str], bool]) -> None:
     """Remove the cache files that `keep` replaces (those `stale` names), so that files of
     older grammars, specs or code do not pile up."""
     try:

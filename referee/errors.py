@@ -25,6 +25,7 @@ EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_MALFORMED, EXIT_SPEC, EXIT_INTERNAL = 
 EXIT_OUTPUT = 6  # standard output closed or full: the report could not be written
 EXIT_SIGPIPE = 128 + 13  # the reader closed the pipe before the verdict was known, as a shell reports SIGPIPE
 
+
 class Status(enum.StrEnum):
     """A report's verdict, worst last; each one has the exit code it means."""
 
@@ -38,7 +39,7 @@ class Status(enum.StrEnum):
     def exit_code(self) -> int:
         return _STATUS_CODES[self]
 
-    def worse(self, other: "Status | str") -> "Status":
+    def worse(self, other: Status | str) -> Status:
         """The worse of two verdicts: a report's exit code is its worst problem's."""
         other = Status(other)
         order = list(Status)
@@ -62,7 +63,7 @@ class Pos:
     end_column: int | None = None
 
     @classmethod
-    def of(cls, item: Any) -> "Pos":
+    def of(cls, item: Any) -> Pos:
         """The position of a parsed token, or of the tokens under a parse tree."""
         if not hasattr(item, "children"):
             end = item.end_column if item.end_line == item.line else None

@@ -238,8 +238,13 @@ def run_subprocess(case: Case, directory: Path) -> Outcome:
         code = str(Path(cli.__file__).resolve().parents[1])
         path = os.pathsep.join([code, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
         proc = subprocess.Popen(
-            [sys.executable, "-m", "referee", *argv], stdin=i, stdout=o, stderr=e, env={**os.environ, "PYTHONPATH": path, **env},
-            cwd=directory, preexec_fn=(lambda: [os.close(fd) for fd in closing]) if closing else None,
+            [sys.executable, "-m", "referee", *argv],
+            stdin=i,
+            stdout=o,
+            stderr=e,
+            env={**os.environ, "PYTHONPATH": path, **env},
+            cwd=directory,
+            preexec_fn=(lambda: [os.close(fd) for fd in closing]) if closing else None,
         )
         orphans: list[int] = []
         if case.kill:

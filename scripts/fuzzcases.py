@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
 from referee.games import load_game
-from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Move, parse
 from referee.lab.random_game import play_game
+from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Move, parse
 from referee.spec.loader import MAX_SPEC_BYTES, available_games, grammar_root, specs_root
 
 EXIT_CODES = {0, 1, 2, 3, 4}  # 5 is an internal error: never allowed
@@ -81,7 +82,7 @@ class Corpus:
     skipped: dict[str, str]  # game -> why its module cannot be used yet
 
     @classmethod
-    def build(cls) -> "Corpus":
+    def build(cls) -> Corpus:
         games, skipped = {}, {}
         for name in available_games():
             try:
@@ -261,7 +262,7 @@ def words_edit(rng, game, corpus):
             continue
         m = rng.choice(words)
         new = rng.choice(vocabulary + [m.group().upper(), m.group()[:-1] or "x", "zzz", m.group() + "s", "for", "check", "result"])
-        lines[i] = lines[i][: m.start()] + new + lines[i][m.end():]
+        lines[i] = lines[i][: m.start()] + new + lines[i][m.end() :]
     return record_case(encode(lines))
 
 
@@ -308,9 +309,9 @@ def characters_edit(rng, game, corpus):
         if how < 0.4:
             text = text[:i] + rng.choice(ODD_CHARACTERS) + text[i:]
         elif how < 0.7:
-            text = text[:i] + text[i + 1:]
+            text = text[:i] + text[i + 1 :]
         else:
-            text = text[:i] + rng.choice(ODD_CHARACTERS) + text[i + 1:]
+            text = text[:i] + rng.choice(ODD_CHARACTERS) + text[i + 1 :]
     data = text.encode("utf-8", "surrogatepass")
     if rng.random() < 0.2:
         data = data.replace(b"\n", b"\r\n")
@@ -668,7 +669,14 @@ def spec_folder(rng, game, corpus):
             text = text[: m.start()] + digits + text[m.end() :] if m else text + f"extra: {digits}\n"
         case.files["mine.yaml"] = text.encode()
         case.specs = None
-        case.argv = rng.choice([["check", "{game.log}", "--variant", "{mine.yaml}"], ["check", "--format", "json", "{game.log}", "--variant", "{mine.yaml}"], ["play", game.name, "--players", str(rng.choice(game.player_counts)), "--variant", "{mine.yaml}"], ["moves", "{game.log}", "--variant", "{mine.yaml}"]])
+        case.argv = rng.choice(
+            [
+                ["check", "{game.log}", "--variant", "{mine.yaml}"],
+                ["check", "--format", "json", "{game.log}", "--variant", "{mine.yaml}"],
+                ["play", game.name, "--players", str(rng.choice(game.player_counts)), "--variant", "{mine.yaml}"],
+                ["moves", "{game.log}", "--variant", "{mine.yaml}"],
+            ]
+        )
     return case
 
 

@@ -91,7 +91,7 @@ class DisputeCases:
         data = report_json(report)
         assert [(d["line"], d["rule"], d["follows_line"]) for d in data["diagnostics"] if d["severity"] == "error"] == expected
         shown = format_report(report)
-        for line, _, follows in expected:
+        for line, _, _follows in expected:
             assert f"dispute.log:{line}:" in shown
         assert shown.count("note: this may follow from the problem on line") == sum(1 for _, _, f in expected if f)
 

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.report import diagnostics as report_module
+from referee.cli._workers import in_order, usable_processors
 from referee.cli.main import main
 from referee.errors import EXIT_INTERNAL, EXIT_USAGE
-from referee.notation.parser import MAX_RECORD_BYTES
 from referee.lab.random_game import play_game
+from referee.notation.parser import MAX_RECORD_BYTES
+from referee.report import diagnostics as report_module
 from referee.report.diagnostics import MAX_SHOWN
-from referee.cli._workers import in_order, usable_processors
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "speicherstadt"

@@ -289,8 +289,7 @@ def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_pa
     assert after.exit_code == 0
     assert not [d for d in after.diagnostics if d.severity == "warning" and "not checked" in d.message]
     # the same map with the merchant site of St. Michaelis' parish printed for a captain
-    other = {**HAMBURG_SITES, "michaelis": ["weaving-mill", "weaving-mill", "captain", "office", "refinery", "brewery"],
-             "jacobi": ["weaving-mill", "merchant", "office", "refinery", "office"]}
+    other = {**HAMBURG_SITES, "michaelis": ["weaving-mill", "weaving-mill", "captain", "office", "refinery", "brewery"], "jacobi": ["weaving-mill", "merchant", "office", "refinery", "office"]}
     run("box", "hamburgum", "--use", str(hamburg_box(tmp_path / "other.yaml", other)))
     refused = check_bytes(record.read_bytes(), "quick-start.log")
     assert refused.exit_code == 1
@@ -332,8 +331,10 @@ def test_a_move_the_table_took_back_adds_nothing(config, tmp_path):
     taken_back = lines[: first + 1] + ["ruling void: taken back"] + lines[first:]
     path = tmp_path / "void.log"
     path.write_text("\n".join(taken_back) + "\n", encoding="utf-8")
-    assert equations(load_game("canterbury"), path.read_text(encoding="utf-8"), "void.log")[0].coefficients == \
-        equations(load_game("canterbury"), RECORD.read_text(encoding="utf-8"), "game.log")[0].coefficients
+    assert (
+        equations(load_game("canterbury"), path.read_text(encoding="utf-8"), "void.log")[0].coefficients
+        == equations(load_game("canterbury"), RECORD.read_text(encoding="utf-8"), "game.log")[0].coefficients
+    )
 
 
 def test_the_site_and_the_pictures_use_the_box_file(config, tmp_path):

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from referee.cli.main import main
 from referee.engine.replay import check_bytes, read_source
-from referee.notation.parser import MAX_LINE_CHARS, MAX_NUMBER_DIGITS, MAX_RECORD_BYTES
 from referee.lab.random_game import play_game
+from referee.notation.parser import MAX_LINE_CHARS, MAX_NUMBER_DIGITS, MAX_RECORD_BYTES
 
 GAME = "speicherstadt"  # the notation is shared; one game's records stand for all here
 
@@ -119,8 +119,8 @@ def test_a_record_over_the_size_limit_is_refused_after_reading_one_byte_more(tmp
 
 
 def test_check_starts_no_more_processes_than_there_are_files_or_processors(tmp_path, monkeypatch, capsys):
-    from referee.cli import parallel
     from referee.cli import _workers as workers
+    from referee.cli import parallel
     from referee.cli._workers import usable_processors
 
     started = []

@@ -13,8 +13,8 @@ import pytest
 
 from referee.cli.main import main
 from referee.engine.replay import check_bytes
-from referee.lab.random_game import play_game
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError
+from referee.lab.random_game import play_game
 from referee.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,9 +193,8 @@ def test_a_number_out_of_range_is_invalid_data_at_its_place(tmp_path, record, va
 
 
 def test_the_largest_allowed_number_is_read(tmp_path):
-    from referee.spec.loader import MAX_SPEC_NUMBER
-
     from referee.games import load_game
+    from referee.spec.loader import MAX_SPEC_NUMBER
 
     path = variant(tmp_path, f"changes:\n  cards:\n    deck: {MAX_SPEC_NUMBER}\n")
     load_spec(GAME, (str(path),))  # read, though the deck no longer adds up to its seasons

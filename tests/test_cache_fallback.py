@@ -34,8 +34,12 @@ def test_no_home_folder_falls_back_to_the_temporary_folder_and_says_so_once(tmp_
 def test_stale_cache_files_are_removed_and_other_games_files_kept(tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
-    stale = ["parse-00000000-aaaaaaaaaaaaaaaaaaaaaaaa.pickle", "parse-bbbbbbbbbbbbbbbbbbbbbbbb.pickle",
-             "spec-speicherstadt-0123456789abcdef01234567.pickle", "grammar-speicherstadt-00000000000000000000.lark"]
+    stale = [
+        "parse-00000000-aaaaaaaaaaaaaaaaaaaaaaaa.pickle",
+        "parse-bbbbbbbbbbbbbbbbbbbbbbbb.pickle",
+        "spec-speicherstadt-0123456789abcdef01234567.pickle",
+        "grammar-speicherstadt-00000000000000000000.lark",
+    ]
     kept = ["spec-canterbury-2e38e7-0123456789abcdef01234567.pickle", "grammar-canterbury-00000000000000000000.lark", "notes.txt"]
     for name in stale + kept:
         (cache / name).write_bytes(b"old")

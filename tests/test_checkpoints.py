@@ -10,9 +10,9 @@ import pytest
 
 from referee import site as docs
 from referee.engine.replay import check_bytes
-from referee.spec.figures import figures_of, keys_of, reader_name
 from referee.games import load_game
 from referee.report.diagnostics import format_report
+from referee.spec.figures import figures_of, keys_of, reader_name
 from referee.spec.loader import available_games, data_root, forget_loaded_specs, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,8 +54,7 @@ def test_the_rules_read_exactly_the_figures_of_the_table(game):
 @pytest.mark.parametrize("game", available_games())
 def test_a_states_figures_are_the_tables_keys(game):
     g = load_game(game)
-    text = {"speicherstadt": HEADER, "hamburgum": '[Game "hamburgum"]\n[Players "red, blue"]\n\n',
-            "canterbury": '[Game "canterbury"]\n[Players "blue, red, green"]\n\n'}[game]
+    text = {"speicherstadt": HEADER, "hamburgum": '[Game "hamburgum"]\n[Players "red, blue"]\n\n', "canterbury": '[Game "canterbury"]\n[Players "blue, red, green"]\n\n'}[game]
     state = check(text).state
     keys = {key for f in g.figure_table.figures if f.subject == "player" for key, _ in keys_of(g.spec, f)}
     assert set(state.figures(state.seats[0].colour)) == keys
@@ -181,10 +180,13 @@ def test_a_finished_game_with_a_wrong_figure_is_still_scored_to_the_end():
     assert [s.total for s in report.standings] == [14, 5, -4]
 
 
-@pytest.mark.parametrize("old, new, blamed", [
-    ('  - key: "{}"\n    each: components:goods\n', '  - key: "{}"\n', "needs `each`"),
-    ("  - key: ships\n", "  - key: ships\n    each: components:goods\n", "only for a key with `{}`"),
-])
+@pytest.mark.parametrize(
+    "old, new, blamed",
+    [
+        ('  - key: "{}"\n    each: components:goods\n', '  - key: "{}"\n', "needs `each`"),
+        ("  - key: ships\n", "  - key: ships\n    each: components:goods\n", "only for a key with `{}`"),
+    ],
+)
 def test_a_figure_key_and_its_each_go_together(data_copy, old, new, blamed):
     """A key with `{}` is one figure per id of the `each` table: without the table its reader
     was asked without an id (an internal error once a checkpoint or a ledger read it)."""
@@ -199,7 +201,7 @@ def test_a_variant_that_leaves_a_figure_without_its_each_is_blamed_at_its_own_li
     """Found by the fuzzer: an overlay that rewrote figures.yaml without `each` made every
     checkpoint of that figure an internal error; now the overlay is exit 4 at its own line."""
     figures = (ROOT / "specs" / "hamburgum" / "figures.yaml").read_text(encoding="utf-8")
-    body = figures[figures.index("figures:"):].replace('    each: components:goods\n    counts: The cubes', '    counts: The cubes', 1)
+    body = figures[figures.index("figures:") :].replace("    each: components:goods\n    counts: The cubes", "    counts: The cubes", 1)
     mine = tmp_path / "mine.yaml"
     mine.write_text("kind: variant\nid: mine\ngame: hamburgum\ntitle: Mine\nchanges:\n  figures:\n" + "".join(f"    {line}\n" if line else "\n" for line in body.splitlines()), encoding="utf-8")
     report = check_bytes(b'[Game "hamburgum"]\n[Players "red, blue"]\n\n', "game.log", variants=[str(mine)])

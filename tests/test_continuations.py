@@ -10,12 +10,12 @@ import pytest
 
 from referee.engine.continuations import TOKEN, Continuations, MoreThan
 from referee.engine.replay import check_bytes
+from referee.engine.rulings import copy_state
 from referee.games import load_game
 from referee.games.base import Game
-from referee.notation.parser import parser_for
 from referee.lab.random_game import play_game
+from referee.notation.parser import parser_for
 from referee.recording.session import Recording
-from referee.engine.rulings import copy_state
 
 
 def recording_at(game: str, players: int, seed: int, moves: int) -> Recording:
@@ -224,7 +224,7 @@ def test_a_word_leads_on_with_a_space_only_where_a_move_goes_on(large_canterbury
     recording, hints = large_canterbury
     continuations = Continuations((), next_words=lambda words: recording.game.next_words(recording.state, words))
     hint = next(h for h in hints if h.startswith("blue: full build ") and "," in h)
-    for i, word in enumerate(hint.split()):
+    for i, _word in enumerate(hint.split()):
         text = " ".join(hint.split()[:i]) + (" " if i else "")
         for choice in continuations.complete(text):
             if choice.text.endswith(" "):  # a space only after a word that more words follow

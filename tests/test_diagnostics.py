@@ -3,7 +3,6 @@
 import pytest
 
 from referee.engine.replay import check_bytes
-
 from referee.report.diagnostics import format_report
 
 HEADERS = {

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main as cli
-
 from referee import site as docs
+from referee.cli import main as cli
 from referee.report.diagnostics import rule_link
 from referee.spec.loader import available_games, data_root, iter_uncertain, load_spec
 
@@ -81,7 +80,7 @@ def test_every_name_appears_in_every_language_it_has(game_pages):
 def test_speicherstadt_tables_show_the_data():
     pages = {p.path: p.text for p in docs.game_pages(load_spec("speicherstadt"), data_root())}
     tables = pages["speicherstadt/tables.md"]
-    assert "| <span id=\"cards-types-fireman\"></span>" not in tables  # card types have a heading each
+    assert '| <span id="cards-types-fireman"></span>' not in tables  # card types have a heading each
     assert "#### Fireman {#cards-types-fireman}" in tables
     assert "English: **Fireman** · German: **Feuerwehrmann** · Hungarian: **Tűzoltó**" in tables
     assert "| Counts | A: 2, B: 3, C: 2, D: 3 |" in tables
@@ -117,7 +116,11 @@ def test_a_variant_shows_each_value_before_and_after(data_copy):
 
 
 def test_a_rule_without_text_fails_the_build(data_copy):
-    edit(data_copy / "specs" / "speicherstadt" / "rules.yaml", "text: When all {components:board.building_spaces} building spaces above a card are taken, no further worker may queue there.", "text: ' '")
+    edit(
+        data_copy / "specs" / "speicherstadt" / "rules.yaml",
+        "text: When all {components:board.building_spaces} building spaces above a card are taken, no further worker may queue there.",
+        "text: ' '",
+    )
     with pytest.raises(docs.DocsError, match="speicherstadt/column-full.*needs a title and text"):
         docs.render_site(data_copy)
 
@@ -188,7 +191,7 @@ def test_the_json_report_is_documented_key_by_key():
 
     report = report_json(check_bytes(b'[Game "canterbury"]\n[Players "blue, red, green"]\n\nblue: full build wel b3\n', "game.log"))
     page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
-    section = page[page.index("## Reports for programs"):]
+    section = page[page.index("## Reports for programs") :]
     keys = set(report) | set(report["diagnostics"][0])
     missing = sorted(k for k in keys if f"`{k}`" not in section)
     assert not missing, f"keys of the JSON report missing from docs/getting-started.md: {missing}"

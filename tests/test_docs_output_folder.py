@@ -6,10 +6,9 @@ wrote that no longer exist.
 
 from __future__ import annotations
 
-
 from referee.cli.main import main
-from referee.site import MARKER
 from referee.errors import EXIT_USAGE
+from referee.site import MARKER
 
 
 def test_an_empty_output_path_is_refused(tmp_path, capsys, monkeypatch):

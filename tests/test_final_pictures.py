@@ -45,8 +45,7 @@ def test_the_replay_pages_last_position_shows_the_standings(ended, tmp_path, cap
 def test_a_tie_on_points_names_the_tie_break():
     class Tied:
         def standings(self):
-            return [Standing(Seat("red", "Ann"), 40, {"prestige": 40}, [("money", 30, 1)]),
-                    Standing(Seat("blue"), 40, {"prestige": 40}, [("money", 50, 1)])]
+            return [Standing(Seat("red", "Ann"), 40, {"prestige": 40}, [("money", 30, 1)]), Standing(Seat("blue"), 40, {"prestige": 40}, [("money", 50, 1)])]
 
     lines = final_lines(Tied())
     assert lines[:3] == ["final standings", "1. blue: 40 points (prestige 40)", "2. red (Ann): 40 points (prestige 40)"]
@@ -78,10 +77,13 @@ def test_a_held_hand_is_never_cut_off_and_a_card_held_more_than_once_is_counted(
     assert "3 x Ship" in held_cards(state, state.players["beige"].cards) or "x Ship" in out.read_text()
 
 
-@pytest.mark.parametrize("game, heading, names", [
-    ("speicherstadt", "goods:", ["coffee", "tea", "saffron", "rubber", "carpet"]),
-    ("canterbury", "service slots:", ["water", "food", "religion", "defense", "commerce", "culture"]),
-])
+@pytest.mark.parametrize(
+    "game, heading, names",
+    [
+        ("speicherstadt", "goods:", ["coffee", "tea", "saffron", "rubber", "carpet"]),
+        ("canterbury", "service slots:", ["water", "food", "religion", "defense", "commerce", "culture"]),
+    ],
+)
 def test_the_picture_has_a_key_to_its_colours_and_letters(tmp_path, capsys, game, heading, names):
     path, out = tmp_path / "game.log", tmp_path / "start.svg"
     path.write_text(play_game(game, 3, seed=1))

@@ -17,8 +17,7 @@ from golden import first_difference, loadable_games, playthroughs, transcript  #
 
 GAMES, SKIPPED = loadable_games()
 CASES = [pytest.param(p, id=p.path.stem) for game in GAMES for p in playthroughs(game)] + [
-    pytest.param(None, id=game, marks=pytest.mark.skip(reason=f"{game} has no golden playthrough yet: its module does not load ({why})"))
-    for game, why in SKIPPED.items()
+    pytest.param(None, id=game, marks=pytest.mark.skip(reason=f"{game} has no golden playthrough yet: its module does not load ({why})")) for game, why in SKIPPED.items()
 ]
 
 

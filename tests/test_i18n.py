@@ -79,15 +79,18 @@ def test_a_catalogue_compiles_from_its_po():
     assert de.gettext("legal") == translations("de").gettext("legal") != "legal"
 
 
-@pytest.mark.parametrize("environ, lang", [
-    ({"LANG": "hu_HU.UTF-8"}, "hu"),
-    ({"LANG": "de_AT.UTF-8"}, "de"),
-    ({"LANG": "hu_HU.UTF-8", "LC_ALL": "de_DE.UTF-8"}, "de"),
-    ({"LANG": "de_DE.UTF-8", "LANGUAGE": "hu:de"}, "hu"),
-    ({"LANG": "fr_FR.UTF-8"}, "en"),
-    ({"LANG": "C.UTF-8"}, "en"),
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    "environ, lang",
+    [
+        ({"LANG": "hu_HU.UTF-8"}, "hu"),
+        ({"LANG": "de_AT.UTF-8"}, "de"),
+        ({"LANG": "hu_HU.UTF-8", "LC_ALL": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "de_DE.UTF-8", "LANGUAGE": "hu:de"}, "hu"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
 def test_the_language_comes_from_the_locale(environ, lang):
     assert i18n.from_environment(environ) == lang
 
@@ -116,8 +119,7 @@ def test_an_illegal_record_is_reported_in_the_language_asked(lang, tmp_path):
     record = tmp_path / "game.log"
     record.write_text(ILLEGAL, encoding="utf-8")
     t = translations(lang).gettext
-    for args, env in ((["check", "--lang", lang, str(record)], None), (["--lang", lang, "check", str(record)], None),
-                      (["check", str(record)], {"LANG": f"{lang}_{lang.upper()}.UTF-8"})):
+    for args, env in ((["check", "--lang", lang, str(record)], None), (["--lang", lang, "check", str(record)], None), (["check", str(record)], {"LANG": f"{lang}_{lang.upper()}.UTF-8"})):
         result = referee(*args, env=env)
         assert result.returncode == 1, result.stderr
         out = result.stdout

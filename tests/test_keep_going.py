@@ -36,7 +36,7 @@ def test_every_unreadable_line_is_reported_with_its_repair():
 
 
 def test_a_tag_after_the_moves_is_an_unreadable_line():
-    report = check(HEADER_2P + "reveal warehouse\n[Event \"late\"]\nreveal tea-taster\n")
+    report = check(HEADER_2P + 'reveal warehouse\n[Event "late"]\nreveal tea-taster\n')
     assert [(d.pos.line, d.rule) for d in report.errors] == [(6, None)]
     assert report.moves == 2
 

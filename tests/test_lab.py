@@ -224,8 +224,7 @@ def test_the_command_writes_a_page_that_needs_nothing_else(tmp_path, capsys):
     overlay = tmp_path / "<b>odd.yaml"
     overlay.write_text(SEAT_AHEAD.replace("game: hamburgum", "game: hamburgum"), encoding="utf-8")
     page, figures = tmp_path / "lab.html", tmp_path / "lab.json"
-    code = main(["lab", "hamburgum", "--players", "3", "--games", "4", "--variant", str(overlay),
-                 "--agent", "greedy,random", "--rotate", "-o", str(page), "--json", str(figures), "--format", "json"])
+    code = main(["lab", "hamburgum", "--players", "3", "--games", "4", "--variant", str(overlay), "--agent", "greedy,random", "--rotate", "-o", str(page), "--json", str(figures), "--format", "json"])
     assert code == 0
     shown = json.loads(capsys.readouterr().out)
     assert json.loads(figures.read_text(encoding="utf-8"))["games"] == shown["games"]
@@ -234,14 +233,17 @@ def test_the_command_writes_a_page_that_needs_nothing_else(tmp_path, capsys):
     assert "<b>odd" not in text and "&lt;b&gt;odd" in text
 
 
-@pytest.mark.parametrize("args", [
-    ["lab", "hamburgum", "--games", "2"],  # no --players
-    ["lab", "hamburgum", "--players", "9", "--games", "2"],
-    ["lab", "hamburgum", "--players", "3", "--agent", "wizard"],
-    ["lab", "nogame", "--players", "3"],
-    ["lab", "replay"],
-    ["lab", "hamburgum", "--players", "3", "--games", "0"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lab", "hamburgum", "--games", "2"],  # no --players
+        ["lab", "hamburgum", "--players", "9", "--games", "2"],
+        ["lab", "hamburgum", "--players", "3", "--agent", "wizard"],
+        ["lab", "nogame", "--players", "3"],
+        ["lab", "replay"],
+        ["lab", "hamburgum", "--players", "3", "--games", "0"],
+    ],
+)
 def test_the_command_refuses_what_it_cannot_run(args, capsys):
     assert main(args) == 2
     assert "Traceback" not in capsys.readouterr().err

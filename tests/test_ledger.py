@@ -8,8 +8,8 @@ import pytest
 
 from referee.cli.main import main
 from referee.engine.replay import check_bytes
-from referee.notation.parser import Checkpoint
 from referee.lab.random_game import play_game
+from referee.notation.parser import Checkpoint
 from referee.spec.loader import available_games
 
 from .speicherstadt.records import TO_ROUND_2, TO_SPRING
@@ -69,7 +69,7 @@ def test_explain_lists_every_change_with_its_line_move_amount_and_rule(capsys, t
     assert out[1].split() == ["start", "5"]
     assert out[2].split()[:5] == ["line", "16", "orange:", "buy", "2"] and "-3" in out[2] and "[speicherstadt/purchase-funds]" in out[2]
     assert out[out.index("see:") - 1].split() == ["=", "2"]
-    links = out[out.index("see:") + 1:]
+    links = out[out.index("see:") + 1 :]
     assert sorted(line.split()[0] for line in links if line) == ["speicherstadt/income", "speicherstadt/purchase-funds"]
 
 

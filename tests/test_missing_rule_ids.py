@@ -7,11 +7,10 @@ from pathlib import Path
 import pytest
 
 from referee import games
-
-from referee.spec import loader as spec
 from referee.cli.main import main
-from referee.games import load_game
 from referee.errors import SpecError
+from referee.games import load_game
+from referee.spec import loader as spec
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK_START = ROOT / "specs" / "hamburgum" / "examples" / "quick-start.log"

@@ -32,8 +32,7 @@ FACES = {"ship": " coffee tea rubber", "fireman": " 3", "fire": " 2", "contract"
 # place of a name in the specs (file and key path, `*` for any key) -> record lines that write it
 PLACES = {
     "speicherstadt": {
-        "cards/types/*": lambda eid: ["reveal {w}" + FACES.get(eid, "")]
-        + {"contract": ["beige: {k} 1 coffee"], "warehouse": ["beige: {k} in coffee", "beige: {k} out tea"]}.get(eid, []),
+        "cards/types/*": lambda eid: ["reveal {w}" + FACES.get(eid, "")] + {"contract": ["beige: {k} 1 coffee"], "warehouse": ["beige: {k} in coffee", "beige: {k} out tea"]}.get(eid, []),
         "components/goods/*": lambda eid: ["beige: sell {w}", "reveal contract tea {w}", "beige: hall exchange tea tea tea for {w}"],
         "components/market_hall": lambda eid: ["beige: {k} keep coffee", "beige: {k} exchange tea tea tea for coffee"],
     },
@@ -190,10 +189,17 @@ def test_the_words_of_the_issue_are_read(line):
     assert move is not None
 
 
-@pytest.mark.parametrize("game, tag", [
-    ("speicherstadt", "Die Speicherstadt"), ("speicherstadt", "The Speicherstadt"), ("speicherstadt", "SPEICHERSTADT"),
-    ("hamburgum", "Civitas Hamburgum"), ("hamburgum", "Hamburgum"), ("canterbury", "Canterbury"),
-])
+@pytest.mark.parametrize(
+    "game, tag",
+    [
+        ("speicherstadt", "Die Speicherstadt"),
+        ("speicherstadt", "The Speicherstadt"),
+        ("speicherstadt", "SPEICHERSTADT"),
+        ("hamburgum", "Civitas Hamburgum"),
+        ("hamburgum", "Hamburgum"),
+        ("canterbury", "Canterbury"),
+    ],
+)
 def test_the_game_tag_takes_the_games_names(game, tag):
     text = HEADERS[game].replace(f'[Game "{game}"]', f'[Game "{tag}"]')
     report = check_bytes(text.encode(), "t.log")
@@ -228,8 +234,7 @@ def test_spec_names_that_clash_do_not_break_the_parser(tmp_path):
     keeps it, and records still read."""
     overlay = tmp_path / "clash.yaml"
     overlay.write_text(
-        "kind: variant\nid: clash\ngame: speicherstadt\ntitle: clash\n"
-        "changes:\n  components:\n    market_hall:\n      names: {en: market hall, de: Lager}\n",
+        "kind: variant\nid: clash\ngame: speicherstadt\ntitle: clash\nchanges:\n  components:\n    market_hall:\n      names: {en: market hall, de: Lager}\n",
         encoding="utf-8",
     )
     text = HEADERS["speicherstadt"] + "round 1\nreveal warehouse\n"

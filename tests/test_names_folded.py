@@ -45,17 +45,20 @@ def test_folded_names_are_read_in_any_case(game, template, form, english):
     assert _move(game, upper) == _move(game, line)
 
 
-@pytest.mark.parametrize("line, card", [
-    ("reveal kaveporkolo", "coffee-roaster"),
-    ("reveal Kaffeeröster", "coffee-roaster"),
-    ("reveal Kaffeeroester", "coffee-roaster"),
-    ("reveal Kaffeerosterei", "coffee-roaster"),
-    ("reveal Teppichhändler", "carpet-trader"),
-    ("reveal teppichhaendler", "carpet-trader"),
-    ("reveal szonyegkereskedo", "carpet-trader"),
-    ("reveal FLUSSSCHIFFERKIRCHE", "boatsmen-church"),
-    ("reveal Raktar", "warehouse"),
-])
+@pytest.mark.parametrize(
+    "line, card",
+    [
+        ("reveal kaveporkolo", "coffee-roaster"),
+        ("reveal Kaffeeröster", "coffee-roaster"),
+        ("reveal Kaffeeroester", "coffee-roaster"),
+        ("reveal Kaffeerosterei", "coffee-roaster"),
+        ("reveal Teppichhändler", "carpet-trader"),
+        ("reveal teppichhaendler", "carpet-trader"),
+        ("reveal szonyegkereskedo", "carpet-trader"),
+        ("reveal FLUSSSCHIFFERKIRCHE", "boatsmen-church"),
+        ("reveal Raktar", "warehouse"),
+    ],
+)
 def test_the_cards_of_the_issue(line, card):
     assert _move("speicherstadt", line).card == card
 
@@ -66,14 +69,17 @@ def test_the_goods_and_keywords_of_the_issue():
     assert _move("speicherstadt", "beige: sell safrany").goods == ("saffron",)
 
 
-@pytest.mark.parametrize("line", [
-    "blue: dupla építkezés well b3",
-    "blue: dupla-építkezés well b3",
-    "blue: Dupla Epitkezes well b3",
-    "blue: dupla-epitkezes well b3",
-    "blue: Großer Bau Brunnen b3",
-    "blue: grosser-bau brunnen b3",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "blue: dupla építkezés well b3",
+        "blue: dupla-építkezés well b3",
+        "blue: Dupla Epitkezes well b3",
+        "blue: dupla-epitkezes well b3",
+        "blue: Großer Bau Brunnen b3",
+        "blue: grosser-bau brunnen b3",
+    ],
+)
 def test_canterbury_actions_as_the_pages_write_them(line):
     move = _move("canterbury", line)
     assert (move.kind, move.builds[0].structure) == ("full-build", "well")
@@ -185,6 +191,7 @@ def _translated(record: str, game, lang: str, fold: bool) -> str:
         words.update({s: name(e, s) for s, e in spec["structures"]["structures"].items()})
         keywords = {k.replace("-", " "): name(e, k, said).replace(" ", "-" if lang == "hu" else " ") for k, e in spec["setup"]["actions"].items()}
     seat = {c: name(colours[c], c) for c in spec.meta["colours"]}
+
     def turn(rest: str, move: bool) -> str:
         if move:
             for english, other in keywords.items():
@@ -198,20 +205,19 @@ def _translated(record: str, game, lang: str, fold: bool) -> str:
         elif line.startswith("[Start"):
             line = re.sub(r'"(\w+)"', lambda m: f'"{seat[m.group(1)]}"', line)
         elif line.startswith("check ") and line.split()[1].rstrip(":") in seat:
-            who, rest = line[len("check "):].split(": ", 1)
+            who, rest = line[len("check ") :].split(": ", 1)
             line = f"check {seat[who]}: {turn(rest, False)}"
         elif ": " in line and not line.startswith(("check ", "[")):
             who, rest = line.split(": ", 1)
             line = f"{seat[who]}: {turn(rest, True)}"
         elif line.startswith("reveal "):
-            line = "reveal " + turn(line[len("reveal "):], False)
+            line = "reveal " + turn(line[len("reveal ") :], False)
         out.append(line)
     return "\n".join(out) + "\n"
 
 
 def _summary(report):
-    return (report.status, report.moves, report.checkpoints_confirmed,
-            [(s.seat.colour, s.total) for s in report.state.standings()], [d.message for d in report.diagnostics])
+    return (report.status, report.moves, report.checkpoints_confirmed, [(s.seat.colour, s.total) for s in report.state.standings()], [d.message for d in report.diagnostics])
 
 
 @pytest.mark.parametrize("game_name, seed", [("speicherstadt", 3), ("canterbury", 4)])

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee import games
-
 from referee.cli import parallel
 from referee.cli.main import main
 from referee.cli.parallel import load_games_of, map_in_processes
@@ -23,7 +22,7 @@ def write_records(tmp_path: Path) -> list[str]:
         path = tmp_path / f"{game}.log"
         path.write_text(play_game(game, players, 1), encoding="utf-8")
         files.append(str(path))
-    (tmp_path / "broken.log").write_text("[Game \"nonsense\"]\n", encoding="utf-8")
+    (tmp_path / "broken.log").write_text('[Game "nonsense"]\n', encoding="utf-8")
     return files + [str(tmp_path / "broken.log"), str(tmp_path / "missing.log")]
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from referee.cli.main import main
 from referee.engine.replay import check_bytes
-from referee.pictures.svg import line_chart, nice_step, paint, Series
+from referee.pictures.svg import Series, line_chart, nice_step, paint
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = {game: sorted((ROOT / "specs" / game / "examples").glob("*.log")) for game in ("speicherstadt", "canterbury", "hamburgum")}
@@ -57,9 +57,7 @@ def test_canterbury_draws_every_district_with_its_name_and_cubes(capsys):
 
 def test_a_variant_that_renames_a_district_shows_the_new_name(tmp_path, capsys):
     overlay = tmp_path / "abbey.yaml"
-    overlay.write_text(
-        "kind: variant\nid: abbey\ngame: canterbury\ntitle: The abbey quarter\n"
-        "changes:\n  board:\n    districts:\n      a1: {names: {en: Abbey Gate}}\n", encoding="utf-8")
+    overlay.write_text("kind: variant\nid: abbey\ngame: canterbury\ntitle: The abbey quarter\nchanges:\n  board:\n    districts:\n      a1: {names: {en: Abbey Gate}}\n", encoding="utf-8")
     record = EXAMPLES["canterbury"][0].parent / "opening-a-district.log"
     assert "Abbey Gate" not in texts(draw(capsys, record)[1])
     code, root, _ = draw(capsys, record, "--variant", overlay)
@@ -69,9 +67,7 @@ def test_a_variant_that_renames_a_district_shows_the_new_name(tmp_path, capsys):
 
 def test_a_variant_that_changes_a_churchs_name_shows_it(tmp_path, capsys):
     overlay = tmp_path / "church.yaml"
-    overlay.write_text(
-        "kind: variant\nid: church\ngame: hamburgum\ntitle: Another church\n"
-        "changes:\n  churches:\n    churches:\n      petri: {names: {en: St. Ansgar}}\n", encoding="utf-8")
+    overlay.write_text("kind: variant\nid: church\ngame: hamburgum\ntitle: Another church\nchanges:\n  churches:\n    churches:\n      petri: {names: {en: St. Ansgar}}\n", encoding="utf-8")
     record = EXAMPLES["hamburgum"][0]
     code, root, _ = draw(capsys, record, "--at", 5, "--variant", overlay)
     assert code == 0

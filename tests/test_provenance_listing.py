@@ -15,7 +15,7 @@ def test_values_are_readable_yaml_not_python_on_one_line(capsys):
     lines = listing.split("\n")
     start = next(i for i, line in enumerate(lines) if line.endswith("scoring.yaml:rank_markers:"))
     block = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.startswith(" " * 14) or line.startswith(" " * 14 + "No source"):
             break
         block.append(line[14:])

@@ -15,7 +15,10 @@ def test_skipped_tests_say_why_in_the_summary(tmp_path):
     # the project's own settings (pyproject.toml), as `python -m pytest` in the checkout reads them
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), "-p", "no:cacheprovider", str(tmp_path / "test_skip.py")],
-        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "SKIPPED [1]" in result.stdout and "needs chromium" in result.stdout, result.stdout

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from referee.engine.replay import check_bytes
+from referee.errors import UsageError
 from referee.lab.random_game import play_game
 from referee.recording.durable import replace_synced
-from referee.errors import UsageError
 from referee.recording.session import Changed, Recording, open_recording, record_stream
 from referee.report.diagnostics import format_diagnostic, format_report
 from referee.terminal import visible
@@ -54,7 +54,7 @@ def started(path: Path, game="speicherstadt", players="beige Ann, orange Ben, pu
 def sample_body() -> list[str]:
     """The sample game's lines after its header."""
     lines = SAMPLE.read_text().split("\n")
-    return lines[lines.index("") + 1:]
+    return lines[lines.index("") + 1 :]
 
 
 # --- a new record --------------------------------------------------------------------------
@@ -75,8 +75,9 @@ def test_a_new_record_needs_a_game_and_players(tmp_path):
 
 
 def test_options_that_a_record_cannot_have_are_a_usage_error_and_write_nothing(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "referee", "record", str(tmp_path / "new.log"), "--game", "speicherstadt", "--players", "pink Ann, blue Ben"],
-                            input="", capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "referee", "record", str(tmp_path / "new.log"), "--game", "speicherstadt", "--players", "pink Ann, blue Ben"], input="", capture_output=True, text=True, cwd=ROOT
+    )
     assert result.returncode == 2
     assert "unknown colour 'pink'" in result.stderr
     assert not (tmp_path / "new.log").exists()
@@ -359,11 +360,16 @@ def test_a_malformed_line_is_cut_off_like_an_illegal_one(tmp_path):
 
 def test_piped_lines_that_are_not_all_recorded_exit_non_zero(tmp_path):
     path = tmp_path / "game.log"
-    result = subprocess.run([sys.executable, "-m", "referee", "record", str(path), "--game", "speicherstadt", "--players", "beige, orange"],
-                            input="reveal warehouse\nbeige: place 1\nreveal fireman 3\n", capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "referee", "record", str(path), "--game", "speicherstadt", "--players", "beige, orange"],
+        input="reveal warehouse\nbeige: place 1\nreveal fireman 3\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert result.returncode == 1, result.stdout + result.stderr  # the file alone checks as legal: a line was refused
     assert "error[speicherstadt/phase-order]" in result.stdout and "line 6 is not recorded" in result.stdout
-    assert path.read_text().endswith("[Date \"" + TODAY + "\"]\nreveal warehouse\nreveal fireman 3\n")
+    assert path.read_text().endswith('[Date "' + TODAY + '"]\nreveal warehouse\nreveal fireman 3\n')
     assert "traceback" not in (result.stdout + result.stderr).lower()
 
 
@@ -512,9 +518,18 @@ def test_when_one_player_can_act_the_bare_move_is_taken_and_written_whole(tmp_pa
     lines = ["warehouse", "reveal fireman 3", "reveal contract coffee tea", "2", "place 1", "3", "2", "1", "1", "buy", "pass"]
     assert feed(path, lines, game="speicherstadt", players="beige Ann, orange Ben") == 0
     assert path.read_text().split("\n")[4:-1] == [
-        "reveal warehouse", "reveal fireman 3", "reveal contract coffee tea",
-        "beige: place 2", "orange: place 1", "beige: place 3", "orange: place 2", "beige: place 1", "orange: place 1",
-        "orange: buy 1", "beige: pass 2"]
+        "reveal warehouse",
+        "reveal fireman 3",
+        "reveal contract coffee tea",
+        "beige: place 2",
+        "orange: place 1",
+        "beige: place 3",
+        "orange: place 2",
+        "beige: place 1",
+        "orange: place 1",
+        "orange: buy 1",
+        "beige: pass 2",
+    ]
     assert "line 8: beige: place 2" in capsys.readouterr().out
     assert check_bytes(path.read_bytes(), "game.log").status == "legal"
 
@@ -534,8 +549,7 @@ RECORD = [sys.executable, "-m", "referee", "record"]
 
 def test_a_second_session_on_the_same_file_is_refused_while_the_first_holds_it(tmp_path):
     path = tmp_path / "game.log"
-    first = subprocess.Popen(RECORD + [str(path), "--game", "speicherstadt", "--players", "beige, orange"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    first = subprocess.Popen(RECORD + [str(path), "--game", "speicherstadt", "--players", "beige, orange"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
     try:
         first.stdout.readline()  # the opening line: the session holds the file
         link = tmp_path / "other-name.log"
@@ -553,10 +567,13 @@ def test_a_second_session_on_the_same_file_is_refused_while_the_first_holds_it(t
     assert feed(path, ["reveal fireman 3"]) == 0  # once the first session ended, the file resumes
 
 
-@pytest.mark.parametrize("change, said", [
-    (lambda path: path.write_bytes(path.read_bytes().rsplit(b"\n", 2)[0] + b"\n"), "it was cut back by"),
-    (lambda path: path.open("ab").write(b"reveal fireman 2\n"), "bytes were added at its end"),
-])
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        (lambda path: path.write_bytes(path.read_bytes().rsplit(b"\n", 2)[0] + b"\n"), "it was cut back by"),
+        (lambda path: path.open("ab").write(b"reveal fireman 2\n"), "bytes were added at its end"),
+    ],
+)
 def test_a_file_changed_by_another_program_stops_the_session_with_a_message(tmp_path, change, said):
     path = tmp_path / "game.log"
     recording = started(path)

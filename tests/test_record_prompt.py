@@ -89,7 +89,9 @@ def test_quit_or_ctrl_d_ends_the_session_and_the_rest_is_not_read(tmp_path, end)
     assert body(path) == ["reveal warehouse"]
 
 
-@pytest.mark.parametrize("command, expected", [("moves", "legal next moves after move 0"), ("show", "The Speicherstadt, before the first move: legal so far"), ("help", "undo    take the last line back")])
+@pytest.mark.parametrize(
+    "command, expected", [("moves", "legal next moves after move 0"), ("show", "The Speicherstadt, before the first move: legal so far"), ("help", "undo    take the last line back")]
+)
 def test_commands_inside_the_session(tmp_path, capsys, command, expected):
     path = tmp_path / "game.log"
     assert session(path, command + ENTER, **NEW) == 0
@@ -116,18 +118,21 @@ def test_a_move_among_thousands_is_completed_at_the_terminal_without_listing_the
     monkeypatch.setattr(type(state.game), "move_hints", refuse)
     monkeypatch.setattr(type(state.game), "legal_moves", refuse)
     # "b" Tab: "blue: "; the Full Build is the only action, so Tab, Tab: "full build "
-    assert session(path, "b" + TAB + TAB + TAB + move[len("blue: full build "):] + ENTER) == 0
+    assert session(path, "b" + TAB + TAB + TAB + move[len("blue: full build ") :] + ENTER) == 0
     assert path.read_text().split("\n")[-2] == move
 
 
-@pytest.mark.parametrize("open_moves, expected", [
-    (5, " 5 listed moves start like this; Tab completes"),
-    (1, " 1 listed move starts like this; Tab completes"),
-    (0, " no listed move starts like this; Enter checks the line against the rules"),
-    (None, " Tab completes; help lists the commands"),
-    (MoreThan(12), " more than 12 listed moves start like this; Tab completes the next word"),
-    (MoreThan(None), " Tab completes the next word of the legal moves that start like this"),
-])
+@pytest.mark.parametrize(
+    "open_moves, expected",
+    [
+        (5, " 5 listed moves start like this; Tab completes"),
+        (1, " 1 listed move starts like this; Tab completes"),
+        (0, " no listed move starts like this; Enter checks the line against the rules"),
+        (None, " Tab completes; help lists the commands"),
+        (MoreThan(12), " more than 12 listed moves start like this; Tab completes the next word"),
+        (MoreThan(None), " Tab completes the next word of the legal moves that start like this"),
+    ],
+)
 def test_the_bar_says_how_many_moves_the_line_may_become_or_that_there_are_more(open_moves, expected):
     assert bar_text(open_moves) == expected
 
@@ -135,10 +140,22 @@ def test_the_bar_says_how_many_moves_the_line_may_become_or_that_there_are_more(
 # --- fewer keystrokes ----------------------------------------------------------------------
 
 ROUND = [  # a two-player round of `referee play speicherstadt --players 2 --seed 1`
-    "reveal spice-trader", "reveal fireman 1", "reveal contract saffron saffron",
-    "beige: place 2", "orange: place 3", "beige: place 2", "orange: place 1", "beige: place 1", "orange: place 2",
-    "orange: buy 1", "beige: pass 2", "beige: buy 2", "orange: pass 3",
-    "check beige: points 0, coins 3", "check orange: points 0, coins 3", "round 2",
+    "reveal spice-trader",
+    "reveal fireman 1",
+    "reveal contract saffron saffron",
+    "beige: place 2",
+    "orange: place 3",
+    "beige: place 2",
+    "orange: place 1",
+    "beige: place 1",
+    "orange: place 2",
+    "orange: buy 1",
+    "beige: pass 2",
+    "beige: buy 2",
+    "orange: pass 3",
+    "check beige: points 0, coins 3",
+    "check orange: points 0, coins 3",
+    "round 2",
 ]
 
 
@@ -146,10 +163,22 @@ def test_a_speicherstadt_round_takes_at_most_sixty_keystrokes(tmp_path):
     """Number keys pick from the numbered moves (a fireman's value is typed after its pick),
     Tab fills a contract's goods and a checkpoint's figures as the referee has them."""
     keys = [
-        "3" + ENTER, "7" + "1" + ENTER, "5" + "sa" + TAB + "sa" + TAB + ENTER,
-        "2" + ENTER, "3" + ENTER, "2" + ENTER, "1" + ENTER, "1" + ENTER, "2" + ENTER,
-        "1" + ENTER, "2" + ENTER, "1" + ENTER, "2" + ENTER,
-        "c" + TAB + "b" + TAB + TAB + ENTER, "c" + TAB + "o" + TAB + TAB + ENTER, "1" + ENTER,
+        "3" + ENTER,
+        "7" + "1" + ENTER,
+        "5" + "sa" + TAB + "sa" + TAB + ENTER,
+        "2" + ENTER,
+        "3" + ENTER,
+        "2" + ENTER,
+        "1" + ENTER,
+        "1" + ENTER,
+        "2" + ENTER,
+        "1" + ENTER,
+        "2" + ENTER,
+        "1" + ENTER,
+        "2" + ENTER,
+        "c" + TAB + "b" + TAB + TAB + ENTER,
+        "c" + TAB + "o" + TAB + TAB + ENTER,
+        "1" + ENTER,
     ]
     typed = "".join(keys)
     assert len(typed) <= 60

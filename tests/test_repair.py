@@ -119,8 +119,8 @@ def test_several_slips_in_several_games():
         # one slip in each third of the record, so that each one is read apart from the others
         for k, kind in enumerate(("name", "player")):
             i = moves[(k + 1) * third]
-            part = slips.slip(lines[:i + 1], kind, random.Random(i), colours)
-            lines = part + lines[i + 1:] if part is not None else lines
+            part = slips.slip(lines[: i + 1], kind, random.Random(i), colours)
+            lines = part + lines[i + 1 :] if part is not None else lines
         report = check("\n".join(lines))
         assert len(report.errors) == len(report.repairs) == 2
         assert repaired_text("\n".join(lines), report.repairs, mark=False) == original

@@ -20,7 +20,7 @@ EXAMPLES = ROOT / "specs"
 MAX_PAGE_BYTES = 2_000_000  # a full game, five players
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def example(game: str, name: str):
     """The replay page of a shipped example, built once for the tests that read it."""
     path = EXAMPLES / game / "examples" / name

@@ -31,10 +31,19 @@ def browser(tmp_path_factory):
         pytest.skip("needs chromium")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--window-size=1280,1000",
-                # no network at all: every request goes to a proxy that does not exist
-                "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"):
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1280,1000",
+        # no network at all: every request goes to a proxy that does not exist
+        "--proxy-server=http://127.0.0.1:9",
+        "--proxy-bypass-list=<-loopback>",
+    ):
         options.add_argument(arg)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)

@@ -42,8 +42,7 @@ def test_the_least_certain_values_come_first_and_notes_are_left_out():
     report = check_bytes(SAMPLE.read_bytes(), "game.log")
     lines = block(format_report(report))
     assert lines[1:] == [
-        "  cards.yaml: unknown types.contract.faces, types.fire.faces.{0,1,2,3}.points; "
-        "likely types.{spice-trader,tea-taster,vulcanizer}.{counts,end_points}, types.{st-michaelis,warehouse}.counts"
+        "  cards.yaml: unknown types.contract.faces, types.fire.faces.{0,1,2,3}.points; likely types.{spice-trader,tea-taster,vulcanizer}.{counts,end_points}, types.{st-michaelis,warehouse}.counts"
     ]
     assert "--details" in lines[0]
     assert not any(p.note in format_report(report) for p in report.relied_on)
@@ -62,8 +61,7 @@ def test_json_always_has_the_notes(capsys):
     assert main(["check", "--format", "json", str(SAMPLE)]) == 0
     relies = json.loads(capsys.readouterr().out)["relies_on"]
     fire = next(r for r in relies if r["address"] == "cards:types.fire.faces.0.points")
-    assert fire == {"address": "cards:types.fire.faces.0.points", "status": "unknown", "value": None,
-                    "note": "The points printed on fire 1 are not given by any source; the record states them."}
+    assert fire == {"address": "cards:types.fire.faces.0.points", "status": "unknown", "value": None, "note": "The points printed on fire 1 are not given by any source; the record states them."}
 
 
 def test_quiet_leaves_the_block_out(capsys):

@@ -43,7 +43,10 @@ def test_the_game_may_be_left_out_when_the_id_is_unique(capsys):
     assert code == 0 and out.startswith("hamburgum/rondel-steps: ")
 
 
-@pytest.mark.parametrize("rule, says", [("tie-break", "a rule of several games: canterbury/tie-break"), ("speicherstadt/purchase-fund", "did you mean speicherstadt/purchase-funds"), ("nosuchgame/x", "no rule 'nosuchgame/x'")])
+@pytest.mark.parametrize(
+    "rule, says",
+    [("tie-break", "a rule of several games: canterbury/tie-break"), ("speicherstadt/purchase-fund", "did you mean speicherstadt/purchase-funds"), ("nosuchgame/x", "no rule 'nosuchgame/x'")],
+)
 def test_an_unknown_or_ambiguous_id_is_a_usage_error(capsys, rule, says):
     code, out, err = run(capsys, rule)
     assert code == 2 and not out

@@ -9,7 +9,7 @@ import pytest
 from referee.cli.main import main
 from referee.cli.validate import TEXT_LANGS, untranslated
 from referee.errors import SpecError
-from referee.spec.loader import available_games, load_spec
+from referee.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 

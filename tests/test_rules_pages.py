@@ -6,7 +6,6 @@ import functools
 import http.server
 import re
 import threading
-from pathlib import Path
 
 import pytest
 

@@ -13,12 +13,12 @@ from hypothesis.extra.lark import from_lark
 
 from referee.cli.main import main
 from referee.engine.replay import check_bytes
+from referee.engine.rulings import copy_state
 from referee.errors import Violation
 from referee.games import load_game
 from referee.games.base import Trace
-from referee.notation.parser import Move, Ruling, parse
 from referee.lab.random_game import play_game
-from referee.engine.rulings import copy_state
+from referee.notation.parser import Move, Ruling, parse
 from referee.spec.loader import available_games
 
 from .speicherstadt.records import HEADER_2P
@@ -70,8 +70,7 @@ def test_a_rule_the_pieces_make_is_never_set_aside():
 def test_a_variant_that_allows_debt_lets_the_table_accept_a_purchase_beyond_the_purse(tmp_path):
     debt = tmp_path / "debt.yaml"
     debt.write_text(
-        "kind: variant\nid: debt\ngame: speicherstadt\ntitle: Coins may run into debt\n"
-        "description: A table's house rule.\nchanges:\n  components:\n    coins: {minimum: -10}\n",
+        "kind: variant\nid: debt\ngame: speicherstadt\ntitle: Coins may run into debt\ndescription: A table's house rule.\nchanges:\n  components:\n    coins: {minimum: -10}\n",
         encoding="utf-8",
     )
     text = OVERBID + "ruling accept: beige pays it back later\ncheck beige: coins -1\n"
@@ -208,7 +207,8 @@ def test_the_rules_page_says_which_rules_a_ruling_may_set_aside():
     from pathlib import Path
 
     from referee.site import rules as page
-    from referee.site.tables import GamePages, render as tables
+    from referee.site.tables import GamePages
+    from referee.site.tables import render as tables
 
     game = load_game("canterbury")
     doc = GamePages(game.spec, Path(__file__).resolve().parents[1])

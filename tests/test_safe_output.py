@@ -144,7 +144,7 @@ def test_a_long_line_is_cut_around_the_caret():
 
 
 def test_play_keeps_a_variant_path_with_a_line_break_on_one_comment_line(tmp_path, capsys):
-    overlay = tmp_path / "mine\n[Event \"forged\"].yaml"
+    overlay = tmp_path / 'mine\n[Event "forged"].yaml'
     overlay.write_text(f"kind: variant\nid: mine\ngame: {GAME}\ntitle: Mine\nchanges: {{}}\n", encoding="utf-8")
     assert main(["play", GAME, "--players", "2", "--seed", "1", "--variant", str(overlay)]) == 0
     text = capsys.readouterr().out

@@ -39,8 +39,7 @@ def token(client) -> str:
 
 
 def new_game(client, title: str, game: str = "speicherstadt", seats=(("beige", "Ann"), ("orange", "Ben"))) -> str:
-    answer = client.post("/new", data={"form": token(client), "title": title, "game": game,
-                                       "colour": [c for c, _ in seats], "name": [n for _, n in seats]}, follow_redirects=False)
+    answer = client.post("/new", data={"form": token(client), "title": title, "game": game, "colour": [c for c, _ in seats], "name": [n for _, n in seats]}, follow_redirects=False)
     assert answer.status_code == 303, answer.text
     return answer.headers["location"]
 
@@ -227,7 +226,7 @@ def taps_to_enter(recording, target: str) -> tuple[str, int]:
         text = menu.text
         if menu.can_enter and text.strip() == target:
             return target, count + 1
-        if menu.free and target.startswith(text) and " " not in target[len(text):]:
+        if menu.free and target.startswith(text) and " " not in target[len(text) :]:
             return target, count + 1
         leading = [b for b in menu.buttons if (b.enters and b.text == target) or (not b.enters and (target.startswith(b.text) or target == b.text.strip()))]
         assert leading, f"no button leads to {target!r} from {text!r}"
@@ -254,7 +253,7 @@ def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
     while i < len(lines):
         if lines[i].startswith("check "):
             offer = taps.checkpoint_offer(table.recording)
-            assert offer and offer == lines[i:i + len(offer)]
+            assert offer and offer == lines[i : i + len(offer)]
             outcome, _ = table.enter(offer, table.version)
             assert outcome.accepted
             ratio = max(ratio, (round_taps + 1) / (round_lines + len(offer)))

@@ -28,8 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2},
-         "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"}
+PHONE = {
+    "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2},
+    "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
+}
 WAIT = 10.0  # seconds a page may take to answer a tap, at most
 
 pytest.importorskip("starlette", reason="needs the serve extra")
@@ -50,8 +52,9 @@ class Server:
         self.port = port or free_port(host)
         self.base = f"http://{host}:{self.port}"
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.process = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--games", str(folder), "--host", host, "--port", str(self.port)],
-                                        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee", "serve", "--games", str(folder), "--host", host, "--port", str(self.port)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -97,10 +100,17 @@ def new_browser(tmp_path_factory):
         pytest.skip("needs chromium")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run",
-                # nothing beyond this machine: any other address goes to a proxy that is not there
-                "--proxy-server=http://127.0.0.1:9"):
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        # nothing beyond this machine: any other address goes to a proxy that is not there
+        "--proxy-server=http://127.0.0.1:9",
+    ):
         options.add_argument(arg)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
     options.add_experimental_option("mobileEmulation", PHONE)
@@ -174,7 +184,8 @@ def enter_line(driver, target: str) -> int:
     for _ in range(40):
         text, offered = driver.execute_script(
             "var s = document.querySelector('#play .state');"
-            f"return [s.getAttribute('data-text'), Array.from(document.querySelectorAll('{MOVES}')).map(function (e) {{ return [e.tagName, e.getAttribute('data-move')]; }})];")
+            f"return [s.getAttribute('data-text'), Array.from(document.querySelectorAll('{MOVES}')).map(function (e) {{ return [e.tagName, e.getAttribute('data-move')]; }})];"
+        )
         if text.strip() == target:
             buttons = driver.find_elements(By.CSS_SELECTOR, "#play .moves button.enter")
             assert buttons, f"{target!r} is whole but no enter button is offered"
@@ -216,7 +227,7 @@ def test_a_whole_random_game_entered_by_taps_gives_the_same_record(server, phone
         line = expected[i]
         if line.startswith("check "):
             offered = [e.get_attribute("value") for e in phone.find_elements(By.CSS_SELECTOR, "#play form.checkpoint input[name=line]")]
-            assert offered == expected[i:i + len(offered)] and offered, (offered, expected[i:i + 4])
+            assert offered == expected[i : i + len(offered)] and offered, (offered, expected[i : i + 4])
             tap(phone, phone.find_element(By.ID, "confirm-checkpoint"))
             i, taps, checkpoints = i + len(offered), taps + 1, checkpoints + 1
             continue

@@ -13,7 +13,9 @@ from .speicherstadt.records import HEADER_2P, TO_SPRING
 
 HEADER_3P = '[Game "speicherstadt"]\n[Players "beige, orange, purple"]\n[Start "beige"]\n\n'
 # The rulebook's purchase example: beige, orange, beige, purple queue for the warehouse.
-QUEUED = HEADER_3P + """\
+QUEUED = (
+    HEADER_3P
+    + """\
 round 1
 reveal warehouse
 reveal coffee-roaster
@@ -29,6 +31,7 @@ beige: place 3
 orange: place 3
 purple: place 4
 """
+)
 BAD_LINE = 5  # the bank is a Summer card, not a Winter one
 ILLEGAL = HEADER_2P.rstrip("\n") + "\nreveal warehouse\nreveal bank\nreveal tea-taster\n"
 UNREADABLE = HEADER_2P.rstrip("\n") + "\nreveal warehouse\nreveal coffee-roaster\nreveal tea-taster\nbeige: plaze 1\n"

@@ -11,7 +11,6 @@ from urllib.parse import urlparse
 import pytest
 
 from referee.engine.replay import check_bytes
-
 from referee.report.diagnostics import format_report, rule_link
 from referee.spec.loader import available_games, data_root, load_spec
 from tests.built_site import mkdocs_build
@@ -92,7 +91,7 @@ def test_every_example_record_has_a_replay_page_on_the_site(site):
     for game, anchor in pictures.items():
         rules = (site / game / "rules.html").read_text(encoding="utf-8")
         assert f'src="pictures/{anchor}.svg"' in rules
-        section = rules[rules.index(f'id="{anchor}"'):]
+        section = rules[rules.index(f'id="{anchor}"') :]
         assert section.index(f'src="pictures/{anchor}.svg"') < section.index("<h3")  # under its own rule
         root = ET.parse(site / game / "pictures" / f"{anchor}.svg").getroot()
         assert root.get("viewBox") and root.get("width") == "100%"
@@ -238,9 +237,7 @@ def test_the_notation_reference_is_whole_at_1280_pixels(browser):
     for game in available_games():
         browser.get(f"{base}/{game}/notation.html")
         assert browser.execute_script("return window.innerWidth") == 1280
-        blocks = browser.execute_script(
-            "return [...document.querySelectorAll('.notation-reference code')].map(c => [c.scrollWidth, c.clientWidth, c.textContent.slice(0, 40)])"
-        )
+        blocks = browser.execute_script("return [...document.querySelectorAll('.notation-reference code')].map(c => [c.scrollWidth, c.clientWidth, c.textContent.slice(0, 40)])")
         browser.save_screenshot(str(ARTIFACTS / f"notation-{game}-1280.png"))
         assert blocks, f"{game}: no notation reference on the page"
         for scroll, client, start in blocks:
@@ -280,13 +277,15 @@ def test_searching_a_rule_id_finds_its_heading_first(browser, game, rule):
         assert headings and headings[0] == f"{game}/rules.html#{rule}", f"{query!r}: {headings[:5]}"
 
 
-
-@pytest.mark.parametrize("query, page", [
-    ("szonyeg", "speicherstadt/tables.html"),  # szőnyeg typed without its accents
-    ("kaffeeroester", "speicherstadt/tables.html"),  # Kaffeeröster with the umlaut written out
-    ("Brunnen", "canterbury/tables.html"),  # Canterbury's German names
-    ("munkasok", "speicherstadt/rules.hu.html"),  # munkások, a word of the Hungarian rules
-])
+@pytest.mark.parametrize(
+    "query, page",
+    [
+        ("szonyeg", "speicherstadt/tables.html"),  # szőnyeg typed without its accents
+        ("kaffeeroester", "speicherstadt/tables.html"),  # Kaffeeröster with the umlaut written out
+        ("Brunnen", "canterbury/tables.html"),  # Canterbury's German names
+        ("munkasok", "speicherstadt/rules.hu.html"),  # munkások, a word of the Hungarian rules
+    ],
+)
 def test_search_forgives_accents(browser, query, page):
     found = search(browser, query)
     assert page in found, f"{query!r}: {found}"

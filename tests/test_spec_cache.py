@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import games
-
 from referee import _cache as cache
-
+from referee import games
 from referee.spec import loader as spec
 from referee.spec.loader import load_spec
 

@@ -90,7 +90,12 @@ IMPOSSIBLE = [
     ("speicherstadt", "  cards:\n    types:\n      fire:\n        play_points: {A: 1}\n", "A: 1", "stand-in points for a fire of season A; it comes in B, C, D, E"),
     ("canterbury", "  scoring:\n    rank_markers: {5: [5, 6, 7]}\n", "5: [5", "a rank marker for rank 5; the ranks are 1 to 4"),
     ("canterbury", "  setup:\n    ranks:\n      5: {names: {en: rank 5}}\n", "5:", "rank 5; with at most 4 players the ranks are 1 to 4"),
-    ("canterbury", "  scoring:\n    kings_favour:\n      watr: {first: {1: 1}, second: {2: 1}}\n", "watr:", "a King's favour table for watr, which is no service (water, food, religion, defense, commerce, culture) (did you mean 'water'?)"),
+    (
+        "canterbury",
+        "  scoring:\n    kings_favour:\n      watr: {first: {1: 1}, second: {2: 1}}\n",
+        "watr:",
+        "a King's favour table for watr, which is no service (water, food, religion, defense, commerce, culture) (did you mean 'water'?)",
+    ),
     ("canterbury", "  scoring:\n    kings_favour:\n      water: {first: {26: 26}}\n", "26: 26", "a King's favour number for 26 districts served; the city has 25 districts"),
     ("canterbury", "  treasury:\n    levy_known: {150: 9}\n", "150: 9", "a known Levy at space 150; the track's spaces are 0 to 99"),
     ("canterbury", "  setup:\n    required_variants: {6: [two-player]}\n", "6: [", "a variant required for 6 players; the game is for 2 to 4"),

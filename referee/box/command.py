@@ -112,9 +112,11 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
 
     found = infer(game, records, variants)
     shipped = load_game(game, box=False).spec
-    lines = [f"{game}: {len(records)} record{'s' if len(records) != 1 else ''} read, "
-             f"{found.figures} checkpoint figures over the printed numbers, "
-             f"settled in {found.rounds} round{'s' if found.rounds != 1 else ''}"]
+    lines = [
+        f"{game}: {len(records)} record{'s' if len(records) != 1 else ''} read, "
+        f"{found.figures} checkpoint figures over the printed numbers, "
+        f"settled in {found.rounds} round{'s' if found.rounds != 1 else ''}"
+    ]
     if found.values:
         lines.append(f"determined by the checkpoints ({len(found.values)}):")
         for address, value in sorted(found.values.items()):
@@ -134,8 +136,11 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
         lines.append(f"{visible(name)}: refused: {visible(why)}")
         code = EXIT_VIOLATION
     if found.conflict:
-        lines.append("the records contradict each other: no printed numbers satisfy these checkpoints together: "
-                     + ", ".join(visible(e.where()) for e in found.conflict[:12]) + (" ..." if len(found.conflict) > 12 else ""))
+        lines.append(
+            "the records contradict each other: no printed numbers satisfy these checkpoints together: "
+            + ", ".join(visible(e.where()) for e in found.conflict[:12])
+            + (" ..." if len(found.conflict) > 12 else "")
+        )
         code = EXIT_VIOLATION
     if out and found.values:
         write_or_say(template_text(game, lang, found.values), out, lambda *a, **k: None)

@@ -306,8 +306,7 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     conflict = [rows[i] for i in solution.contradiction] if solution.contradiction is not None else []
     read = {a for eq in rows for a, _ in eq.coefficients}
     every = rules.addresses(base)
-    return Finding(values, proofs, [a for a in every if a in read and a not in values], [a for a in every if a not in read],
-                   refused, conflict, used, rounds, sum(1 for eq in rows if eq.coefficients))
+    return Finding(values, proofs, [a for a in every if a in read and a not in values], [a for a in every if a not in read], refused, conflict, used, rounds, sum(1 for eq in rows if eq.coefficients))
 
 
 def _pinned(each: dict[str, list[Equation]], first: set, used: dict) -> set[str] | None:

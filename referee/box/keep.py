@@ -59,8 +59,7 @@ def show(game: str, lang: str = "en") -> list[str]:
     if path is None:
         shipped = load_game(game, box=False).spec
         open_ = sum(1 for _ in iter_uncertain(shipped, ASKED))
-        return [f"{game}: no box file in use (it would be {readable_name(str(box_path(game)))}); "
-                f"{open_} provisional or unknown values use their stand-ins. referee box {game} writes the questions."]
+        return [f"{game}: no box file in use (it would be {readable_name(str(box_path(game)))}); {open_} provisional or unknown values use their stand-ins. referee box {game} writes the questions."]
     spec = load_game(game).spec
     out = [f"{game}: box file in use: {readable_name(str(path))}"]
     changed = [(a, old, spec.get(a)) for a, old in sorted(spec.box_replaced.items())]

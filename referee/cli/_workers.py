@@ -22,7 +22,8 @@ import gc
 import os
 import threading
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 IN_FLIGHT_PER_WORKER = 4  # jobs handed out ahead of the one whose result is printed next
 PARENT_CHECK_SECONDS = 0.5
@@ -111,7 +112,7 @@ def _in_processes(work: Callable[[Any], Any], jobs: list, workers: int, lost: Ca
             worker.stop(at_once=broken is not None or shown < len(jobs))  # stopped early (the output failed, Ctrl-C): no waiting
 
 
-def _ready(wait: Callable, crew: list["_Worker"]) -> list["_Worker"]:
+def _ready(wait: Callable, crew: list[_Worker]) -> list[_Worker]:
     by_pipe = {worker.pipe: worker for worker in crew}
     return [by_pipe[pipe] for pipe in wait(list(by_pipe))]
 

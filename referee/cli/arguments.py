@@ -153,8 +153,7 @@ FILE_HELP = N_("a game record, or - for standard input")
 
 def language_option(parser: argparse.ArgumentParser) -> None:
     """`--lang`, which every command takes (before or after its name)."""
-    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS,
-                        help=_("the language of messages, help and pages: en, hu or de (default: from the locale, LANG or LC_ALL; else en)"))
+    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=_("the language of messages, help and pages: en, hu or de (default: from the locale, LANG or LC_ALL; else en)"))
 
 
 def language_asked(argv: list[str]) -> str | None:
@@ -185,7 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
     # the names `_` and `ngettext` of its module: they are given our catalogues
     argparse._ = _
     argparse.ngettext = ngettext
-    p = Parser(prog="referee", description=_("Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules."), epilog=_(EPILOG), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(
+        prog="referee",
+        description=_("Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules."),
+        epilog=_(EPILOG),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     language_option(p)
     p.add_argument("--version", action="version", version=f"referee {__version__}", help=_("show the referee's version and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -194,8 +198,13 @@ def build_parser() -> argparse.ArgumentParser:
         """A command whose one-line help in `referee --help` is also what its own --help says
         (or a longer `description` of its own)."""
         does = _(does)
-        found = sub.add_parser(name, help=does, description=_(description) if description else does[:1].upper() + does[1:] + ".",
-                               epilog=_(epilog) if epilog else None, formatter_class=argparse.RawDescriptionHelpFormatter)
+        found = sub.add_parser(
+            name,
+            help=does,
+            description=_(description) if description else does[:1].upper() + does[1:] + ".",
+            epilog=_(epilog) if epilog else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         language_option(found)
         return found
 
@@ -203,10 +212,25 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+", metavar="FILE", help=_("the game records to check, or - for standard input"))
     c.add_argument("--variant", action="append", default=[], metavar="V", help=_("variant name or overlay file (repeatable; adds to the record's [Variant] tag)"))
     c.add_argument("--format", choices=("text", "json"), default="text", help=_("text for people, json for programs"))
-    c.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help=_("check files in up to N processes (at most one per processor; a few small files are checked in this one, where starting processes would cost more than it saves; results print in the order given)"))
+    c.add_argument(
+        "-j",
+        "--jobs",
+        type=processes,
+        default=1,
+        metavar="N",
+        help=_(
+            "check files in up to N processes (at most one per processor; a few small files are checked in this one, where starting processes would cost more than it saves; results print in the order given)"
+        ),
+    )
     c.add_argument("-q", "--quiet", action="store_true", help=_("print only diagnostics and the verdict line"))
     c.add_argument("--details", action="store_true", help=_("list each uncertain spec value the verdict relied on with its value and why it is uncertain (JSON always has them)"))
-    c.add_argument("--keep-going", action="store_true", help=_("report every problem of a record, not just the first, each with the small edit (another player, a neighbouring number, the nearest name, a missing or extra line, two lines swapped) under which the rest of the record reads on; the replay goes on from the repaired position (referee repair writes it)"))
+    c.add_argument(
+        "--keep-going",
+        action="store_true",
+        help=_(
+            "report every problem of a record, not just the first, each with the small edit (another player, a neighbouring number, the nearest name, a missing or extra line, two lines swapped) under which the rest of the record reads on; the replay goes on from the repaired position (referee repair writes it)"
+        ),
+    )
 
     fx = command("repair", "write the record with each slip's proposed repair applied, as check --keep-going proposes them", epilog=REPAIR_EPILOG)
     fx.add_argument("file", metavar="FILE", help=FILE_HELP)
@@ -252,8 +276,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--variant", action="append", default=[], metavar="V", help=_("variant name or overlay file (repeatable); a new record names the variants in its header"))
 
     sv = command("serve", "a local web app for the phones at the table: one tap a move, every phone in step", epilog=SERVE_EPILOG)
-    sv.add_argument("--games", metavar="DIR", default=None, help="the folder of record files the app opens and writes (default: referee/games in the user's data folder, e.g. ~/.local/share/referee/games)")
-    sv.add_argument("--host", metavar="H", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code")
+    sv.add_argument(
+        "--games", metavar="DIR", default=None, help="the folder of record files the app opens and writes (default: referee/games in the user's data folder, e.g. ~/.local/share/referee/games)"
+    )
+    sv.add_argument(
+        "--host",
+        metavar="H",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code",
+    )
     sv.add_argument("--port", metavar="P", type=int, default=8765, help="the port to listen on (default: 8765)")
 
     pl = command("play", N_("write a complete random legal game as a record"), epilog=None)
@@ -270,12 +301,22 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("--games", type=int, default=100, metavar="K", help="games to play per side (default: 100)")
     lab.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
     lab.add_argument("--against", action="append", default=None, metavar="BASE", help="compare with this side on the same seeds: a variant (repeatable), or 'none' for the plain rules")
-    lab.add_argument("--agent", default="random", metavar="A", help="the agents in seat order, comma-separated (random, greedy, greedy:N, mcts, mcts:N); the last fills the other seats (default: random)")
+    lab.add_argument(
+        "--agent", default="random", metavar="A", help="the agents in seat order, comma-separated (random, greedy, greedy:N, mcts, mcts:N); the last fills the other seats (default: random)"
+    )
     lab.add_argument("--rotate", action="store_true", help="move the agents one seat on for each game, so every agent sits in every seat equally often")
     lab.add_argument("--seed", type=int, default=1, metavar="S", help="the run's seed: the same seed plays the same games (default: 1)")
     lab.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help="play games in N local worker processes (default: 1)")
     lab.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help="play the games on Ray: a local Ray without ADDRESS, else the cluster at ADDRESS ('auto' on a node of one)")
-    lab.add_argument("--sensitivity", nargs="?", type=float, const=0.25, default=None, metavar="SHARE", help="also vary each provisional number the games relied on down and up by SHARE of itself (default 0.25, at least 1), and rank the values by how far the results move")
+    lab.add_argument(
+        "--sensitivity",
+        nargs="?",
+        type=float,
+        const=0.25,
+        default=None,
+        metavar="SHARE",
+        help="also vary each provisional number the games relied on down and up by SHARE of itself (default 0.25, at least 1), and rank the values by how far the results move",
+    )
     lab.add_argument("--sensitivity-games", type=int, default=40, metavar="K", help="games per setting for --sensitivity (default: 40, at most --games)")
     lab.add_argument("-o", "--out", metavar="REPORT.html", help="write the self-contained HTML report (charts included) to this file")
     lab.add_argument("--json", metavar="FILE", dest="json_out", help="write the figures (and every game's result) as JSON to FILE")
@@ -300,7 +341,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", action="append", default=[], metavar="V", help="with --infer: a variant for every record, on top of their own")
 
     d = command("docs", N_("render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)"), epilog=None)
-    d.add_argument("--out", default="docs/generated", metavar="DIR", help=_("the folder to write the pages into, one Markdown file per page (default: docs/generated); it is replaced whole, and refused if it holds files that referee docs did not write"))
+    d.add_argument(
+        "--out",
+        default="docs/generated",
+        metavar="DIR",
+        help=_("the folder to write the pages into, one Markdown file per page (default: docs/generated); it is replaced whole, and refused if it holds files that referee docs did not write"),
+    )
     return p
 
 

@@ -8,13 +8,13 @@ import gc
 import sys
 from pathlib import Path
 
-from referee.cli import output
 from referee import i18n
+from referee.cli import output
 from referee.cli.arguments import build_parser, language_asked
-from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
-from referee.report.movelist import GROUP_ABOVE, grouped_moves
 from referee.cli.output import say, warn
+from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
 from referee.i18n import _, ngettext
+from referee.report.movelist import GROUP_ABOVE, grouped_moves
 from referee.terminal import readable_name
 
 # The engine, the spec loader and the parser are imported inside the commands
@@ -103,8 +103,8 @@ def cmd_check(args) -> int:
     """Each file's result is printed as soon as it and those before it are done, in the order
     of the command line, so that many files print steadily and memory stays flat. With -j,
     the games the records name are loaded here before the workers are forked (parallel.py)."""
-    from referee.cli.parallel import load_games_of, worth_processes
     from referee.cli._workers import in_order, usable_processors
+    from referee.cli.parallel import load_games_of, worth_processes
 
     if "-" in args.files and len(args.files) > 1:
         raise UsageError("'-' (standard input) cannot be combined with other files")
@@ -255,8 +255,7 @@ def cmd_moves(args) -> int:
 
 
 def cmd_record(args) -> int:
-    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant,
-               "say": output.say, "verdict": output.verdict}
+    options = {"game": args.game, "players": args.players, "start": args.start, "variants": args.variant, "say": output.say, "verdict": output.verdict}
     if sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty():
         from referee.recording.prompt import record_terminal
 
@@ -338,11 +337,21 @@ def cmd_lab(args) -> int:
     against = None
     if args.against is not None:
         against = [] if [a.strip().lower() for a in args.against] == ["none"] else args.against
-    plan = experiment.Plan(game=args.game, players=args.players, games=args.games, variants=args.variant,
-                           against=against, agents=[a for a in args.agent.split(",") if a.strip()] or ["random"],
-                           seed=args.seed, rotate=args.rotate, jobs=args.jobs,
-                           ray=args.ray is not None, ray_address=args.ray or None,
-                           sensitivity=args.sensitivity, sensitivity_games=args.sensitivity_games)
+    plan = experiment.Plan(
+        game=args.game,
+        players=args.players,
+        games=args.games,
+        variants=args.variant,
+        against=against,
+        agents=[a for a in args.agent.split(",") if a.strip()] or ["random"],
+        seed=args.seed,
+        rotate=args.rotate,
+        jobs=args.jobs,
+        ray=args.ray is not None,
+        ray_address=args.ray or None,
+        sensitivity=args.sensitivity,
+        sensitivity_games=args.sensitivity_games,
+    )
     experiment.check_plan(plan)
     sides = 2 if against is not None else 1
     data = experiment.run(plan, Progress(plan.games * sides))
@@ -369,8 +378,8 @@ def _write_lab_files(args, data: dict, page) -> None:
 
 
 def cmd_validate(args) -> int:
-    from referee.spec.loader import specs_root
     from referee.cli.validate import validate
+    from referee.spec.loader import specs_root
 
     root = Path(args.specdir) if args.specdir else specs_root()
     if args.specdir and not root.exists():  # the data in use that holds no games: exit 4, below
@@ -417,7 +426,23 @@ def cmd_box(args) -> int:
     return run(args, say, output.verdict)
 
 
-COMMANDS = {"rule": cmd_rule, "check": cmd_check, "repair": cmd_repair, "show": cmd_show, "draw": cmd_draw, "replay": cmd_replay, "moves": cmd_moves, "explain": cmd_explain, "record": cmd_record, "serve": cmd_serve, "play": cmd_play, "lab": cmd_lab, "validate": cmd_validate, "docs": cmd_docs, "box": cmd_box}
+COMMANDS = {
+    "rule": cmd_rule,
+    "check": cmd_check,
+    "repair": cmd_repair,
+    "show": cmd_show,
+    "draw": cmd_draw,
+    "replay": cmd_replay,
+    "moves": cmd_moves,
+    "explain": cmd_explain,
+    "record": cmd_record,
+    "serve": cmd_serve,
+    "play": cmd_play,
+    "lab": cmd_lab,
+    "validate": cmd_validate,
+    "docs": cmd_docs,
+    "box": cmd_box,
+}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -50,14 +50,14 @@ class OutputFailed(Exception):
 class Guard:
     """Turns a failure to write standard output into the exit code it stands for."""
 
-    active: "Guard | None" = None
+    active: Guard | None = None
 
     def __init__(self) -> None:
         self.known: int | None = None  # the verdict's code so far
         self.final = False  # the verdict is complete
         self.failure: OutputFailed | None = None
 
-    def __enter__(self) -> "Guard":
+    def __enter__(self) -> Guard:
         self._outer, Guard.active = Guard.active, self
         prepare_streams()
         return self

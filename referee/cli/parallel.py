@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Any, Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -54,9 +55,9 @@ def load_games_of(paths: Iterable[str], variants: list[str]) -> None:
     is left to its worker, which reports it."""
     from referee.engine.replay import record_variants
     from referee.errors import RecordError, SpecError
-    from referee.spec.files import read_bytes
     from referee.games import load_game
     from referee.notation.parser import MAX_RECORD_BYTES, game_of, parser_for
+    from referee.spec.files import read_bytes
     from referee.spec.loader import grammar_root
 
     root = str(grammar_root())  # as the parse in the workers asks for it

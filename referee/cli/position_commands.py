@@ -11,10 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.cli import output
-from referee.errors import UsageError
 from referee.cli.output import say, warn
 from referee.engine.positions import Position, find
-from referee.pictures import svg
+from referee.errors import UsageError
 from referee.pictures.position import draw_position
 from referee.report.diagnostics import format_errors, format_report
 from referee.report.situation import quietly

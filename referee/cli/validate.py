@@ -8,9 +8,9 @@ from referee.engine.replay import SETUP_ERRORS, setup_error
 from referee.errors import EXIT_OK, EXIT_SPEC, SpecError
 from referee.games import cross_check, game_class
 from referee.notation.parser import parser_for
-from referee.spec.loader import available_games, grammar_root, iter_uncertain, load_spec, no_games
 from referee.pictures.svg import colours_of
 from referee.site.markdown import LANGS
+from referee.spec.loader import available_games, grammar_root, iter_uncertain, load_spec, no_games
 
 TEXT_LANGS = ("hu", "de")  # the languages every rule text is written in besides English
 

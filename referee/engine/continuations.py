@@ -26,10 +26,8 @@ with its numbers and a list of goods with the words the game offers for it.
 from __future__ import annotations
 
 import re
-from dataclasses import field
-from typing import Callable, Iterable
-
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from referee.notation.names import folded, folded_forms
 from referee.spec.loader import Spec
@@ -59,7 +57,7 @@ class Choice:
 class Node:
     """A node of the tree of words that the listed moves are written with."""
 
-    children: dict[str, "Node"] = field(default_factory=dict)
+    children: dict[str, Node] = field(default_factory=dict)
     end: bool = False  # a move ends here
     count: int = 0  # moves that pass through here
 
@@ -91,7 +89,7 @@ class Branch:
         return self._children is not None
 
     @property
-    def children(self) -> dict[str, "Branch"]:
+    def children(self) -> dict[str, Branch]:
         if self._children is None:
             self._grow()
         return self._children  # type: ignore[return-value]
@@ -182,7 +180,7 @@ def _starts(word: str, typed: str) -> bool:
 def _split(word: str) -> tuple[str, str]:
     """A word and the punctuation written on to it (`red:` -> `red`, `:`)."""
     base = word.rstrip(PUNCTUATION)
-    return base, word[len(base):]
+    return base, word[len(base) :]
 
 
 class Continuations:
@@ -197,10 +195,17 @@ class Continuations:
     seated players' names, which a line may begin with instead of the colour.
     """
 
-    def __init__(self, hints: Iterable[str], spellings: dict[str, set[str]] | None = None,
-                 fill: Callable[[str], list[str]] | None = None, checkpoints: dict[str, list[str]] | None = None,
-                 commands: Iterable[str] = COMMANDS, next_words: NextWords | None = None,
-                 players: Iterable[str] = (), filled: dict[str, str] | None = None):
+    def __init__(
+        self,
+        hints: Iterable[str],
+        spellings: dict[str, set[str]] | None = None,
+        fill: Callable[[str], list[str]] | None = None,
+        checkpoints: dict[str, list[str]] | None = None,
+        commands: Iterable[str] = COMMANDS,
+        next_words: NextWords | None = None,
+        players: Iterable[str] = (),
+        filled: dict[str, str] | None = None,
+    ):
         self.filled = filled or {}  # each owner's figures as the referee has them, for `check X: `
         self.players = tuple(players)  # the seated players' names, which stand for their colours
         self.grows = next_words is not None
@@ -346,8 +351,7 @@ class Continuations:
                 choices.append(Choice("check ", len(partial), "check", "a checkpoint line"))
             choices += [Choice(c, len(partial), c, "command") for c in self.commands if partial and c.startswith(partial.lower())]
             if not choices:  # a name completes where no colour or move word starts so
-                choices += [Choice(name + ": ", len(partial), name, "player") for name in self.players
-                            if partial and name.lower().startswith(partial.lower())]
+                choices += [Choice(name + ": ", len(partial), name, "player") for name in self.players if partial and name.lower().startswith(partial.lower())]
         return choices
 
     def _alias_starts(self, partial: str, word: str) -> bool:

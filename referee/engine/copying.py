@@ -138,7 +138,7 @@ def _copier_for(kind: type):
     if kind is tuple:
         return _copy_tuple
     plain = kind.__new__ is object.__new__ and kind.__dictoffset__ and "__slots__" not in kind.__dict__
-    if not plain or hasattr(kind, "__deepcopy__") or getattr(kind, "__reduce_ex__") is not object.__reduce_ex__ or getattr(kind, "__reduce__") is not object.__reduce__:
+    if not plain or hasattr(kind, "__deepcopy__") or kind.__reduce_ex__ is not object.__reduce_ex__ or kind.__reduce__ is not object.__reduce__:
         return _copy_deep  # a copy hook, slots, or a class made some other way: deepcopy knows
     return _copy_frozen if _frozen(kind) else _copy_fields
 

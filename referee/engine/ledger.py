@@ -16,12 +16,11 @@ contradicted, and `referee explain` asks for one.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from referee.i18n import _
 from referee.games.base import State, Trace
-from dataclasses import dataclass
+from referee.i18n import _
 from referee.terminal import visible
 
 END = "end of the record"  # what a change made after the last line (closing a phase, final scoring) is called

@@ -10,7 +10,8 @@ English, German or Hungarian, with or without its accents (kék, kek, Grün, gru
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from referee.i18n import Message
 from referee.notation.colours import colour_names

@@ -102,7 +102,7 @@ class Position:
         self.closed = False
 
     @classmethod
-    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0) -> "Position":
+    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0) -> Position:
         """A position around a state already set up and played to (a session that goes on from
         where its file ends); `state` becomes the position's own."""
         position = cls.__new__(cls)
@@ -191,7 +191,9 @@ class Position:
         name = self.game.name
         if ruling is not None and ruling.verdict == "adopt":  # adopts a checkpoint's figures, not a move
             outcome = self._move(move, None, carry_on)
-            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", "ruling adopt takes the figures of the checkpoint on the line before it; a move is decided on with accept or void", ruling.pos))
+            outcome.diagnostics.append(
+                self._diagnostic(f"{name}/ruling", "ruling adopt takes the figures of the checkpoint on the line before it; a move is decided on with accept or void", ruling.pos)
+            )
             return outcome
         outcome = Outcome(move)
         self.move_lines += 1
@@ -229,11 +231,13 @@ class Position:
             return outcome
         if ruling is not None:
             taken_back = ruling.verdict == "void"
-            outcome.diagnostics.append(self._diagnostic(
-                f"{name}/ruling",
-                f"ruling {ruling.verdict}, but the move on line {move.pos.line} breaks no rule" + ("; it is taken back all the same" if taken_back else ""),
-                ruling.pos,
-            ))
+            outcome.diagnostics.append(
+                self._diagnostic(
+                    f"{name}/ruling",
+                    f"ruling {ruling.verdict}, but the move on line {move.pos.line} breaks no rule" + ("; it is taken back all the same" if taken_back else ""),
+                    ruling.pos,
+                )
+            )
             if taken_back:
                 outcome.taken_back = True
                 self.state = before
@@ -255,7 +259,7 @@ class Position:
             return self.game.format_move(move)
         pos = move.pos
         line = self.record.line(pos.line)
-        return line[pos.column - 1:pos.end_column - 1] if pos.end_column else line.strip()
+        return line[pos.column - 1 : pos.end_column - 1] if pos.end_column else line.strip()
 
     def _guarded(self, entry, check) -> Outcome:
         outcome = Outcome(entry)
@@ -280,10 +284,15 @@ class Position:
             if (sorted(stated) == sorted(ours)) if isinstance(ours, list) else stated == ours:
                 outcome.confirmed += 1
             else:
-                outcome.diagnostics.append(Diagnostic(
-                    "error", f"{cp.player} {fig.key} recorded as {written(stated)}, but the rules give {written(ours)}",
-                    fig.pos, f"{name}/checkpoint", figure=(owner, fig.key),
-                ))
+                outcome.diagnostics.append(
+                    Diagnostic(
+                        "error",
+                        f"{cp.player} {fig.key} recorded as {written(stated)}, but the rules give {written(ours)}",
+                        fig.pos,
+                        f"{name}/checkpoint",
+                        figure=(owner, fig.key),
+                    )
+                )
 
     def _adopt(self, cp: Checkpoint, ruling: Ruling, outcome: Outcome) -> None:
         """`ruling adopt` after a checkpoint: the table played on from the figures it wrote,
@@ -292,7 +301,13 @@ class Position:
         name = self.game.name
         contradicted = [d for d in outcome.diagnostics if d.figure]
         if ruling.verdict != "adopt" or outcome.unreadable is not None:
-            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling {ruling.verdict} decides on the move on the line before it (after a checkpoint, ruling adopt takes its figures), and this one follows a checkpoint", ruling.pos))
+            outcome.diagnostics.append(
+                self._diagnostic(
+                    f"{name}/ruling",
+                    f"ruling {ruling.verdict} decides on the move on the line before it (after a checkpoint, ruling adopt takes its figures), and this one follows a checkpoint",
+                    ruling.pos,
+                )
+            )
             return
         if not contradicted:
             outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling adopt, but the rules agree with every figure on line {cp.pos.line}", ruling.pos))
@@ -328,10 +343,15 @@ class Position:
             if colour not in totals:
                 raise RecordError(Message("result: {why}", why=self.players.unknown(colour)), pos)
             if totals[colour] != points:
-                outcome.diagnostics.append(Diagnostic(
-                    "error", f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}",
-                    pos, f"{name}/result", figure=(colour, self.state.score_figure),
-                ))
+                outcome.diagnostics.append(
+                    Diagnostic(
+                        "error",
+                        f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}",
+                        pos,
+                        f"{name}/result",
+                        figure=(colour, self.state.score_figure),
+                    )
+                )
             else:
                 outcome.confirmed += 1
 

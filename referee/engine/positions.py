@@ -10,11 +10,11 @@ up to the line it stumbles on. The position then says which line it stops before
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
-from referee.i18n import _
 from referee.engine.replay import check_bytes
 from referee.games.base import State
-from dataclasses import dataclass
+from referee.i18n import _
 from referee.report.diagnostics import Report
 
 

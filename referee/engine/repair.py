@@ -187,8 +187,7 @@ class Mending:
             if isinstance(item.entry, Result) and stop_after is not None:
                 i += 1
                 continue
-            if isinstance(item.entry, Move) and (self.safe is None or self.safe[0] < i) and position.book is None and (
-                    not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
+            if isinstance(item.entry, Move) and (self.safe is None or self.safe[0] < i) and position.book is None and (not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
                 self.safe = (i, position.snapshot())
             before = position.move_lines
             outcome = self._apply(item)
@@ -262,7 +261,7 @@ class Mending:
             return self._mend_back(i, back, outcome, diagnostic)
         if best is None:
             return self._unrepaired(i, outcome, diagnostic)
-        consumed = self.items[i:i + best.consumed]
+        consumed = self.items[i : i + best.consumed]
         repair = Repair(item.line, best.kind, [written_text(self.record, it.line) for it in consumed], best.lines, [it.line for it in consumed], diagnostic=diagnostic)
         if best.kind == "missing":
             repair.at = [self._after_last_move(i, mark, best)]
@@ -290,9 +289,9 @@ class Mending:
             self._apply(item)
         for entry in edit.entries:
             position.apply(entry, carry_on=True)
-        for item in items[k + edit.consumed:i]:
+        for item in items[k + edit.consumed : i]:
             self._apply(item)
-        consumed = items[k:k + edit.consumed]
+        consumed = items[k : k + edit.consumed]
         repair = Repair(items[i].line, edit.kind, [written_text(self.record, it.line) for it in consumed], edit.lines, [it.line for it in consumed], diagnostic=diagnostic)
         repair.earlier = True
         diagnostic.figure = None
@@ -436,8 +435,7 @@ class Mending:
             return None, (i, 0, 0)  # the very next line refuses it too: no edit helps
         return best, best_key
 
-    def _search_back(self, i: int, beat: tuple, missing: Edit | None = None, until: int | None = None,
-                     only_missing: bool = False) -> tuple[int, Edit] | None:
+    def _search_back(self, i: int, beat: tuple, missing: Edit | None = None, until: int | None = None, only_missing: bool = False) -> tuple[int, Edit] | None:
         """A slip on one of the few lines before item i that the rules took (a number or a
         player still legal there) and that item i is the first to show: the edit of such a
         line, from the last position kept (`safe`), under which the record reads on further
@@ -619,7 +617,7 @@ class Mending:
         out.extend(_number_edits(prefix, words))
         if item.problem is not None:  # a word too many
             for n in range(1, len(words)):
-                out.append(("word", prefix + " ".join([*words[:n], *words[n + 1:]])))
+                out.append(("word", prefix + " ".join([*words[:n], *words[n + 1 :]])))
         suggested = _suggestions(item.problem.message) if item.problem is not None else []
         vocabulary = self._vocabulary(legal)
         for n, word in enumerate(words):
@@ -630,7 +628,7 @@ class Mending:
             near += difflib.get_close_matches(bare, vocabulary, n=MAX_NAMES, cutoff=0.6)
             for name in dict.fromkeys(near):
                 new = word.lower().replace(bare, name)
-                out.append(("name", prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+                out.append(("name", prefix + " ".join([*words[:n], new, *words[n + 1 :]])))
         return out
 
     def _vocabulary(self, legal) -> list[str]:
@@ -674,7 +672,7 @@ def repaired_text(text: str, repairs: list[Repair], mark: bool = True) -> str:
             before.setdefault(first, []).extend(note)
             for number, new in zip(repair.at, repair.lines):
                 old = lines[number - 1]
-                indent = old[:len(old) - len(old.lstrip())]
+                indent = old[: len(old) - len(old.lstrip())]
                 comment = old.split("#", 1)[1] if "#" in old else None
                 lines[number - 1] = indent + new + (f"  #{comment}" if comment is not None else "")
     out: list[str] = []
@@ -702,8 +700,8 @@ def _number_edits(prefix: str, words: list[str]) -> list[tuple[str, str]]:
             value = int(match.group())
             for step, kind in ((-1, "number"), (1, "number"), (-2, "far-number"), (2, "far-number")):
                 if value + step >= 0:
-                    new = word[:match.start()] + str(value + step) + word[match.end():]
-                    out.append((kind, prefix + " ".join([*words[:n], new, *words[n + 1:]])))
+                    new = word[: match.start()] + str(value + step) + word[match.end() :]
+                    out.append((kind, prefix + " ".join([*words[:n], new, *words[n + 1 :]])))
     return out
 
 

@@ -8,18 +8,16 @@ become diagnostics with a position, never exceptions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from referee.errors import Pos, RecordError, SpecError, Violation
-from referee.games import load_game
-from referee.games.base import State, Trace, missing_rule
-from referee.spec.figures import NONE, written
-from referee.notation.names import did_you_mean, names_of, spelling
-from referee.notation.parser import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
-from referee.engine.players import Players, resolve as resolve_players
-from referee.report.diagnostics import Diagnostic, Report, RulingNote, rank
 from referee.engine.position import Outcome, Position
+from referee.errors import Pos, RecordError, SpecError
+from referee.games import load_game
+from referee.games.base import State
+from referee.notation.names import names_of, spelling
+from referee.notation.parser import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
+from referee.report.diagnostics import Diagnostic, Report, rank
 from referee.spec.loader import available_games, looks_like_path, read_yaml, specs_root, variant_names
 
 # What a game's set-up raises on data that passed its schemas but that it cannot use (a missing
@@ -67,9 +65,17 @@ def read_source(path: str) -> tuple[bytes, str]:
         return fh.read(MAX_RECORD_BYTES + 1), path
 
 
-def check_bytes(data: bytes, name: str, variants: list[str] | tuple[str, ...] = (), stop_after: int | None = None,
-                stop_line: int | None = None, watch: Watch | None = None, keep_going: bool = False, ledger: bool = False,
-                open_end: bool = False) -> Report:
+def check_bytes(
+    data: bytes,
+    name: str,
+    variants: list[str] | tuple[str, ...] = (),
+    stop_after: int | None = None,
+    stop_line: int | None = None,
+    watch: Watch | None = None,
+    keep_going: bool = False,
+    ledger: bool = False,
+    open_end: bool = False,
+) -> Report:
     """Replay a record and report on it.
 
     `stop_after` stops after that many moves, `stop_line` after the last entry on or before
@@ -128,8 +134,17 @@ def _add_ledger_tails(data: bytes, name: str, variants: list[str], stop_after: i
         d.ledger = changes[-LEDGER_TAIL:]
 
 
-def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | None, stop_line: int | None = None,
-            watch: Watch | None = None, keep_going: bool = False, ledger: bool = False, open_end: bool = False) -> None:
+def _replay(
+    data: bytes,
+    report: Report,
+    variants: list[str],
+    stop_after: int | None,
+    stop_line: int | None = None,
+    watch: Watch | None = None,
+    keep_going: bool = False,
+    ledger: bool = False,
+    open_end: bool = False,
+) -> None:
     text = decode(data)
     report.source = text
     if not text.strip():
@@ -169,8 +184,18 @@ def _replay(data: bytes, report: Report, variants: list[str], stop_after: int | 
             stop_line = bad - 1
     builder = ReportBuilder(report)
     visitor = Tee(builder, Watching(watch)) if watch else builder
-    replay(record, game, visitor, keep_going=keep_going, stop_after=stop_after, stop_line=stop_line,
-           open_end=open_end, ledger=ledger, unreadable=unreadable if keep_going else (), header_variants=header_variants)
+    replay(
+        record,
+        game,
+        visitor,
+        keep_going=keep_going,
+        stop_after=stop_after,
+        stop_line=stop_line,
+        open_end=open_end,
+        ledger=ledger,
+        unreadable=unreadable if keep_going else (),
+        header_variants=header_variants,
+    )
     if first is not None and report.replayed and not _stopped_by_rule(report) and (stop_after is None or report.moves < stop_after):
         report.worsen("malformed")
         report.diagnostics.append(Diagnostic("error", first.message, first.pos))
@@ -331,9 +356,19 @@ class ReportBuilder(Visitor):
         return self.report
 
 
-def replay(record: Record, game, visitor: Visitor | None = None, *, keep_going: bool = False,
-           stop_after: int | None = None, stop_line: int | None = None, open_end: bool = False,
-           ledger: bool = False, unreadable=(), header_variants: list[str] | None = None):
+def replay(
+    record: Record,
+    game,
+    visitor: Visitor | None = None,
+    *,
+    keep_going: bool = False,
+    stop_after: int | None = None,
+    stop_line: int | None = None,
+    open_end: bool = False,
+    ledger: bool = False,
+    unreadable=(),
+    header_variants: list[str] | None = None,
+):
     """Replay a parsed record's entries on a new position of `game`, telling `visitor` (by
     default a `ReportBuilder`) of each, and return the visitor's result.
 

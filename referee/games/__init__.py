@@ -17,7 +17,7 @@ def game_class(name: str):
     return _game_class(name, str(specs_root()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game_class(name: str, root: str):
     known = available_games(Path(root))
     if not known:
@@ -31,7 +31,7 @@ def _game_class(name: str, root: str):
     return module.GAME
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(name: str, variants: tuple[str, ...], root: str, box: tuple | None = None, use_box: bool = True):
     """`box` is the box file's fingerprint: a box file put in place or changed is read again."""
     cls = game_class(name)
@@ -95,4 +95,3 @@ def forget_loaded_data() -> None:
     _game_class.cache_clear()
     forget_loaded_specs()
     forget_grammars()
-

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Collection, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from lark import Tree
+
+from referee.engine.players import Players
 from referee.errors import Pos, RecordError, SpecError, Violation
-from referee.spec.figures import FigureTable
 from referee.i18n import Message
 from referee.notation.colours import colour_names
 from referee.notation.names import did_you_mean, spelling
 from referee.notation.parser import Header, Keywords, Move
-from dataclasses import dataclass
-from referee.engine.players import Players
+from referee.spec.figures import FigureTable
 from referee.spec.loader import Spec
-from lark import Tree
 from referee.terminal import odd_letters
 
 if TYPE_CHECKING:
@@ -188,7 +189,7 @@ def refuse(rule: str, message: str, pos: Pos | None = None) -> None:
 class State:
     """One game in progress. Subclasses keep their data in plain fields."""
 
-    game: "Game"
+    game: Game
     trace: Trace
     seats: list[Seat]
     score_figure = "points"  # the figure of `figures` that adds up to a player's final score
@@ -429,7 +430,7 @@ class Game:
         first, then money."""
         return self._looks("view").chart_figures(state)
 
-    def draw(self, state: State, caption: str) -> "Drawing":
+    def draw(self, state: State, caption: str) -> Drawing:
         """A picture of the position (see referee.pictures.svg), drawn from the spec and the state."""
         return self._looks("picture").draw(state, caption)
 
@@ -474,7 +475,7 @@ class Game:
         [Players] or [Start] tag is pointed at where it is written in the tag's value."""
         tag = header.tags.get("players")
         if tag is None or not tag.value:
-            raise RecordError("missing [Players] tag, e.g. [Players \"red Anna, blue Ben\"]", tag.pos if tag else Pos(1, 1))
+            raise RecordError('missing [Players] tag, e.g. [Players "red Anna, blue Ben"]', tag.pos if tag else Pos(1, 1))
         colours = self.spec.meta["colours"]
         known = colour_names(colours)  # kék, Blau and blue are one seat
         seats: list[Seat] = []
@@ -488,7 +489,7 @@ class Game:
                 raise RecordError(f"unknown colour {word.group()!r}{odd_letters(word.group())} in [Players]{did_you_mean(colour, colours)}; colours: {', '.join(colours)}", where)
             if any(s.colour == colour for s in seats):
                 raise RecordError(f"colour {colour!r} is seated twice", where)
-            seats.append(Seat(colour, " ".join(part.group()[word.end():].split())))
+            seats.append(Seat(colour, " ".join(part.group()[word.end() :].split())))
         low, high = self.spec.meta["players"]["min"], self.spec.meta["players"]["max"]
         if not low <= len(seats) <= high:
             raise RecordError(f"{len(seats)} players; {self.spec.meta['names']['en']} is for {low} to {high}", tag.pos_in_value(0, len(tag.text)))

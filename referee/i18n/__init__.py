@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from referee.i18n.catalogue import translations
 
@@ -121,7 +121,7 @@ def _joined(value, shown):
     return shown(value)
 
 
-def _rebuild(template: str, values: dict) -> "Message":
+def _rebuild(template: str, values: dict) -> Message:
     return Message(template, **values)
 
 

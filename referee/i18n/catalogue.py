@@ -21,7 +21,7 @@ def po_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The messages of `lang`, or none (English) when it has no catalogue."""
     po = po_path(lang)

@@ -186,8 +186,7 @@ class MCTSAgent:
                 expanding = False  # one new choice per playout; random play from here
             else:
                 log_n = math.log(max(node.visits, 1))
-                key = max(allowed, key=lambda k: node.children[k].reward / node.children[k].visits
-                          + self.c * math.sqrt(log_n / node.children[k].visits))
+                key = max(allowed, key=lambda k: node.children[k].reward / node.children[k].visits + self.c * math.sqrt(log_n / node.children[k].visits))
                 child = node.children[key]
             try:
                 table.play(decision.colour, allowed[key])

@@ -9,8 +9,8 @@ the command line shows the figures (report.py) this module returns.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from referee.errors import UsageError
 from referee.lab import stats
@@ -55,8 +55,7 @@ def check_plan(plan: Plan) -> None:
         random_game_start(plan.game, plan.players, plan.against)
 
 
-def run(plan: Plan, progress: Progress | None = None,
-        runner: Callable[[list[tuple[Task, str]]], list[GameResult]] | None = None) -> dict:
+def run(plan: Plan, progress: Progress | None = None, runner: Callable[[list[tuple[Task, str]]], list[GameResult]] | None = None) -> dict:
     """Play the run and return its figures (the data that report.py shows and writes)."""
     check_plan(plan)
     runner = runner or _runner(plan, progress)
@@ -67,8 +66,7 @@ def run(plan: Plan, progress: Progress | None = None,
     step = plan.batch if plan.against is not None else plan.games
     for start in range(0, plan.games, step):
         count = min(step, plan.games - start)
-        items = [(task, name) for name, variants in sides
-                 for task in tasks_for(plan.game, plan.players, variants, plan.agents, count, plan.seed, plan.rotate, start)]
+        items = [(task, name) for name, variants in sides for task in tasks_for(plan.game, plan.players, variants, plan.agents, count, plan.seed, plan.rotate, start)]
         for result in runner(items):
             results[result.side].append(result)
         if plan.against is not None and start + count < plan.games:
@@ -78,9 +76,15 @@ def run(plan: Plan, progress: Progress | None = None,
     if progress:
         progress.close()
     out = {
-        "game": plan.game, "players": plan.players, "seed": plan.seed, "agents": list(plan.agents),
-        "rotate": plan.rotate, "games_asked": plan.games, "stopped_early": stopped_early,
-        "runner": ("ray" if plan.ray else "local"), "sides": {},
+        "game": plan.game,
+        "players": plan.players,
+        "seed": plan.seed,
+        "agents": list(plan.agents),
+        "rotate": plan.rotate,
+        "games_asked": plan.games,
+        "stopped_early": stopped_early,
+        "runner": ("ray" if plan.ray else "local"),
+        "sides": {},
     }
     for name, variants in sides:
         out["sides"][name] = {"variants": list(variants), **stats.summarise(results[name])}
@@ -134,7 +138,10 @@ def replay_records(paths: list[str], variants: list[str]) -> dict:
 
 def _verdict(report) -> dict:
     first = report.errors[0] if report.errors else None
-    return {"status": report.status, "complete": report.complete,
-            "winners": [s.colour for s in report.winners],
-            "scores": {s.seat.colour: s.total for s in report.standings} if report.complete else {},
-            "first_error": f"{first.rule}: {first.message}" if first is not None and first.rule else (first.message if first else None)}
+    return {
+        "status": report.status,
+        "complete": report.complete,
+        "winners": [s.colour for s in report.winners],
+        "scores": {s.seat.colour: s.total for s in report.standings} if report.complete else {},
+        "first_error": f"{first.rule}: {first.message}" if first is not None and first.rule else (first.message if first else None),
+    }

@@ -6,11 +6,11 @@ import datetime
 import gc
 import random
 
-from referee.report.diagnostics import rank
-from referee.games import load_game
 from referee.errors import RecordError, SpecError, UsageError, Violation
+from referee.games import load_game
 from referee.games.base import Game, Seat, State, Unrecorded
 from referee.notation.parser import Header, header_lines
+from referee.report.diagnostics import rank
 from referee.spec.loader import looks_like_path, shipped_data_root, specs_root
 
 
@@ -87,4 +87,3 @@ def _stuck(game_name: str, variants: list[str], number: int, exc: Exception) -> 
     else:
         what = f"the random player finds no legal move with this data ({type(exc).__name__}: {exc})"
     return SpecError(game_name, "", f"at move {number}, {what}; the data may leave the game no legal way on")
-

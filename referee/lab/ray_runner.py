@@ -16,7 +16,7 @@ Ray is an optional extra; without it, `--ray` is a usage error that says how to 
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from referee.errors import UsageError
 from referee.lab.runs import GameResult, Task, safe_play
@@ -51,8 +51,7 @@ def stop() -> None:
         ray.shutdown()
 
 
-def run_ray(items: list[tuple[Task, str]], address: str | None = None, workers: int | None = None,
-            progress: Callable[[int], None] | None = None) -> list[GameResult]:
+def run_ray(items: list[tuple[Task, str]], address: str | None = None, workers: int | None = None, progress: Callable[[int], None] | None = None) -> list[GameResult]:
     """The games played as Ray tasks, in the order of `items`."""
     ray = start(address, workers)
     remote = ray.remote(num_cpus=1)(safe_play)

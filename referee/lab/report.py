@@ -31,7 +31,9 @@ def _interval(ci, pct: bool = False) -> str:
 
 def text_summary(data: dict) -> list[str]:
     """The figures for a terminal, a few lines per side."""
-    lines = [f"{data['game']}, {data['players']} players, agents {', '.join(data['agents'])}{' (rotated)' if data['rotate'] else ''}, seed {data['seed']}, {data['runner']} run, {data['seconds']:.1f}s"]
+    lines = [
+        f"{data['game']}, {data['players']} players, agents {', '.join(data['agents'])}{' (rotated)' if data['rotate'] else ''}, seed {data['seed']}, {data['runner']} run, {data['seconds']:.1f}s"
+    ]
     for name, side in data["sides"].items():
         variants = ", ".join(side["variants"]) or "the plain rules"
         lines.append(f"{name}: {variants}: {side['finished']} of {side['games']} games finished" + (f"; {side['unfinished']} hit the move limit" if side["unfinished"] else ""))
@@ -39,17 +41,29 @@ def text_summary(data: dict) -> list[str]:
             lines.append(f"  game error: {error}")
         for seat in side["seats"]:
             score = seat["score"]
-            lines.append(f"  seat {seat['seat']} ({seat['colour']}): wins {seat['wins']}/{seat['n']} = {_pct(seat['rate'])} {_interval(seat['ci'], True)}; score {_num(score['mean'])} sd {_num(score['sd'])} (n={score['n']})")
+            lines.append(
+                f"  seat {seat['seat']} ({seat['colour']}): wins {seat['wins']}/{seat['n']} = {_pct(seat['rate'])} {_interval(seat['ci'], True)}; score {_num(score['mean'])} sd {_num(score['sd'])} (n={score['n']})"
+            )
         for agent, r in side["agents"].items():
             lines.append(f"  agent {agent}: wins {r['wins']}/{r['n']} seat-games = {_pct(r['rate'])} {_interval(r['ci'], True)}")
         if side["seats"]:
             moves, rounds = side["length"]["moves"], side["length"]["rounds"]
-            lines.append(f"  length: {_num(moves['mean'])} moves (sd {_num(moves['sd'])}), {_num(rounds['mean'])} rounds (n={moves['n']}); margin {_num(side['margin']['mean'])} (sd {_num(side['margin']['sd'])}); lead changes {_num(side['lead_changes']['mean'])}")
+            lines.append(
+                f"  length: {_num(moves['mean'])} moves (sd {_num(moves['sd'])}), {_num(rounds['mean'])} rounds (n={moves['n']}); margin {_num(side['margin']['mean'])} (sd {_num(side['margin']['sd'])}); lead changes {_num(side['lead_changes']['mean'])}"
+            )
             top = side["usage"][:8]
             if top:
-                lines.append("  most chosen (per seat and game; correlation with winning): " + "; ".join(f"{u['choice']} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top) + f" (n={top[0]['n']})")
+                lines.append(
+                    "  most chosen (per seat and game; correlation with winning): "
+                    + "; ".join(f"{u['choice']} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top)
+                    + f" (n={top[0]['n']})"
+                )
         if side["relied_on"]:
-            lines.append(f"  relied on {len(side['relied_on'])} uncertain spec values (see JSON or the page): " + ", ".join(r["address"] for r in side["relied_on"][:5]) + (" ..." if len(side["relied_on"]) > 5 else ""))
+            lines.append(
+                f"  relied on {len(side['relied_on'])} uncertain spec values (see JSON or the page): "
+                + ", ".join(r["address"] for r in side["relied_on"][:5])
+                + (" ..." if len(side["relied_on"]) > 5 else "")
+            )
     comparison = data.get("comparison")
     if comparison:
         lines.append(f"variant less base, over {comparison['pairs']} games on the same seeds" + (" (stopped early: the test settled)" if data["stopped_early"] else "") + ":")
@@ -57,7 +71,9 @@ def text_summary(data: dict) -> list[str]:
             w, s = seat["win_rate"], seat["score"]
             lines.append(f"  seat {seat['seat']}: win rate {_pct(w.get('mean'))} {_interval(w.get('ci'), True)}; score {_num(s.get('mean'))} {_interval(s.get('ci'))}")
         if comparison.get("moves"):
-            lines.append(f"  moves {_num(comparison['moves'].get('mean'))} {_interval(comparison['moves'].get('ci'))}; margin {_num(comparison['margin'].get('mean'))} {_interval(comparison['margin'].get('ci'))}")
+            lines.append(
+                f"  moves {_num(comparison['moves'].get('mean'))} {_interval(comparison['moves'].get('ci'))}; margin {_num(comparison['margin'].get('mean'))} {_interval(comparison['margin'].get('ci'))}"
+            )
             t = comparison["sprt"]
             lines.append(f"  SPRT: {t['question']} {t['verdict']} (n={t['n']} games where one side's first seat won)")
     lines.extend(_sensitivity_lines(data.get("sensitivity")))
@@ -114,14 +130,16 @@ def html_page(data: dict) -> str:
     data = page_data(data)
     e = html.escape
     title = f"referee lab: {data['game']}, {data['players']} players"
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width,initial-scale=1'><title>{e(title)}</title>",
-             "<style>body{font:15px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#222}"
-             "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:right}"
-             "th:first-child,td:first-child{text-align:left}.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22em,1fr));gap:1em}"
-             "canvas{max-height:22em}.note{color:#666}</style></head><body>",
-             f"<h1>{e(title)}</h1>",
-             f"<p>Agents {e(', '.join(data['agents']))}{' (rotated through the seats)' if data['rotate'] else ''}; seed {e(str(data['seed']))}; "
-             f"{e(data['runner'])} run of {data['seconds']:.1f}s{'; stopped early, the sequential test settled' if data['stopped_early'] else ''}.</p>"]
+    parts = [
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width,initial-scale=1'><title>{e(title)}</title>",
+        "<style>body{font:15px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#222}"
+        "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:right}"
+        "th:first-child,td:first-child{text-align:left}.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22em,1fr));gap:1em}"
+        "canvas{max-height:22em}.note{color:#666}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        f"<p>Agents {e(', '.join(data['agents']))}{' (rotated through the seats)' if data['rotate'] else ''}; seed {e(str(data['seed']))}; "
+        f"{e(data['runner'])} run of {data['seconds']:.1f}s{'; stopped early, the sequential test settled' if data['stopped_early'] else ''}.</p>",
+    ]
     for name, side in data["sides"].items():
         parts.append(f"<h2>{e(name)}: {e(', '.join(side['variants']) or 'the plain rules')}</h2>")
         parts.append(f"<p>{side['finished']} of {side['games']} games finished; {side['unfinished']} reached the move limit.</p>")
@@ -129,7 +147,9 @@ def html_page(data: dict) -> str:
             parts.append(f"<p class='note'>game error: {e(error)}</p>")
         parts.append("<table><tr><th>seat</th><th>n</th><th>wins</th><th>win rate</th><th>95% interval</th><th>score mean</th><th>sd</th></tr>")
         for s in side["seats"]:
-            parts.append(f"<tr><td>{s['seat']} ({e(s['colour'])})</td><td>{s['n']}</td><td>{s['wins']}</td><td>{_pct(s['rate'])}</td><td>{_interval(s['ci'], True)}</td><td>{_num(s['score']['mean'])}</td><td>{_num(s['score']['sd'])}</td></tr>")
+            parts.append(
+                f"<tr><td>{s['seat']} ({e(s['colour'])})</td><td>{s['n']}</td><td>{s['wins']}</td><td>{_pct(s['rate'])}</td><td>{_interval(s['ci'], True)}</td><td>{_num(s['score']['mean'])}</td><td>{_num(s['score']['sd'])}</td></tr>"
+            )
         parts.append("</table>")
         if side["agents"]:
             parts.append("<table><tr><th>agent</th><th>n (seat-games)</th><th>wins</th><th>win rate</th><th>95% interval</th></tr>")
@@ -139,12 +159,18 @@ def html_page(data: dict) -> str:
         if side["seats"]:
             parts.append("<table><tr><th>figure</th><th>n</th><th>mean</th><th>sd</th><th>least</th><th>most</th><th>95% interval of the mean</th></tr>")
             for label, d in (("moves", side["length"]["moves"]), ("rounds", side["length"]["rounds"]), ("margin of victory", side["margin"]), ("lead changes", side["lead_changes"])):
-                parts.append(f"<tr><td>{label}</td><td>{d['n']}</td><td>{_num(d.get('mean'))}</td><td>{_num(d.get('sd'))}</td><td>{d.get('min', '-')}</td><td>{d.get('max', '-')}</td><td>{_interval(d.get('ci'))}</td></tr>")
+                parts.append(
+                    f"<tr><td>{label}</td><td>{d['n']}</td><td>{_num(d.get('mean'))}</td><td>{_num(d.get('sd'))}</td><td>{d.get('min', '-')}</td><td>{d.get('max', '-')}</td><td>{_interval(d.get('ci'))}</td></tr>"
+                )
             parts.append("</table>")
-            parts.append(f"<div class='charts'><div><canvas id='wins-{e(name)}'></canvas></div><div><canvas id='scores-{e(name)}'></canvas></div><div><canvas id='length-{e(name)}'></canvas></div><div><canvas id='usage-{e(name)}'></canvas></div></div>")
+            parts.append(
+                f"<div class='charts'><div><canvas id='wins-{e(name)}'></canvas></div><div><canvas id='scores-{e(name)}'></canvas></div><div><canvas id='length-{e(name)}'></canvas></div><div><canvas id='usage-{e(name)}'></canvas></div></div>"
+            )
             parts.append("<h3>Choices</h3><table><tr><th>choice</th><th>n (seat-games)</th><th>per seat and game</th><th>by winners</th><th>by the others</th><th>correlation with winning</th></tr>")
             for u in side["usage"]:
-                parts.append(f"<tr><td>{e(u['choice'])}</td><td>{u['n']}</td><td>{_num(u['per_game'], 2)}</td><td>{_num(u['by_winners'], 2)}</td><td>{_num(u['by_others'], 2)}</td><td>{_num(u['correlation'], 2)}</td></tr>")
+                parts.append(
+                    f"<tr><td>{e(u['choice'])}</td><td>{u['n']}</td><td>{_num(u['per_game'], 2)}</td><td>{_num(u['by_winners'], 2)}</td><td>{_num(u['by_others'], 2)}</td><td>{_num(u['correlation'], 2)}</td></tr>"
+                )
             parts.append("</table>")
         if side["relied_on"]:
             parts.append("<h3>Uncertain spec values the games relied on</h3><table><tr><th>file:key</th><th>games</th></tr>")
@@ -168,14 +194,18 @@ def html_page(data: dict) -> str:
             parts.append(f"<p>Sequential test: {e(t['question'])} <b>{e(t['verdict'])}</b> (n={t['n']} pairs where one side's first seat won, the variant's in {t['variant_won']}).</p>")
     found = data.get("sensitivity")
     if found:
-        parts.append(f"<h2>Sensitivity to provisional values</h2><p>Each value down and up by {found['spread']:.0%} of itself (at least 1), {found['games']} games a setting on the same seeds; ranked by the largest change of a seat's win rate, then of a seat's mean score.</p>")
+        parts.append(
+            f"<h2>Sensitivity to provisional values</h2><p>Each value down and up by {found['spread']:.0%} of itself (at least 1), {found['games']} games a setting on the same seeds; ranked by the largest change of a seat's win rate, then of a seat's mean score.</p>"
+        )
         parts.append("<table><tr><th>file:key</th><th>value</th><th>low</th><th>high</th><th>n a setting</th><th>win rate shift</th><th>score shift</th></tr>")
         for row in found["values"]:
             if "refused" in row:
                 parts.append(f"<tr><td>{e(row['address'])}</td><td>{e(_short(row['value']))}</td><td colspan='5'>cannot be varied: {e(row['refused'])}</td></tr>")
             else:
                 low, high = (row["low"], row["high"]) if row.get("plain") else (f"-{found['spread']:.0%}", f"+{found['spread']:.0%}")
-                parts.append(f"<tr><td>{e(row['address'])}</td><td>{e(_short(row['value']))}</td><td>{e(str(low))}</td><td>{e(str(high))}</td><td>{row['games']}</td><td>{_pct(row['win_rate_shift'])}</td><td>{_num(row['score_shift'])}</td></tr>")
+                parts.append(
+                    f"<tr><td>{e(row['address'])}</td><td>{e(_short(row['value']))}</td><td>{e(str(low))}</td><td>{e(str(high))}</td><td>{row['games']}</td><td>{_pct(row['win_rate_shift'])}</td><td>{_num(row['score_shift'])}</td></tr>"
+                )
         parts.append("</table>")
     parts.append(f"<script type='application/json' id='lab-data'>{_script_json({k: v for k, v in data.items() if k != 'games'})}</script>")
     parts.append(f"<script>{chart_library()}</script>")

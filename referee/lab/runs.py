@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import gc
 import os
+import random
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-import random
-from typing import Callable, Iterable, Iterator
 
 from referee.games.base import Trace
 from referee.lab.agents import make_agent
 from referee.lab.random_game import random_game_start
-from referee.lab.table import DONE, Table, actor
+from referee.lab.table import DONE, Table
 from referee.report.diagnostics import rank
 
 
@@ -123,10 +123,19 @@ def play_task(task: Task, side: str = "") -> GameResult:
     by_colour = {s.seat.colour: s for s in rank(standings)}
     relied = [p.address for p in game.spec.relied_on(state.trace.rules_used, state.trace.values_used)]
     return GameResult(
-        number=task.number, seed=task.seed, side=side, colours=colours, agents=names,
-        scores=[by_colour[c].total for c in colours], ranks=[by_colour[c].rank for c in colours],
-        finished=finished, moves=moves, rounds=state.situation().round or 0,
-        lead_changes=lead_changes, usage=[usage[c] for c in colours], relied_on=relied,
+        number=task.number,
+        seed=task.seed,
+        side=side,
+        colours=colours,
+        agents=names,
+        scores=[by_colour[c].total for c in colours],
+        ranks=[by_colour[c].rank for c in colours],
+        finished=finished,
+        moves=moves,
+        rounds=state.situation().round or 0,
+        lead_changes=lead_changes,
+        usage=[usage[c] for c in colours],
+        relied_on=relied,
     )
 
 
@@ -175,8 +184,7 @@ def _collect(value, words: list[str], top: bool = False) -> None:
 # --- running many ----------------------------------------------------------------------------
 
 
-def tasks_for(game: str, players: int, variants: Iterable[str], agents: list[str], games: int,
-              seed: int, rotate: bool = False, start: int = 0) -> list[Task]:
+def tasks_for(game: str, players: int, variants: Iterable[str], agents: list[str], games: int, seed: int, rotate: bool = False, start: int = 0) -> list[Task]:
     """The games of a run: numbers `start` to `start + games - 1`, the agents in seat order
     (the last one repeated to fill the table), turned one seat on for each game with
     `rotate`, so that every agent sits in every seat equally often."""
@@ -207,8 +215,7 @@ def safe_play(task: Task, side: str = "") -> GameResult:
         return play_task(task, side)
     except Exception as exc:  # a spec error from a variant, a stuck game: reported per game
         text = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-        return GameResult(task.number, task.seed, side, [], list(task.agents), [], [], False, 0, 0, 0, error=str(text),
-                          failure="spec" if isinstance(exc, SpecError) else "internal")
+        return GameResult(task.number, task.seed, side, [], list(task.agents), [], [], False, 0, 0, 0, error=str(text), failure="spec" if isinstance(exc, SpecError) else "internal")
 
 
 def run_local(items: list[tuple[Task, str]], jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
@@ -258,4 +265,4 @@ class Progress:
 
 def batches(items: list, size: int) -> Iterator[list]:
     for i in range(0, len(items), size):
-        yield items[i:i + size]
+        yield items[i : i + size]

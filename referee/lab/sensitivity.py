@@ -82,8 +82,9 @@ def overlay(folder: Path, game: str, file: str, key: str, value, name: str) -> P
     for part in parts[:-1]:
         node = node.setdefault(part, {})
     node[parts[-1]] = value
-    text = yaml.safe_dump({"kind": "variant", "id": name, "game": game, "title": f"{file}:{key} = {value}",
-                           "description": "A setting tried by referee lab --sensitivity.", "changes": changes}, sort_keys=False)
+    text = yaml.safe_dump(
+        {"kind": "variant", "id": name, "game": game, "title": f"{file}:{key} = {value}", "description": "A setting tried by referee lab --sensitivity.", "changes": changes}, sort_keys=False
+    )
     path = folder / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -98,8 +99,7 @@ def sensitivity(plan, relied_on: list[str], games: int, spread: float, runner) -
     with tempfile.TemporaryDirectory(prefix="referee-lab-") as folder:
         for n, (file, key, value) in enumerate(varied_values(plan.game, plan.variants, relied_on)):
             low, high = settings(value, spread)
-            row = {"address": f"{file}:{key}", "value": value, "low": low, "high": high, "games": games,
-                   "plain": _number(value)}
+            row = {"address": f"{file}:{key}", "value": value, "low": low, "high": high, "games": games, "plain": _number(value)}
             try:
                 sides = {}
                 for label, setting in (("low", low), ("high", high)):
@@ -111,8 +111,7 @@ def sensitivity(plan, relied_on: list[str], games: int, spread: float, runner) -
                 row["refused"] = exc.message
                 rows.append(row)
                 continue
-            items = [(task, label) for label, variants in sides.items()
-                     for task in tasks_for(plan.game, plan.players, variants, plan.agents, games, plan.seed, plan.rotate)]
+            items = [(task, label) for label, variants in sides.items() for task in tasks_for(plan.game, plan.players, variants, plan.agents, games, plan.seed, plan.rotate)]
             results = runner(items)
             lows = stats.summarise([r for r in results if r.side == "low"])
             highs = stats.summarise([r for r in results if r.side == "high"])

@@ -43,8 +43,7 @@ def describe(values: list[float]) -> dict:
     mean = fmean(values)
     sd = _sample_sd(values, mean)
     half = Z95 * sd / math.sqrt(n) if n > 1 else None
-    return {"n": n, "mean": mean, "sd": sd, "min": min(values), "max": max(values),
-            "ci": [mean - half, mean + half] if half is not None else None}
+    return {"n": n, "mean": mean, "sd": sd, "min": min(values), "max": max(values), "ci": [mean - half, mean + half] if half is not None else None}
 
 
 def _sample_sd(values: list[float], mean: float) -> float:
@@ -73,9 +72,7 @@ def summarise(results: list[GameResult]) -> dict:
     """The figures of one side of a run."""
     played = [r for r in results if not r.error]
     finished = [r for r in played if r.finished]
-    out: dict = {"games": len(results), "finished": len(finished),
-                 "errors": sorted({r.error for r in results if r.error})[:10],
-                 "unfinished": len(played) - len(finished)}
+    out: dict = {"games": len(results), "finished": len(finished), "errors": sorted({r.error for r in results if r.error})[:10], "unfinished": len(played) - len(finished)}
     if not finished:
         out.update(seats=[], agents={}, length={}, margin={"n": 0}, lead_changes={"n": 0}, usage=[], relied_on=[])
         return out
@@ -83,8 +80,7 @@ def summarise(results: list[GameResult]) -> dict:
     out["seats"] = []
     for i in range(seats):
         wins = sum(1 for r in finished if i in r.winners)
-        out["seats"].append({"seat": i + 1, "colour": finished[0].colours[i], **rate(wins, len(finished)),
-                             "score": describe([r.scores[i] for r in finished])})
+        out["seats"].append({"seat": i + 1, "colour": finished[0].colours[i], **rate(wins, len(finished)), "score": describe([r.scores[i] for r in finished])})
     agents: dict[str, list[int]] = {}
     for r in finished:
         for i, name in enumerate(r.agents):
@@ -120,10 +116,16 @@ def _usage(finished: list[GameResult]) -> list[dict]:
                 won.append(1 if i in r.winners else 0)
         winners = [c for c, w in zip(counts, won) if w]
         others = [c for c, w in zip(counts, won) if not w]
-        rows.append({"choice": word, "n": len(counts), "per_game": fmean(counts),
-                     "by_winners": fmean(winners) if winners else None,
-                     "by_others": fmean(others) if others else None,
-                     "correlation": correlation(counts, won)})
+        rows.append(
+            {
+                "choice": word,
+                "n": len(counts),
+                "per_game": fmean(counts),
+                "by_winners": fmean(winners) if winners else None,
+                "by_others": fmean(others) if others else None,
+                "correlation": correlation(counts, won),
+            }
+        )
     rows.sort(key=lambda row: -row["per_game"])
     return rows
 
@@ -143,11 +145,13 @@ def paired(variant: list[GameResult], base: list[GameResult]) -> dict:
     seats = min(len(pairs[0][0].colours), len(pairs[0][1].colours))
     out["seats"] = []
     for i in range(seats):
-        out["seats"].append({
-            "seat": i + 1,
-            "win_rate": describe([(i in a.winners) - (i in b.winners) for a, b in pairs]),
-            "score": describe([a.scores[i] - b.scores[i] for a, b in pairs]),
-        })
+        out["seats"].append(
+            {
+                "seat": i + 1,
+                "win_rate": describe([(i in a.winners) - (i in b.winners) for a, b in pairs]),
+                "score": describe([a.scores[i] - b.scores[i] for a, b in pairs]),
+            }
+        )
     out["moves"] = describe([a.moves - b.moves for a, b in pairs])
     out["rounds"] = describe([a.rounds - b.rounds for a, b in pairs])
     out["margin"] = describe([_margin(a) - _margin(b) for a, b in pairs])
@@ -172,10 +176,18 @@ class SPRT:
     verdict: str
 
     def to_json(self) -> dict:
-        return {"question": f"does the variant change the first seat's chance of winning by {self.delta:.0%} or more?",
-                "delta": self.delta, "alpha": self.alpha, "beta": self.beta, "n": self.discordant,
-                "variant_won": self.variant_won, "llr_up": self.llr_up, "llr_down": self.llr_down,
-                "bounds": list(sprt_bounds(self.alpha, self.beta)), "verdict": self.verdict}
+        return {
+            "question": f"does the variant change the first seat's chance of winning by {self.delta:.0%} or more?",
+            "delta": self.delta,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "n": self.discordant,
+            "variant_won": self.variant_won,
+            "llr_up": self.llr_up,
+            "llr_down": self.llr_down,
+            "bounds": list(sprt_bounds(self.alpha, self.beta)),
+            "verdict": self.verdict,
+        }
 
     @property
     def settled(self) -> bool:

@@ -19,6 +19,7 @@ move and answers with its outcome, and a trial is a snapshot of it.
 from __future__ import annotations
 
 import random
+
 from referee.engine.position import Position
 from referee.errors import Violation
 from referee.games.base import Game, State, Unrecorded
@@ -43,7 +44,7 @@ class Decision:
     are listed when first asked for: a random player whose turn is its own draws its move
     without the list (`free` is False then; True where `DONE` is among the choices)."""
 
-    def __init__(self, table: "Table", colour: str | None, moves: list | None = None):
+    def __init__(self, table: Table, colour: str | None, moves: list | None = None):
         self.table, self.colour, self._moves = table, colour, moves
         self.free = moves is not None
 
@@ -111,7 +112,7 @@ class Table:
     def table_move(self, rng: random.Random):
         return self.game.table_move(self.state, rng)
 
-    def copy(self) -> "Table":
+    def copy(self) -> Table:
         """An independent table for a trial: a snapshot of the position, played on apart,
         whose trace keeps nothing (rules skip wording what they read for such a trace)."""
         mark = self.position.snapshot()

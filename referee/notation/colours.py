@@ -34,7 +34,7 @@ def colour_named(colour: str) -> Named:
     return Named(colour, {**(_table(str(specs_root())).get(colour) or {}).get("names", {}), "en": colour})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _table(root: str) -> dict:
     """The colours of a data root; none when the file is missing or broken (`validate` says
     why), so that a record is still read by the colours' ids."""

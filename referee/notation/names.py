@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Iterable
+from collections.abc import Iterable
 
 _DROPPED = re.compile("['\u2019\u02bc]")  # apostrophes: ' and the typographic ones
 _BLANKS = re.compile(r"[\s.\-]+")
@@ -118,7 +118,7 @@ class Names(dict):
         self._folds = None
         return super().pop(*args)
 
-    def copy(self) -> "Names":
+    def copy(self) -> Names:
         return Names(self)
 
     def _fold_table(self) -> dict[str, set[str]]:

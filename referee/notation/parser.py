@@ -13,18 +13,18 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from lark import Token, Tree
 
 from referee.errors import Pos, RecordError, SpecError, edge_token
+from referee.i18n import N_, Message
 from referee.notation.keywords import Keywords, keyword_rules
-from dataclasses import dataclass
-
-from referee.i18n import Message, N_
 from referee.notation.names import Names, spelling
 from referee.spec.loader import grammar_root, looks_like_path, read_spec_text
-from lark import Token, Tree
 from referee.terminal import odd_letters, visible
 
 if TYPE_CHECKING:
@@ -52,8 +52,17 @@ def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[
     name, odd = repr(str(token)), odd_letters(str(token))
     candidates = spellings.ambiguous(spelling(str(token))) if isinstance(spellings, Names) else []
     if candidates:
-        return RecordError(Message("{name}{odd} may name {n} {things}: {candidates}; write it with its accents", name=name, odd=odd,
-                                   n=len(candidates), things=Message(many), candidates=", ".join(repr(c) for c in candidates)), Pos.of(token))
+        return RecordError(
+            Message(
+                "{name}{odd} may name {n} {things}: {candidates}; write it with its accents",
+                name=name,
+                odd=odd,
+                n=len(candidates),
+                things=Message(many),
+                candidates=", ".join(repr(c) for c in candidates),
+            ),
+            Pos.of(token),
+        )
     close = difflib.get_close_matches(spelling(str(token)), list(spellings), n=6, cutoff=0.7)
     offered: list[str] = []
     for written in close:  # best first; one spelling per thing named
@@ -64,16 +73,23 @@ def unknown_name(what: str, token: Token, known: Iterable[str], spellings: dict[
         hint = Message(" (did you mean {first} or {second}?)", first=offered[0], second=offered[1])
     else:
         hint = Message(" (did you mean {first}?)", first=offered[0]) if offered else ""
-    return RecordError(Message("unknown {thing} {name}{odd}{hint}; {things}: {known}", thing=Message(one), name=name, odd=odd, hint=hint,
-                               things=Message(many), known=", ".join(known)), Pos.of(token))
+    return RecordError(Message("unknown {thing} {name}{odd}{hint}; {things}: {known}", thing=Message(one), name=name, odd=odd, hint=hint, things=Message(many), known=", ".join(known)), Pos.of(token))
 
 
 # The kinds of name a record writes, as messages call one and many of them.
 _CATEGORIES = {
-    "card": (N_("card"), N_("cards")), "good": (N_("good"), N_("goods")), "structure": (N_("structure"), N_("structures")),
-    "district": (N_("district"), N_("districts")), "church": (N_("church"), N_("churches")), "house": (N_("house"), N_("houses")),
-    "office": (N_("office"), N_("offices")), "parish": (N_("parish"), N_("parishes")), "production": (N_("production"), N_("productions")),
-    "side": (N_("side"), N_("sides")), "space": (N_("space"), N_("spaces")), "token": (N_("token"), N_("tokens")),
+    "card": (N_("card"), N_("cards")),
+    "good": (N_("good"), N_("goods")),
+    "structure": (N_("structure"), N_("structures")),
+    "district": (N_("district"), N_("districts")),
+    "church": (N_("church"), N_("churches")),
+    "house": (N_("house"), N_("houses")),
+    "office": (N_("office"), N_("offices")),
+    "parish": (N_("parish"), N_("parishes")),
+    "production": (N_("production"), N_("productions")),
+    "side": (N_("side"), N_("sides")),
+    "space": (N_("space"), N_("spaces")),
+    "token": (N_("token"), N_("tokens")),
     "material": (N_("material"), N_("materials")),
 }
 
@@ -184,6 +200,7 @@ class Record:
 
 # --- writing a header ------------------------------------------------------------
 
+
 def tag_line(name: str, value: str) -> str:
     """A header tag as a record writes it; a backslash or quote in the value is escaped."""
     escaped = visible(value.replace("\\", "\\\\").replace('"', '\\"'))  # a line break stays on the tag's line
@@ -207,10 +224,11 @@ def header_lines(game: str, players: str, start: str, date: str, event: str | No
 
 # --- reading -------------------------------------------------------------------
 
+
 def _tag_pattern(name: str) -> re.Pattern:
     # Blanks, not \s: \s also matches line breaks, and `^\s*` at the start of every line of a
     # long run of blank lines makes the search take time quadratic in the run's length.
-    return re.compile(r'^[ \t\f]*\[[ \t\f]*' + name + r'[ \t\f]+"([^"\n]*)"[ \t\f]*\]', re.IGNORECASE | re.MULTILINE)
+    return re.compile(r"^[ \t\f]*\[[ \t\f]*" + name + r'[ \t\f]+"([^"\n]*)"[ \t\f]*\]', re.IGNORECASE | re.MULTILINE)
 
 
 GAME_TAG = _tag_pattern("Game")
@@ -259,7 +277,7 @@ def grammar_of(game: str, root: str | None = None, keywords: Keywords = ()) -> s
     return _grammar(game, root, keywords)[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _grammar(game: str, root: str | None, keywords: Keywords) -> tuple[str, frozenset[str], Path, bool]:
     """The grammar, the words only the spec adds to it, the game's grammar file (blamed when
     the grammar does not build) and whether the spec added rules to it.
@@ -278,7 +296,7 @@ def _grammar(game: str, root: str | None, keywords: Keywords) -> tuple[str, froz
     return grammar + extension, added, own_path, bool(extension)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> Lark:
     """The LALR parser of a game's records, built once per process.
 
@@ -529,8 +547,18 @@ def _describe_expected(names: list[str]) -> str:
 
 
 _TERMINAL_NAMES = {
-    "COLON": "':'", "COMMA": "','", "LSQB": "'['", "RSQB": "']'", "MINUS": "'-'", "PLUS": "'+'",
-    "AT": "'@'", "SLASH": "'/'", "LPAR": "'('", "RPAR": "')'", "DOT": "'.'", "EQUAL": "'='",
+    "COLON": "':'",
+    "COMMA": "','",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "MINUS": "'-'",
+    "PLUS": "'+'",
+    "AT": "'@'",
+    "SLASH": "'/'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "DOT": "'.'",
+    "EQUAL": "'='",
 }
 
 

@@ -18,21 +18,20 @@ import copy
 import html
 import json
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from referee.i18n import _, current, localized
-from referee.pictures import svg
+from referee.engine.positions import lines_before
 from referee.engine.replay import check_bytes
 from referee.games.base import State
+from referee.i18n import _, current, localized
 from referee.notation.parser import Move
-from dataclasses import dataclass
-from referee.engine.positions import lines_before
+from referee.pictures import svg
 from referee.pictures.position import draw_position
 from referee.report.diagnostics import MAX_SHOWN, SEVERITIES, Report, rule_link
-from referee.terminal import visible
 from referee.report.situation import quietly, situation_line
+from referee.terminal import visible
 
 
 @dataclass
@@ -189,8 +188,7 @@ def _place_problems(pages: Pages, report: Report) -> None:
             pages.entries.insert(len(earlier), entry)
         entry.problems.append(problem)
     if more and entry is not None:
-        entry.problems.append({"severity": "warning", "message": f"... and {more} more problems, not shown here (referee check --keep-going lists them)",
-                               "rule": None, "see": None, "column": 1})
+        entry.problems.append({"severity": "warning", "message": f"... and {more} more problems, not shown here (referee check --keep-going lists them)", "rule": None, "see": None, "column": 1})
 
 
 # --- the page ---------------------------------------------------------------------------
@@ -235,8 +233,7 @@ def render(pages: Pages, report: Report) -> str:
     picture = parts[first["parts"][0]] + "".join(parts[i] for i in first["parts"][1:]) + "</svg>"
     items = "\n".join(_item(i, e) for i, e in enumerate(pages.entries))
     name = html.escape(visible(Path(report.name).name))
-    words = {key: html.escape(text) for key, text in (("start", _("the game is set up")), ("previous", _("previous move")),
-                                                       ("next", _("next move")), ("moves", _("Moves")), ("rounds", _("By round")))}
+    words = {key: html.escape(text) for key, text in (("start", _("the game is set up")), ("previous", _("previous move")), ("next", _("next move")), ("moves", _("Moves")), ("rounds", _("By round")))}
     page = [
         "<!DOCTYPE html>",
         f'<html lang="{current()}">',
@@ -247,8 +244,7 @@ def render(pages: Pages, report: Report) -> str:
         f"<style>{_asset('replay.css')}</style>",
         "</head>",
         "<body>",
-        f'<header><h1>{html.escape(title)}: {name}</h1><p class="verdict verdict-{report.status}">{moves}; {verdict}; {done}. '
-        f"{step}</p></header>",
+        f'<header><h1>{html.escape(title)}: {name}</h1><p class="verdict verdict-{report.status}">{moves}; {verdict}; {done}. {step}</p></header>',
         '<main class="replay">',
         '<section class="board" aria-live="polite">',
         f'<p class="caption" id="caption">{words["start"]}</p>',
@@ -273,7 +269,7 @@ def _item(index: int, entry: Entry) -> str:
     line = html.escape(_("line {n}").format(n=entry.line))
     where = f'<span class="line">{line}</span> ' if entry.line else ""
     number = f'<span class="number">{entry.number}.</span> ' if entry.number else ""
-    text = f'<code>{html.escape(entry.text)}</code>' if entry.text else ""
+    text = f"<code>{html.escape(entry.text)}</code>" if entry.text else ""
     sentence = f'<span class="sentence">{html.escape(entry.sentence)}</span>' if entry.sentence else ""
     problems = "".join(_problem(p) for p in entry.problems)
     cls = "entry" + (" has-error" if any(p["severity"] == "error" for p in entry.problems) else "")

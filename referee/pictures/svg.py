@@ -28,9 +28,9 @@ import math
 import os
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
-from dataclasses import dataclass
 from referee.spec.loader import on_forget, read_yaml, specs_root, validate_against_schema
 from referee.terminal import visible
 
@@ -111,13 +111,13 @@ def paint(name: str | None) -> Paint:
     return unknown
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _colours_for(data: str | None) -> tuple[dict[str, Paint], Paint]:
     """The colours of a data root, looked up once per root (a picture asks for hundreds)."""
     return colours_of(str(specs_root()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def colours_of(root: str) -> tuple[dict[str, Paint], Paint]:
     path = Path(root) / "common" / "colours.yaml"
     data = read_yaml(path)
@@ -139,15 +139,18 @@ class Drawing:
     def __init__(self, width: float, height: float, title: str):
         self.width, self.height = width, height
         self.xs: list[float] = []  # a chart's x of each point of its axis
-        self.root = ET.Element("svg", {
-            "xmlns": SVG_NS,
-            "viewBox": f"0 0 {_n(width)} {_n(height)}",
-            "width": "100%",
-            "role": "img",
-            "font-family": FONT,
-            "fill": INK,  # text is in ink unless it says otherwise
-            "class": "referee-picture",
-        })
+        self.root = ET.Element(
+            "svg",
+            {
+                "xmlns": SVG_NS,
+                "viewBox": f"0 0 {_n(width)} {_n(height)}",
+                "width": "100%",
+                "role": "img",
+                "font-family": FONT,
+                "fill": INK,  # text is in ink unless it says otherwise
+                "class": "referee-picture",
+            },
+        )
         self.title = ET.SubElement(self.root, "title")
         self.title.text = visible(title)
         ET.SubElement(self.root, "rect", {"width": "100%", "height": "100%", "fill": PAPER})
@@ -242,8 +245,7 @@ def polygon(parent: ET.Element, points: list[tuple[float, float]], fill: str, st
     return element(parent, "polygon", points=" ".join(f"{_n(x)},{_n(y)}" for x, y in points), fill=fill, stroke=stroke, **attrs)
 
 
-def text(parent: ET.Element, x: float, y: float, content: object, size: float = 12, anchor: str = "start", fill: str = INK,
-         weight: str | None = None, limit: int | None = None, **attrs) -> ET.Element:
+def text(parent: ET.Element, x: float, y: float, content: object, size: float = 12, anchor: str = "start", fill: str = INK, weight: str | None = None, limit: int | None = None, **attrs) -> ET.Element:
     """Text with its baseline at y. `limit` cuts it to that many characters (with an ellipsis),
     the full text kept as a tooltip (itself cut at MAX_TIP); no text is longer than MAX_LABEL,
     whatever a record names its players."""

@@ -75,7 +75,7 @@ def _write_all(fd: int, data: bytes) -> None:
     """Every byte written (a write may take fewer than given), then synced to the disk."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
     os.fsync(fd)
 
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import Iterable
+from collections.abc import Iterable
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app
 from prompt_toolkit.buffer import CompletionState
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
 from referee.engine.continuations import MoreThan
@@ -68,7 +68,7 @@ def key_bindings(completer: MoveCompleter) -> KeyBindings:
         typed = buffer.document.text_before_cursor
         starts = {c.start_position for c in completions}
         if len(starts) == 1:
-            replaced = typed[len(typed) + completions[0].start_position:]
+            replaced = typed[len(typed) + completions[0].start_position :]
             shared = _common_prefix([c.text for c in completions])
             if len(shared) > len(replaced) and shared.lower().startswith(replaced.lower()):
                 buffer.delete_before_cursor(len(replaced))

@@ -30,23 +30,24 @@ import os
 import re
 import shlex
 import threading
-from dataclasses import field
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, IO
+from typing import IO
 
-from referee.i18n import _, ngettext
 from referee.engine.continuations import Continuations, spec_spellings
-from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
+from referee.engine.players import Players
+from referee.engine.players import resolve as resolve_players
 from referee.engine.position import Position
 from referee.engine.replay import check_bytes
+from referee.engine.rulings import copy_state
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
-from referee.report.movelist import move_lines as listed
+from referee.i18n import _, ngettext
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
-from dataclasses import dataclass
-from referee.engine.players import Players, resolve as resolve_players
+from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
 from referee.report.diagnostics import MAX_SHOWN, Diagnostic, Report, format_diagnostic, format_errors, format_report, rank
-from referee.engine.rulings import copy_state
+from referee.report.movelist import move_lines as listed
 from referee.terminal import visible
 
 NEAREST = 5  # legal moves shown under a rejected line
@@ -117,8 +118,7 @@ class Outcome:
 class Recording:
     """A record being written: its text, the state after its last line, and the checks."""
 
-    def __init__(self, path: str, variants: list[str], text: str, report: Report, floor: int = 0,
-                 disk: bytes | None = None, lock: int | None = None):
+    def __init__(self, path: str, variants: list[str], text: str, report: Report, floor: int = 0, disk: bytes | None = None, lock: int | None = None):
         """`floor`: how many lines of the file `undo` never takes back (beyond the header tags),
         such as the lines a new record starts with; `disk`: the file's bytes as read (the text
         may differ: line ends, a byte order mark); `lock`: the descriptor holding the file's lock."""
@@ -410,7 +410,7 @@ class Recording:
             fault = True
         else:
             fault = False
-        errors = [d for d in trial.diagnostics[len(self.report.diagnostics):] if d.severity == "error"]
+        errors = [d for d in trial.diagnostics[len(self.report.diagnostics) :] if d.severity == "error"]
         if errors:
             if isinstance(entry, Checkpoint) and all(d.figure for d in errors):
                 self._ledger_tails(line, errors)
@@ -502,7 +502,7 @@ class Recording:
         was_over = self.state.is_over()
         warned = len(self.state.trace.warnings)
         text = self._text_with(line)
-        added = text[len(self.text):].encode("utf-8")
+        added = text[len(self.text) :].encode("utf-8")
         if len(self.disk) + len(added) > MAX_RECORD_BYTES:
             return Outcome(False, [visible(f"{self.name}: error: the record would be longer than {MAX_RECORD_BYTES} bytes on the disk, the most a record may hold; it is not recorded")], EXIT_USAGE)
         self.unchanged()
@@ -604,8 +604,12 @@ class Recording:
             what = f"it was cut back by {len(self.disk) - len(now)} bytes"
         else:
             what = "its content was replaced"
-        raise Changed(visible(f"{self.name}: error: another program changed the file during this session ({what}); "
-                              f"the session stops and writes nothing more. Check the file, then resume it with `{self.resume_command()}`"))
+        raise Changed(
+            visible(
+                f"{self.name}: error: another program changed the file during this session ({what}); "
+                f"the session stops and writes nothing more. Check the file, then resume it with `{self.resume_command()}`"
+            )
+        )
 
     def resume_command(self) -> str:
         """The command that goes on with this record, with every option it needs: the variants
@@ -651,8 +655,9 @@ def _read_file(path: str) -> bytes:
         raise UsageError(f"cannot read {visible(path)}: {exc.strerror or exc}") from None
 
 
-def open_recording(path: str, ask: Callable[[str], str], game: str | None = None, players: str | None = None,
-                   start: str | None = None, variants: list[str] | tuple[str, ...] = (), say: Say = print) -> tuple[Recording, bool]:
+def open_recording(
+    path: str, ask: Callable[[str], str], game: str | None = None, players: str | None = None, start: str | None = None, variants: list[str] | tuple[str, ...] = (), say: Say = print
+) -> tuple[Recording, bool]:
     """The session for FILE, and whether FILE is new: a new (or empty) file gets the header from
     the options; an existing one is replayed and resumed at its end, or, where its replay fails,
     cut at the last good line if `ask` agrees (the rest kept in FILE.rejected). The session holds
@@ -691,8 +696,7 @@ def _lock(path: str) -> int:
     try:
         return hold(path)
     except Held:
-        raise Stop(EXIT_USAGE, visible(f"{path}: another `referee record` session is recording this file; "
-                                      "one session at a time writes a record (end the other one, then resume here)")) from None
+        raise Stop(EXIT_USAGE, visible(f"{path}: another `referee record` session is recording this file; one session at a time writes a record (end the other one, then resume here)")) from None
     except OSError as exc:
         raise UsageError(f"cannot open {visible(path)}: {exc.strerror or exc}") from None
 
@@ -777,8 +781,7 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
         raise refuse
     last = cut + max(1, rest_bytes.rstrip(b"\n").count(b"\n") + 1)
     rejected = set_aside_path(path, "rejected")
-    question = (f"{shown}\n{visible(path)}: lines 1-{cut} replay without error. Go on recording after line {cut}, "
-                f"keeping lines {cut + 1}-{last} in {visible(rejected)}? [y/N] ")
+    question = f"{shown}\n{visible(path)}: lines 1-{cut} replay without error. Go on recording after line {cut}, keeping lines {cut + 1}-{last} in {visible(rejected)}? [y/N] "
     if ask(question).strip().lower() not in YES:
         raise Stop(report.exit_code, f"{visible(path)}: left as it is")
     try:
@@ -809,8 +812,10 @@ def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[st
     shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
     kept = set_aside_path(path, "before-repair")
     count = len(report.repairs)
-    question = (f"{shown}\n{visible(path)}: with {'this repair' if count == 1 else f'these {count} repairs'} the whole record replays. "
-                f"Make {'it' if count == 1 else 'them'} (the file as it is now is kept in {visible(kept)}) and go on recording? [y/N] ")
+    question = (
+        f"{shown}\n{visible(path)}: with {'this repair' if count == 1 else f'these {count} repairs'} the whole record replays. "
+        f"Make {'it' if count == 1 else 'them'} (the file as it is now is kept in {visible(kept)}) and go on recording? [y/N] "
+    )
     if ask(question).strip().lower() not in YES:
         return None
     try:
@@ -853,8 +858,9 @@ def respond(recording: Recording, line: str) -> Outcome:
         return Outcome(False, [visible(f"internal error: {type(exc).__name__}: {exc}; the file is as it was")])
 
 
-def run(recording: Recording, read_line: ReadLine, new: bool, on_position: Callable[[], None] | None = None,
-        say: Say = print, strict: bool = False, verdict: Callable[[int], None] | None = None) -> int:
+def run(
+    recording: Recording, read_line: ReadLine, new: bool, on_position: Callable[[], None] | None = None, say: Say = print, strict: bool = False, verdict: Callable[[int], None] | None = None
+) -> int:
     """Read lines until the end of input or `quit`; the exit code is `check`'s for the file, or,
     with `strict` (lines that come from a pipe, which no one corrects), the worst code of a
     line that was not recorded where that is worse."""
@@ -923,9 +929,16 @@ def stream_reader(stream: IO[bytes]) -> ReadLine:
     return read
 
 
-def record(path: str, read_line: ReadLine, ask: Callable[[str], str], options: dict,
-           prepare: Callable[[Recording], Callable[[], None] | None] | None = None, say: Say = print, strict: bool = False,
-           verdict: Callable[[int], None] | None = None) -> int:
+def record(
+    path: str,
+    read_line: ReadLine,
+    ask: Callable[[str], str],
+    options: dict,
+    prepare: Callable[[Recording], Callable[[], None] | None] | None = None,
+    say: Say = print,
+    strict: bool = False,
+    verdict: Callable[[int], None] | None = None,
+) -> int:
     """A whole session: open FILE (asking, where it does not replay, whether to cut it), then
     read lines until the end. `prepare` sees the session before the first line is read and may
     return what to do at each new prompt."""

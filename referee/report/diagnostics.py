@@ -8,15 +8,14 @@ marked, and a `see:` link to the rule's heading on the rulebook site.
 from __future__ import annotations
 
 import os
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import Pos, Status
 from referee.games.base import Seat, Standing, State
-from referee.i18n import Message, N_, _, localized, ngettext
+from referee.i18n import N_, Message, _, localized, ngettext
 from referee.notation.parser import Record
-from dataclasses import dataclass
 from referee.spec.loader import Provenance, data_root
 from referee.terminal import quote, shorten, visible
 
@@ -201,7 +200,6 @@ def unread_json(name: str, message: str, exit_code: int, status: str = "usage") 
     }
 
 
-
 def _line_of(text: str, number: int) -> str:
     lines = text.split("\n", number)
     return lines[number - 1] if 0 < number <= len(lines) else ""
@@ -251,11 +249,9 @@ def tie_note_of(standings: list[Standing]) -> str | None:
     winners = [s for s in tied if s.rank == 1]
     names = ", ".join(s.seat.colour for s in tied)
     if len(winners) == len(tied):
-        return _("tie-break: {players} tied on {points} points and on {tiebreaks}; they share the win").format(
-            players=names, points=top, tiebreaks=", ".join(labels) or _("every tie-break"))
+        return _("tie-break: {players} tied on {points} points and on {tiebreaks}; they share the win").format(players=names, points=top, tiebreaks=", ".join(labels) or _("every tie-break"))
     detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{l} {v}" for l, v, _sign in s.tiebreak) for s in tied)
-    return _("tie-break: {players} tied on {points} points; decided by {tiebreaks} ({detail})").format(
-        players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
+    return _("tie-break: {players} tied on {points} points; decided by {tiebreaks} ({detail})").format(players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
 
 
 def format_report(report: Report, details: bool = False, quiet: bool = False) -> str:
@@ -428,10 +424,7 @@ def report_json(report: Report) -> dict:
             for d in shown
         ],
         "diagnostics_omitted": more_errors + more_warnings,
-        "rulings": [
-            {"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text, **({"adopted": r.adopted} if r.adopted else {})}
-            for r in report.rulings
-        ],
+        "rulings": [{"line": r.line, "verdict": r.verdict, "move_line": r.move_line, "rules": r.rules, "text": r.text, **({"adopted": r.adopted} if r.adopted else {})} for r in report.rulings],
         "standings": [
             {
                 "rank": s.rank,

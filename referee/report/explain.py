@@ -8,13 +8,13 @@ and the rule that made it; the sum closes the list, and each rule's page is link
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from referee.i18n import _, ngettext
+from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
 from referee.engine.replay import check_bytes
 from referee.errors import UsageError
-from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
-from dataclasses import dataclass
+from referee.i18n import _, ngettext
 from referee.report.diagnostics import Report, format_diagnostic, rule_link
 from referee.terminal import odd_letters, visible
 
@@ -75,8 +75,13 @@ def format_explanation(report: Report, ex: Explanation) -> str:
     out = [f"{visible(report.name)}: {ex.owner} {ex.figure} {where}: {visible(_words(ex.value))}"]
     if report.status != "legal":
         problems = len(report.errors)
-        out.append(ngettext("note: the record has {n} problem (referee check --keep-going lists them); this ledger follows the replay past them",
-                            "note: the record has {n} problems (referee check --keep-going lists them); this ledger follows the replay past them", problems).format(n=problems))
+        out.append(
+            ngettext(
+                "note: the record has {n} problem (referee check --keep-going lists them); this ledger follows the replay past them",
+                "note: the record has {n} problems (referee check --keep-going lists them); this ledger follows the replay past them",
+                problems,
+            ).format(n=problems)
+        )
     start = _("start")
     out.append(f"  {start:>9}  {'':<{MOVE_WIDTH}} {visible(_words(ex.start)):>6}")
     out.extend(change_line(c) for c in ex.changes)

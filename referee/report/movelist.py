@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-
 GROUP_ABOVE = 30  # more moves than this are shown grouped
 
 
@@ -27,7 +26,7 @@ def grouped_moves(moves: list[str], shown: int = 4) -> list[str]:
         groups.setdefault(key, []).append(text)
     lines = []
     for key, items in groups.items():
-        rests = [item[len(key):].strip() for item in items]
+        rests = [item[len(key) :].strip() for item in items]
         if rests == [""]:
             lines.append(key)
             continue

@@ -11,8 +11,8 @@ import re
 
 from referee.engine.positions import Position
 from referee.i18n import N_, _, current
-from referee.terminal import visible
 from referee.report.situation import quietly, situation_line, table
+from referee.terminal import visible
 
 MARKED = re.compile(r"\d\?")  # a figure marked as resting on a provisional value (view.mark)
 VERDICTS = {"legal": N_("legal so far"), "illegal": N_("the record breaks a rule"), "malformed": N_("the record cannot be read whole")}

@@ -8,13 +8,12 @@ spec values so far, and a way to read a state without recording rules as used.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
-
-from referee.i18n import _, current, ngettext
-from referee.games.base import Situation, State, Trace
-
 from dataclasses import dataclass
+
+from referee.games.base import Situation, State, Trace
+from referee.i18n import _, current, ngettext
 
 
 @contextmanager

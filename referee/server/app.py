@@ -112,7 +112,9 @@ def create_app(settings: Settings) -> Starlette:
             response.set_cookie(guard.FORM_COOKIE, request.state.form_token, httponly=True, samesite="strict")
         for name, value, where in new_cookies:
             response.set_cookie(name, value, httponly=True, samesite="lax", path=where)
-        response.headers["Content-Security-Policy"] = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+        )
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make a browser send Origin: null on a form
         return response
@@ -163,11 +165,20 @@ def create_app(settings: Settings) -> Starlette:
         for name in available_games():
             choices[name] = sorted(p.stem for p in (specs_root() / name / "variants").glob("*.yaml"))
             try:
-                meta = (await run_in_threadpool(_game_meta, name))
+                meta = await run_in_threadpool(_game_meta, name)
             except (SpecError, UsageError):
                 continue
             colours[meta["names"]["en"]] = list(meta.get("colours") or ())
-        return page(request, "index.html", games=games, choices=choices, colours=colours, every_colour=sorted({c for names in colours.values() for c in names}), title="referee serve", today=datetime.date.today().isoformat())
+        return page(
+            request,
+            "index.html",
+            games=games,
+            choices=choices,
+            colours=colours,
+            every_colour=sorted({c for names in colours.values() for c in names}),
+            title="referee serve",
+            today=datetime.date.today().isoformat(),
+        )
 
     async def new_game(request: Request) -> Response:
         form = await read_form(request)
@@ -205,12 +216,20 @@ def create_app(settings: Settings) -> Starlette:
             owners = table.cached("figures", lambda: _figures(state))
             over = state.is_over()
             return {
-                "table": table, "id": table.id, "version": table.version, "where": recording.where(),
-                "menu": menu, "offer": offer, "owners": owners, "over": over,
-                "refused": recording.refused_move, "messages": messages,
+                "table": table,
+                "id": table.id,
+                "version": table.version,
+                "where": recording.where(),
+                "menu": menu,
+                "offer": offer,
+                "owners": owners,
+                "over": over,
+                "refused": recording.refused_move,
+                "messages": messages,
                 "recent": [line for line in recording.text.split("\n") if line.strip() and not line.lstrip().startswith("[")][-RECENT:],
                 "standings": exports.standings(state) if over or request.query_params.get("scores") else None,
-                "code": table.code if settings.codes else None, "game": recording.game.name,
+                "code": table.code if settings.codes else None,
+                "game": recording.game.name,
                 "seats": [seat.label for seat in state.seats],
             }
 
@@ -383,8 +402,7 @@ def create_app(settings: Settings) -> Starlette:
     ]
     from starlette.middleware.base import BaseHTTPMiddleware
 
-    app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=guarded)],
-                    exception_handlers={HTTPException: not_found, Exception: failed})
+    app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=guarded)], exception_handlers={HTTPException: not_found, Exception: failed})
     app.state.tables = tables
     app.state.settings = settings
     app.state.listeners = listeners

@@ -17,8 +17,7 @@ def standings(state: State) -> list[dict]:
     out = []
     for s in rank(state.standings()):
         tiebreak = [(name, value) for name, value, _ in s.tiebreak] if not isinstance(s.tiebreak, dict) else list(s.tiebreak.items())
-        out.append({"rank": s.rank, "colour": s.seat.colour, "name": s.seat.name, "total": s.total,
-                    "breakdown": {k: v for k, v in s.breakdown.items()}, "tiebreak": tiebreak})
+        out.append({"rank": s.rank, "colour": s.seat.colour, "name": s.seat.name, "total": s.total, "breakdown": {k: v for k, v in s.breakdown.items()}, "tiebreak": tiebreak})
     return out
 
 
@@ -51,12 +50,33 @@ def bg_stats(state: State, game_name: str, date: str | None, over: bool, record_
     scores = []
     for i, seat in enumerate(state.seats):
         row = rows.get(seat.colour)
-        scores.append({"playerRefId": i + 1, "score": str(row["total"]) if row else "", "rank": row["rank"] if row else 0,
-                       "winner": bool(over and row and row["rank"] == 1), "startPlayer": seat.colour == first,
-                       "newPlayer": False, "seatOrder": i + 1, "role": seat.colour})
-    play = {"uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"referee-serve:{record_id}:{date}")), "gameRefId": 1,
-            "playDate": f"{date or '1970-01-01'} 00:00:00", "ignored": not over, "rounds": 0,
-            "manualWinner": False, "usesTeams": False, "playerScores": scores}
-    document = {"about": "a play exported by referee serve", "games": [{"id": 1, "name": game_name, "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False}],
-                "players": players, "locations": [], "plays": [play]}
+        scores.append(
+            {
+                "playerRefId": i + 1,
+                "score": str(row["total"]) if row else "",
+                "rank": row["rank"] if row else 0,
+                "winner": bool(over and row and row["rank"] == 1),
+                "startPlayer": seat.colour == first,
+                "newPlayer": False,
+                "seatOrder": i + 1,
+                "role": seat.colour,
+            }
+        )
+    play = {
+        "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"referee-serve:{record_id}:{date}")),
+        "gameRefId": 1,
+        "playDate": f"{date or '1970-01-01'} 00:00:00",
+        "ignored": not over,
+        "rounds": 0,
+        "manualWinner": False,
+        "usesTeams": False,
+        "playerScores": scores,
+    }
+    document = {
+        "about": "a play exported by referee serve",
+        "games": [{"id": 1, "name": game_name, "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False}],
+        "players": players,
+        "locations": [],
+        "plays": [play],
+    }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"

@@ -53,8 +53,7 @@ def serve(games: str | None, host: str, port: int) -> int:
     else:
         print(visible(f"open {address}/ in a browser on this machine (Ctrl-C stops the server)"))
     sys.stdout.flush()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, limit_concurrency=512, h11_max_incomplete_event_size=16 * 1024)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=2, limit_concurrency=512, h11_max_incomplete_event_size=16 * 1024)
     uvicorn.Server(config).run()
     return 0
 

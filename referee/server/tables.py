@@ -25,8 +25,7 @@ import threading
 from pathlib import Path
 
 from referee.errors import RecordError, SpecError, UsageError
-from referee.recording.durable import create_synced, replace_synced
-from referee.recording.durable import Held, hold
+from referee.recording.durable import Held, create_synced, hold, replace_synced
 from referee.recording.session import Outcome, Recording, Stop, _create, open_recording
 from referee.terminal import visible
 

@@ -68,7 +68,7 @@ def _shared_words(text: str, buttons: list[Button]) -> str:
     """The text with the words that every button adds first, where they all add one."""
     if len(buttons) < 2:
         return ""
-    rests = [b.text[len(text):].split(" ") for b in buttons]
+    rests = [b.text[len(text) :].split(" ") for b in buttons]
     first = rests[0][0]
     if first and all(len(rest) > 1 and rest[0] == first for rest in rests):
         return text + first + " "
@@ -97,7 +97,7 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
                 after = [""]
             if after != [""]:
                 new, enters = new + " ", False
-        label = new[len(text):].strip() or new.strip()
+        label = new[len(text) :].strip() or new.strip()
         out.append(Button(new, label, "" if choice.meta in ("move", "") else choice.meta, enters))
     return out, filling
 
@@ -178,14 +178,14 @@ def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]
     player and the action), so a phone shows a short heading over each group."""
     groups: dict[str, list[Button]] = {}
     for button in buttons:
-        rest = button.text[len(text):].split()
+        rest = button.text[len(text) :].split()
         key = " ".join(rest[:2]) if button.enters and len(rest) > 2 else ""
         groups.setdefault(key, []).append(button)
     out = []
     for key, items in groups.items():
         if key and len(items) > 1:
             for item in items:
-                item.label = item.text[len(text):].strip()[len(key):].strip() or item.label
+                item.label = item.text[len(text) :].strip()[len(key) :].strip() or item.label
         out.append((key if len(items) > 1 else "", items))
     return out
 

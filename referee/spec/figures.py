@@ -9,10 +9,11 @@ and the Notation page, rendered from the same table, documents every one of them
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from referee.errors import SpecError
-from dataclasses import dataclass
 from referee.spec.loader import Spec
 
 # A reader: (state, who) -> value, or (state, who, item) for a figure that has one key per

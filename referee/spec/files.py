@@ -52,7 +52,15 @@ def read_text(path: str | Path, limit: int) -> str:
 
 def _check(info: os.stat_result, limit: int) -> None:
     if not stat.S_ISREG(info.st_mode):
-        kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "a directory" if stat.S_ISDIR(info.st_mode) else "a socket or other special file"
+        kind = (
+            "a FIFO"
+            if stat.S_ISFIFO(info.st_mode)
+            else "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a directory"
+            if stat.S_ISDIR(info.st_mode)
+            else "a socket or other special file"
+        )
         raise FileRefused(f"not a regular file ({kind})")
     if info.st_size > limit:
         raise FileRefused(f"file is {info.st_size} bytes; the limit is {limit}", info.st_size)

@@ -12,7 +12,8 @@ a variant that wrote it is the one blamed.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from referee.errors import SpecError
 from referee.spec.loader import Spec, did_you_mean

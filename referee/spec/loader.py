@@ -15,24 +15,23 @@ verdict relied on, and `validate --provenance` can list them all.
 
 from __future__ import annotations
 
-import hashlib
-
 import copy
 import dataclasses
 import functools
+import hashlib
 import json
 import os
 import re
 import sys
-from dataclasses import field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
 from referee.spec.boxfile import answers_in, box_error, box_fingerprint, box_path, fingerprint_of, lay_over, read_box_bytes
 from referee.spec.files import FileRefused, read_bytes, read_text
-from dataclasses import dataclass
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
 
 if TYPE_CHECKING:
@@ -60,7 +59,7 @@ def shipped_data_root() -> Path:
     return _shipped_data_root()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shipped_data_root() -> Path:
     """Looked up once: every record checked asks."""
     bundled = Path(__file__).resolve().parent.parent / "_data"
@@ -329,7 +328,7 @@ _INT_TAG = "tag:yaml.org,2002:int"
 _LONG_SCALAR = 18  # characters: a longer plain scalar is checked for being a number
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _resolver():
     """PyYAML's resolver of plain scalars (made when a spec is first read, not at import)."""
     import yaml
@@ -448,7 +447,7 @@ def deep_merge(base: Any, overlay: Any) -> Any:
 SCHEMA_BASE = "https://referee.invalid/schema/"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema_registry(root: str):
     """Every schema under specs/schema, so that one may $ref another by relative path.
 
@@ -486,7 +485,7 @@ def _schema_problem(kind: str, root: str) -> SpecError | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(kind: str, root: str) -> Draft202012Validator:
     path = Path(root) / "schema" / f"{kind}.schema.json"
     if not path.is_file():
@@ -518,7 +517,9 @@ def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> Non
         raise SpecError(schema_path, "", "checking against the schema does not end: a $ref leads round in a circle") from None
     except Unresolvable as exc:
         reference = getattr(exc, "ref", None) or str(exc)
-        raise SpecError(schema_path, "", f"$ref {reference!r} cannot be followed: a schema may refer only to schemas under specs/schema", *(locate(schema_path, str(reference)) or (None, None))) from None
+        raise SpecError(
+            schema_path, "", f"$ref {reference!r} cannot be followed: a schema may refer only to schemas under specs/schema", *(locate(schema_path, str(reference)) or (None, None))
+        ) from None
     except Exception as exc:  # the schema, not the data, is broken (see _schema_registry)
         problem = _schema_problem(kind, str(root))
         if problem is None:
@@ -542,7 +543,7 @@ def unknown_keys(err) -> list:
     if err.validator != "additionalProperties" or err.validator_value is not False or not isinstance(err.instance, dict):
         return []
     known = err.schema.get("properties") or {}
-    patterns = list((err.schema.get("patternProperties") or {}))
+    patterns = list(err.schema.get("patternProperties") or {})
     return [k for k in err.instance if k not in known and not any(re.search(p, str(k)) for p in patterns)]
 
 
@@ -621,7 +622,7 @@ def load_spec_with_box(game: str, box_file: Path, variants: tuple[str, ...] | li
     return _load_spec(game, tuple(variants), str(specs_root()), found)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_spec(game: str, variants: tuple[str, ...], root_str: str, box: tuple | None = None) -> Spec:
     """A game's spec with its variants, validated: from the cache when the files it is built
     from are unchanged (no YAML read, no schema imported), or read and validated. `box` tells
@@ -648,8 +649,16 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str, box: tuple |
 
 
 # What a cached spec is made of: anything else in a cache file means it is not ours.
-_CACHED_CLASSES = {(__name__, "Spec"), (__name__, "Rule"), (__name__, "Provenance"), (__name__, "Variant"),
-                   ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("datetime", "date"), ("datetime", "datetime")}
+_CACHED_CLASSES = {
+    (__name__, "Spec"),
+    (__name__, "Rule"),
+    (__name__, "Provenance"),
+    (__name__, "Variant"),
+    ("pathlib", "PosixPath"),
+    ("pathlib", "WindowsPath"),
+    ("datetime", "date"),
+    ("datetime", "datetime"),
+}
 
 
 def _cache_entry(game: str, variants: tuple[str, ...], root_str: str, box_file: Path | None = None) -> tuple[Path, str] | None:
@@ -796,7 +805,7 @@ def _check_rules_kept(game: str, rules: dict[str, Rule], path: Path) -> None:
         raise SpecError(path, "rules", f"no rule {missing[0]}{more}: the {game} rules module checks it, so a spec may add rules but not drop them")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shipped_rule_ids(game: str) -> frozenset[str]:
     shipped = shipped_data_root() / "specs"
     if not (shipped / game / "game.yaml").is_file():
@@ -900,6 +909,7 @@ def _check_addresses(spec: Spec) -> None:
             def fill_in(match: re.Match) -> str:
                 value = fill(match)
                 return str(said.get(value, value))
+
             return fill_in
 
         reading = re.sub(PLACEHOLDER, fill, rule.reading) if rule.reading else rule.reading

@@ -58,7 +58,7 @@ def _short(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:60] + "...")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def validator_class():
     """Draft 2020-12 with the keywords that run patterns or follow references made safe."""
     from jsonschema import Draft202012Validator, validators

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .records import CITY_AT_70, EXAMPLES, HERE, ROOT, SHORTENED, SHORT_AND_RICH, check, figures
+from .records import CITY_AT_70, EXAMPLES, ROOT, SHORT_AND_RICH, SHORTENED, check, figures
 
 
 def _check_file(path, variants=()):

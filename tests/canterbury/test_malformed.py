@@ -69,23 +69,50 @@ def test_unknown_checkpoint_figure_lists_the_known_ones():
     assert "money" in _error(report).message and "prosperity" in _error(report).message
 
 
-@pytest.mark.parametrize("line", [
-    "blue: full build\n",
-    "blue: build well b3\n",
-    "blue: tax build well\n",
-    "blue: levy well b3\n",
-    "blue: full build well b3 demolish\n",
-    "blue: neutral skip well farm c2\n",
-    "blue: full build well b3,, garden b3\n",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "blue: full build\n",
+        "blue: build well b3\n",
+        "blue: tax build well\n",
+        "blue: levy well b3\n",
+        "blue: full build well b3 demolish\n",
+        "blue: neutral skip well farm c2\n",
+        "blue: full build well b3,, garden b3\n",
+    ],
+)
 def test_syntax_errors_are_malformed(line):
     report = check(HEADER_4P + line)
     assert report.status == "malformed" and report.exit_code == 3
     assert report.diagnostics[0].pos.line == HEADER_4P.count("\n") + 1
 
 
-WORDS = ["blue:", "red:", "full", "build", "tax", "levy", "neutral", "skip", "discard", "demolish", "serving",
-         "well", "garden", "fountain", "guildhall", "roman-well", "b3", "c3", "a1", "centre", ",", "check", "money", "7"]
+WORDS = [
+    "blue:",
+    "red:",
+    "full",
+    "build",
+    "tax",
+    "levy",
+    "neutral",
+    "skip",
+    "discard",
+    "demolish",
+    "serving",
+    "well",
+    "garden",
+    "fountain",
+    "guildhall",
+    "roman-well",
+    "b3",
+    "c3",
+    "a1",
+    "centre",
+    ",",
+    "check",
+    "money",
+    "7",
+]
 
 
 @settings(max_examples=150, deadline=None)

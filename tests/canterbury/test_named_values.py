@@ -35,9 +35,14 @@ def _addresses(game, build):
     return {
         "supply": {f"structures:structures.{info.id}.printed.tiles"},
         "payment": {f"structures:structures.{info.id}.printed.cost"},
-        "placed": {f"board:districts.{build.district}.neighbours", player, "board:aliases", f"board:districts.{build.district}",
-                   *(f"structures:structures.{s}.names" for s in (build.structure, *build.demolish)),
-                   *(f"board:districts.{d}" for d in build.serving)},
+        "placed": {
+            f"board:districts.{build.district}.neighbours",
+            player,
+            "board:aliases",
+            f"board:districts.{build.district}",
+            *(f"structures:structures.{s}.names" for s in (build.structure, *build.demolish)),
+            *(f"board:districts.{d}" for d in build.serving),
+        },
     }
 
 

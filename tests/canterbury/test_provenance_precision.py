@@ -2,13 +2,16 @@
 structures built, the King's favour tables of the services that scored, the neutral's city
 points once a neutral tile moves the city; not every uncertain value of the tables read."""
 
-from .records import HEADER_2P, HEADER_4P, HERE, ROUND_1, ROUND_1_2P, SHORTENED, SHORT_AND_RICH, check
+from .records import HEADER_2P, HEADER_4P, ROUND_1, ROUND_1_2P, SHORT_AND_RICH, SHORTENED, check
 
 # Blue builds a well and a garden in b3, so that red's chapel has water and food there.
-CHAPEL = HEADER_4P + """\
+CHAPEL = (
+    HEADER_4P
+    + """\
 blue: full build well b3, garden b3
 red: full build chapel b3
 """
+)
 
 
 def addresses(report) -> list[str]:

@@ -98,8 +98,9 @@ def test_a_rejected_action_leaves_the_state_untouched():
 def test_a_copy_of_the_board_and_its_original_never_change_each_other():
     """Copies share the districts they do not change; a change, on either side and however
     many copies were taken before, is seen only by the board it was made on."""
-    from referee.games.canterbury.rules import Board
     from collections import Counter
+
+    from referee.games.canterbury.rules import Board
 
     board = Board({"a1": ["well"], "b1": []}, {"a1": {"water": "red"}, "b1": {}}, {"garden": 3}, Counter({"red": 1}))
     board.remove("a1", "well")  # the original now has a district of its own
@@ -120,11 +121,11 @@ def test_a_copy_of_the_board_and_its_original_never_change_each_other():
 def test_the_favour_rows_kept_by_the_board_match_its_cubes_throughout_a_game():
     """The checkpoint figures read each competitor's place on the King's favour board from
     counts the board keeps as cubes are placed, not by looking at every district again."""
+    import random
     from collections import Counter
 
     from referee.games.base import Seat, Trace
     from referee.notation.parser import Header
-    import random
 
     game = load_game("canterbury")
     for seed, players in ((3, 4), (5, 3)):

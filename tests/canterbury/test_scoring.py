@@ -1,11 +1,11 @@
 """Scoring and timing rules: district majorities and their ties, the King's favour, the
 neutral player, the city marker's crossings, the end of the game and the tie-break."""
 
-from referee.games import load_game
-from referee.report.diagnostics import format_report, rank
 import itertools
 
+from referee.games import load_game
 from referee.games.canterbury.scoring import district_awards, favour_awards, podium
+from referee.report.diagnostics import format_report, rank
 
 from .records import HEADER_2P, HEADER_3P, HEADER_4P, ROUND_1_2P, SHORTENED, check, figures, rule_ids
 
@@ -197,8 +197,8 @@ def test_large_structure_cube_districts_must_be_free_distinct_and_other(tmp_path
 
 
 def test_tied_players_are_ranked_by_less_money():
-    from referee.lab.random_game import play_game
     from referee.engine.replay import check_bytes
+    from referee.lab.random_game import play_game
 
     report = check_bytes(play_game("canterbury", 3, 5).encode(), "x")
     state = report.state
@@ -244,7 +244,7 @@ def test_the_neutral_stacks_come_out_of_the_supply():
 
 
 def test_money_scores_one_point_per_full_three_shillings():
-    from .records import HERE, SHORT_AND_RICH
+    from .records import SHORT_AND_RICH
 
     report = check((SHORTENED / "kings-favour.log").read_text(), [SHORT_AND_RICH])
     for colour, player in report.state.players.items():

@@ -44,7 +44,7 @@ def test_the_neutral_tile_opens_a_turn_whose_marker_shows_build():
 
 
 def test_the_game_ends_over_with_nobody_to_act():
-    for text, players in ((FOUR, 4), (TWO, 2)):
+    for text, _players in ((FOUR, 4), (TWO, 2)):
         steps, end = walk(text)
         assert not any(s.over for s, _ in steps)
         assert end.over and end.to_act == [] and end.pending == "game over" and end.phase is None

@@ -9,7 +9,7 @@ from referee.report.diagnostics import format_report
 from referee.spec.loader import load_spec
 
 from ..runner import run
-from .records import EXAMPLES, HEADER_4P, HERE, ROOT, SHORTENED, SHORT_AND_RICH, check, figures, rule_ids
+from .records import EXAMPLES, HEADER_4P, ROOT, SHORT_AND_RICH, SHORTENED, check, figures, rule_ids
 
 
 def referee(*args, stdin=None):

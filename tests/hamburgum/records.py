@@ -23,7 +23,9 @@ HEADER_3P = '[Game "hamburgum"]\n[Players "red, blue, green"]\n[Start "red"]\n\n
 # Red sells for 170, buys 2 bricks and a wood, and donates to St. Nikolai (scoring the
 # five-point token); blue walks round the rondel doing little. Red's next turn may reach the
 # guildhall for free with 2 wood, 2 bricks, 70 thalers and 5 prestige.
-RED_DONOR = HEADER_2P + """\
+RED_DONOR = (
+    HEADER_2P
+    + """\
 red: upper trade sell 1 beer, bank 1 sugar 1 cloth
 blue: sugar
 red: lower trade buy 2 brick 1 wood
@@ -32,11 +34,14 @@ red: church nikolai donate five, score nikolai five
 blue: upper trade sell 1 beer
 check red: money 70, prestige 5, wood 2, brick 2
 """
+)
 
 # Red and blue finish St. Nikolai together: red the first two donations, blue the third and
 # fourth, red the fifth (brick, wood and bell; no citizens, so no money). Red is then a church
 # builder with 8 more prestige.
-NIKOLAI_FINISHED = HEADER_2P + """\
+NIKOLAI_FINISHED = (
+    HEADER_2P
+    + """\
 red: upper trade sell 1 beer, bank 1 sugar 1 cloth
 blue: upper trade sell 1 beer, bank 1 sugar 1 cloth
 red: lower trade buy 2 brick 1 wood 1 bell
@@ -51,6 +56,7 @@ red: church nikolai donate donation
 check red: prestige 8, money 120, brick 0, wood 0, bell 0, builder 1, discs 14
 check blue: money 70, discs 15
 """
+)
 
 
 def check(text: str, variants=()):

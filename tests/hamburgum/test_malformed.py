@@ -6,21 +6,50 @@ from hypothesis import strategies as st
 
 from .records import HEADER_2P, RED_DONOR, check
 
-WORDS = ["red", "blue", "beer", "trade", "upper", "sell", "bank", "buy", "church", "nikolai", "donate", "five",
-         "score", "guildhall", "office", "at", "petri", "dockyard", "reveal", "canon", "1", "3", "12", ",", ":", "-"]
+WORDS = [
+    "red",
+    "blue",
+    "beer",
+    "trade",
+    "upper",
+    "sell",
+    "bank",
+    "buy",
+    "church",
+    "nikolai",
+    "donate",
+    "five",
+    "score",
+    "guildhall",
+    "office",
+    "at",
+    "petri",
+    "dockyard",
+    "reveal",
+    "canon",
+    "1",
+    "3",
+    "12",
+    ",",
+    ":",
+    "-",
+]
 
 
-@pytest.mark.parametrize("line, word", [
-    ("red: church stpauli donate five", "stpauli"),
-    ("red: upper trade sell 1 coffee", "coffee"),
-    ("red: upper trade buy 1 marble", "marble"),
-    ("red: church nikolai donate gold", "gold"),
-    ("red: guildhall tavern at nikolai 1", "tavern"),
-    ("red: guildhall brewery at altona 1", "altona"),
-    ("red: wine", "wine"),
-    ("red: middle trade", "middle"),
-    ("reveal emperor", "emperor"),
-])
+@pytest.mark.parametrize(
+    "line, word",
+    [
+        ("red: church stpauli donate five", "stpauli"),
+        ("red: upper trade sell 1 coffee", "coffee"),
+        ("red: upper trade buy 1 marble", "marble"),
+        ("red: church nikolai donate gold", "gold"),
+        ("red: guildhall tavern at nikolai 1", "tavern"),
+        ("red: guildhall brewery at altona 1", "altona"),
+        ("red: wine", "wine"),
+        ("red: middle trade", "middle"),
+        ("reveal emperor", "emperor"),
+    ],
+)
 def test_unknown_names_are_malformed_with_their_position(line, word):
     report = check(HEADER_2P + line + "\n")
     assert report.status == "malformed" and report.exit_code == 3

@@ -10,8 +10,8 @@ from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.games.base import Seat, Trace
 from referee.games.hamburgum.moves import Reveal, Turn
-from referee.notation.parser import parse
 from referee.lab.random_game import play_game
+from referee.notation.parser import parse
 
 from .records import TEST_BOARD
 
@@ -62,9 +62,24 @@ def test_generated_games_replay_legal(players):
         assert len(report.state.completed) == len(report.state.churches)
         kinds.update(_kinds(text))
     expected = {
-        "beer", "sugar", "cloth", "trade", "dockyard", "church", "guildhall", "side",
-        "sell", "bank", "buy", "donate", "score", "several donations", "several houses with an office",
-        "several ships", "check", "result",
+        "beer",
+        "sugar",
+        "cloth",
+        "trade",
+        "dockyard",
+        "church",
+        "guildhall",
+        "side",
+        "sell",
+        "bank",
+        "buy",
+        "donate",
+        "score",
+        "several donations",
+        "several houses with an office",
+        "several ships",
+        "check",
+        "result",
     }
     assert expected <= set(kinds), f"never generated: {sorted(expected - set(kinds))}"
 
@@ -215,11 +230,13 @@ def test_the_kinds_of_house_left_are_those_with_a_tile_left():
         for kind in [None, *game.house_types]:
             chosen = [] if kind is None else [House(kind, Site("petri", 99)), House(kind, Site("petri", 98))][: 1 + checked % 2]
             for office in (True, False):
+
                 def left(k):
                     planned = sum(1 for h in chosen if h.kind == k)
                     if k == game.office_type:
                         return office and bool(state.office_stack) and not planned
                     return game.house_types[k]["count"] - state.built[k] - planned > 0
+
                 assert _kinds_left(state, chosen, office) == [k for k in game.house_types if left(k)]
                 checked += 1
         state.apply(move)

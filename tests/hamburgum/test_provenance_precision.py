@@ -8,10 +8,13 @@ from .positions import donate, give, play, position, settle
 from .records import HEADER_2P, check
 
 # Red sells a beer at the start price, then blue places its marker; red's next turn is a purchase.
-OPENING = HEADER_2P + """\
+OPENING = (
+    HEADER_2P
+    + """\
 red: upper trade sell 1 beer, bank 1 sugar 1 cloth
 blue: sugar
 """
+)
 
 
 def addresses(report) -> list[str]:
@@ -39,8 +42,7 @@ def test_a_depot_table_typed_in_whole_is_listed_when_any_of_it_is_used(tmp_path)
     overlay = tmp_path / "my-depot.yaml"
     totals = ", ".join(f"{n}: {n * 30}" for n in range(1, 11))
     overlay.write_text(
-        "kind: variant\nid: my-depot\ngame: hamburgum\ntitle: my depot\nchanges:\n  market:\n    materials_price:\n"
-        f"      totals: {{value: {{{totals}}}, provenance: likely, note: read off a photo}}\n"
+        f"kind: variant\nid: my-depot\ngame: hamburgum\ntitle: my depot\nchanges:\n  market:\n    materials_price:\n      totals: {{value: {{{totals}}}, provenance: likely, note: read off a photo}}\n"
     )
     report = check(OPENING + "red: lower trade buy 2 brick 1 wood\n", [str(overlay)])
     assert report.status == "legal"

@@ -8,7 +8,9 @@ from referee.lab.random_game import play_game
 from .records import FEW_PIECES, HEADER_2P, HEADER_3P, NIKOLAI_FINISHED, ONE_MERCHANT, RED_DONOR, TEST_BOARD, check
 
 # Red holds two unscored five-point tokens at the end of its second Church action; blue walks.
-TWO_FIVES = HEADER_2P + """\
+TWO_FIVES = (
+    HEADER_2P
+    + """\
 red: upper trade sell 1 beer
 blue: sugar
 red: lower trade buy 1 brick
@@ -21,10 +23,13 @@ red: lower trade sell 1 cloth
 blue: beer
 red: church michaelis donate five
 """
+)
 
 # Red, with 5 wood, builds five ships: the fourth pushes the harbour on and leaves all five of
 # red's ships in it, so the fifth has none to come from.
-SIX_SHIPS = HEADER_3P + """\
+SIX_SHIPS = (
+    HEADER_3P
+    + """\
 red: upper trade sell 1 beer, bank 1 sugar 1 cloth
 blue: beer
 green: cloth
@@ -33,6 +38,7 @@ blue: trade sell 2 beer
 green: beer
 red: dockyard 5
 """
+)
 
 # rule id -> (record text, variant overlays); each record breaks exactly that rule
 ILLEGAL = {
@@ -131,8 +137,8 @@ def test_a_refused_turn_leaves_the_whole_state_as_it_was():
     import copy
 
     from referee.engine.replay import check_bytes
-    from referee.lab.random_game import play_game
     from referee.errors import Violation
+    from referee.lab.random_game import play_game
 
     refused = 0
     for players, seed in ((2, 3), (4, 5)):

@@ -1,5 +1,3 @@
-
-
 def test_no_token_is_unscored_once_the_final_scoring_has_scored_them_all():
     from referee.engine.replay import check_bytes
     from referee.lab.random_game import play_game

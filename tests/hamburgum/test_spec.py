@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.validate import validate
 from referee.engine.replay import check_bytes
+from referee.errors import SpecError
 from referee.games import load_game
 from referee.games.hamburgum import Hamburgum
-from referee.errors import SpecError
 from referee.spec.loader import iter_uncertain, load_spec, specs_root
-from referee.cli.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = sorted((ROOT / "referee" / "games" / "hamburgum").glob("*.py"))
@@ -99,11 +99,7 @@ def test_the_modules_hold_no_numbers():
     """Every number belongs in the spec: no numeric literal but 0 and 1 in the game's code."""
     for path in MODULES:
         tree = ast.parse(path.read_text())
-        numbers = [
-            (node.lineno, node.value)
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and type(node.value) in (int, float, complex) and node.value not in (0, 1)
-        ]
+        numbers = [(node.lineno, node.value) for node in ast.walk(tree) if isinstance(node, ast.Constant) and type(node.value) in (int, float, complex) and node.value not in (0, 1)]
         assert numbers == [], f"{path.name}: {numbers}"
 
 
@@ -121,13 +117,16 @@ def _variant(tmp_path, body):
     return str(path)
 
 
-@pytest.mark.parametrize("body, message", [
-    ("  board:\n    sites: [{parish: petri, number: 1, type: brewery}]\n    links: []\n", "1 sites listed"),
-    ("  board:\n    links: [[petri-1, petri]]\n", "need the sites"),
-    ("  churches:\n    completion_bonus: [8, 7]\n", "2 bonuses for 6 churches"),
-    ("  houses:\n    types:\n      merchant: {count: 4}\n", "add up to 29"),
-    ("  offices:\n    numbered: [{number: 1, office: mayor}]\n", "1 offices for 7 office tiles"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("  board:\n    sites: [{parish: petri, number: 1, type: brewery}]\n    links: []\n", "1 sites listed"),
+        ("  board:\n    links: [[petri-1, petri]]\n", "need the sites"),
+        ("  churches:\n    completion_bonus: [8, 7]\n", "2 bonuses for 6 churches"),
+        ("  houses:\n    types:\n      merchant: {count: 4}\n", "add up to 29"),
+        ("  offices:\n    numbered: [{number: 1, office: mayor}]\n", "1 offices for 7 office tiles"),
+    ],
+)
 def test_broken_overlays_are_refused(tmp_path, body, message):
     with pytest.raises(SpecError) as caught:
         Hamburgum.check_spec(load_spec("hamburgum", (_variant(tmp_path, body),), root=specs_root()))
@@ -137,7 +136,7 @@ def test_broken_overlays_are_refused(tmp_path, body, message):
 def test_the_grammar_example_is_a_legal_record():
     text = (ROOT / "grammar" / "hamburgum.lark").read_text(encoding="utf-8")
     block = text.split("// A complete record")[1].split("// Names may")[0]
-    record = "\n".join(line[len("//   "):] for line in block.splitlines()[1:] if line.startswith("//   "))
+    record = "\n".join(line[len("//   ") :] for line in block.splitlines()[1:] if line.startswith("//   "))
     report = check_bytes(record.encode(), "grammar example")
     assert report.status == "legal", [d.message for d in report.errors]
     assert report.moves > 20 and report.checkpoints_confirmed

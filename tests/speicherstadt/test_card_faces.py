@@ -2,8 +2,8 @@
 
 import pytest
 
-from referee.games import load_game
 from referee.errors import Violation
+from referee.games import load_game
 from referee.games.base import Seat, Trace
 from referee.games.speicherstadt.moves import Reveal
 from referee.notation.parser import Header

@@ -24,9 +24,24 @@ def test_generated_games_replay_legal(players):
         assert report.checkpoints_confirmed >= players
         kinds.update(_kinds(text))
     expected = {
-        "reveal ship", "reveal fire", "reveal fireman", "reveal contract", "place", "buy", "pass",
-        "contract", "sell", "spoil", "warehouse in", "warehouse out", "hall keep", "hall take",
-        "hall sell", "hall exchange", "round", "check",
+        "reveal ship",
+        "reveal fire",
+        "reveal fireman",
+        "reveal contract",
+        "place",
+        "buy",
+        "pass",
+        "contract",
+        "sell",
+        "spoil",
+        "warehouse in",
+        "warehouse out",
+        "hall keep",
+        "hall take",
+        "hall sell",
+        "hall exchange",
+        "round",
+        "check",
     }
     assert expected <= set(kinds), f"never generated: {sorted(expected - set(kinds))}"
 

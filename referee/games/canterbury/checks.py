@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.errors import SpecError
+from referee.games.canterbury.scoring import divide, keyed, printed_at
 from referee.spec.keyed import check_keys, counts, player_counts, span
 from referee.spec.loader import Spec
-from referee.games.canterbury.scoring import divide, keyed, printed_at
 
 
 def check_board(spec: Spec) -> None:
@@ -105,7 +105,9 @@ def check_scoring(spec: Spec) -> None:
     for i, known in enumerate(scoring.get("kings_favour_known") or []):
         table = scoring["kings_favour"].get(known["service"])
         if table is None or printed_at(table[known["place"]], known["position"]) != known["points"]:
-            raise SpecError(path, f"kings_favour_known.{i}", f"the rulebook's example gives {known['points']} for {known['place']} place at position {known['position']} in {known['service']}; the table does not")
+            raise SpecError(
+                path, f"kings_favour_known.{i}", f"the rulebook's example gives {known['points']} for {known['place']} place at position {known['position']} in {known['service']}; the table does not"
+            )
     for rank in range(1, spec.meta["players"]["max"] + 1):
         if keyed(scoring["rank_markers"], rank) is None:
             raise SpecError(path, "rank_markers", f"no rank marker {rank}")
@@ -145,13 +147,12 @@ def check_keyed(spec: Spec) -> None:
     districts = counts(1, len(spec["board"]["districts"]))
     for service in spec["scoring"]["kings_favour"]:
         for place in spec["scoring"]["kings_favour"][service]:
-            check_keys(spec, "scoring", f"kings_favour.{service}.{place}", districts,
-                       f"a King's favour number for {{key}} districts served; the city has {districts[-1]} districts")
+            check_keys(spec, "scoring", f"kings_favour.{service}.{place}", districts, f"a King's favour number for {{key}} districts served; the city has {districts[-1]} districts")
     treasury = spec["treasury"]
     track = range(treasury["track_length"])
     check_keys(spec, "treasury", "levy_known", track, f"a known Levy at space {{key}}; the track's spaces are {span(track)}")
     sizes = list(spec["structures"]["sizes"])
     check_keys(spec, "structures", "tiles", sizes, f"tiles of size {{key}}, which is no size ({', '.join(sizes)})")
     rings = list(spec["board"]["rings"])
-    for sid, structure in spec["structures"]["structures"].items():
+    for sid, _structure in spec["structures"]["structures"].items():
         check_keys(spec, "structures", f"structures.{sid}.printed.player", rings, f"points for the {{key}} ring, which the board does not have ({', '.join(rings)})")

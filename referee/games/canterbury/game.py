@@ -8,17 +8,18 @@ the one module of the package that imports all the others; only the package's
 
 from __future__ import annotations
 
-from referee.errors import Pos, RecordError
-from referee.i18n import Named
-from referee.spec.figures import FigureTable
-from referee.notation.parser import Header, Move
-from referee.spec.loader import Spec, load_spec
 from lark import Tree
+
+from referee.errors import Pos, RecordError
 from referee.games.base import Game, Seat, Trace
 from referee.games.canterbury.checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
 from referee.games.canterbury.notation import Notation, format_move
 from referee.games.canterbury.rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Size, Structure
 from referee.games.canterbury.scoring import keyed
+from referee.i18n import Named
+from referee.notation.parser import Header, Move
+from referee.spec.figures import FigureTable
+from referee.spec.loader import Spec, load_spec
 
 
 class Canterbury(Game):
@@ -33,10 +34,7 @@ class Canterbury(Game):
         self.services = [s["id"] for s in spec["services"]["services"]]
         self._before = {s: tuple(self.services[:i]) for i, s in enumerate(self.services)}  # placement asks often
         self.building_spaces = spec["board"]["building_spaces"]
-        self.sizes = {
-            name: Size(name, rank, s["spaces"], s["cubes"], s.get("chosen_districts", 0), s["demolition"])
-            for rank, (name, s) in enumerate(spec["structures"]["sizes"].items())
-        }
+        self.sizes = {name: Size(name, rank, s["spaces"], s["cubes"], s.get("chosen_districts", 0), s["demolition"]) for rank, (name, s) in enumerate(spec["structures"]["sizes"].items())}
         self.structures = {sid: self._structure(sid, s) for sid, s in spec["structures"]["structures"].items()}
         # the spaces each structure fills, and the services a structure's cubes need before them,
         # by structure id: a search for moves asks them of thousands of candidate placings
@@ -54,8 +52,7 @@ class Canterbury(Game):
         self.links = {d: frozenset({d, *(o for o, other in self.districts.items() if d in other.neighbours)}) for d in self.districts}
         # each district with those adjacent to it either way: the districts in which a structure
         # placed there can change what may stand and what a demolition finds beside it
-        self.around = {d: frozenset({d, *info.neighbours, *(o for o, other in self.districts.items() if d in other.neighbours)})
-                       for d, info in self.districts.items()}
+        self.around = {d: frozenset({d, *info.neighbours, *(o for o, other in self.districts.items() if d in other.neighbours)}) for d, info in self.districts.items()}
         self.neutral = spec["setup"]["neutral"]
         # the sizes that may share a Full Build: those not built alone
         alone = spec["setup"]["full_build"].get("alone", [])
@@ -148,11 +145,13 @@ class Canterbury(Game):
             by_check = (
                 ((rule("supply"), (info.printed("tiles"),)),),
                 ((rule("payment"), (info.printed("cost"),)),),
-                ((rule("connectivity"), (f"board:districts.{build.district}.neighbours",)),
-                 (rule("centre-forbidden"), (player,)),
-                 (rule("player-marker"), (player,)),
-                 (rule("structure-names"), tuple(f"structures:structures.{sid}.names" for sid in (build.structure, *build.demolish))),
-                 (rule("district-names"), ("board:aliases", *(f"board:districts.{d}" for d in (build.district, *build.serving))))),
+                (
+                    (rule("connectivity"), (f"board:districts.{build.district}.neighbours",)),
+                    (rule("centre-forbidden"), (player,)),
+                    (rule("player-marker"), (player,)),
+                    (rule("structure-names"), tuple(f"structures:structures.{sid}.names" for sid in (build.structure, *build.demolish))),
+                    (rule("district-names"), ("board:aliases", *(f"board:districts.{d}" for d in (build.district, *build.serving)))),
+                ),
             )
             pairs = [pair for check in by_check for pair in check]
             found = self._names[key] = BuildNames(by_check, tuple(dict.fromkeys(r for r, _ in pairs)), tuple(v for _, values in pairs for v in values), info.printed("city"))
@@ -185,8 +184,9 @@ class Canterbury(Game):
         required = self.required_variants(count)
         if required and not self.neutral:
             raise RecordError(
-                f"{count} players play Canterbury with the {' and '.join(required)} variant (a neutral player); "
-                f"add [Variant \"{', '.join(required)}\"] to the header or pass --variant {required[0]}", where)
+                f'{count} players play Canterbury with the {" and ".join(required)} variant (a neutral player); add [Variant "{", ".join(required)}"] to the header or pass --variant {required[0]}',
+                where,
+            )
         if self.neutral and count not in self.neutral["players"]:
             raise RecordError(f"the neutral player's variant is for {' or '.join(map(str, self.neutral['players']))} players, not {count}", where)
         seated = {s.colour for s in seats}

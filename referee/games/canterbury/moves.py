@@ -8,11 +8,10 @@ spelled in a record for the notation (notation.py).
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from referee.errors import Pos
 from referee.notation.parser import Move
-from dataclasses import dataclass
 
 # The three actions, by the ids setup.yaml gives them.
 LEVY, FULL, TAX = "levy", "full-build", "tax-build"

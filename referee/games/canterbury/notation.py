@@ -8,14 +8,15 @@ at it and offers the nearest names the game accepts.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
-from referee.notation import names
+from lark import Token, Tree
+
 from referee.errors import Pos
+from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
+from referee.notation import names
 from referee.notation.parser import Keywords, Move, unknown_name
 from referee.spec.loader import Spec
-from lark import Token, Tree
-from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 
 
 class Notation:

@@ -9,26 +9,46 @@ board or names show in the picture; the drawing's sizes are in `specs/canterbury
 
 from __future__ import annotations
 
+from referee.games.canterbury.rules import CanterburyState
+from referee.games.canterbury.view import district_name, initials, layout, owner_colour
 from referee.i18n import N_, _, localized
 from referee.pictures import svg
 from referee.report.situation import Illustration, rests_on, situation_line
-from referee.games.canterbury.rules import CanterburyState
-from referee.games.canterbury.view import district_name, initials, layout, owner_colour
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
-    Illustration("canterbury/district-names", "opening-a-district.log", lambda state: True,
-                 "The city when a game begins: each district under the name a record gives it, its ring, and its six service slots from water to culture; the Roman well and the city's water cube stand in the central district."),
-    Illustration("canterbury/opening-bonus", "opening-a-district.log", lambda state: False,
-                 "The city after green opens c2 (the rulebook's example): c2 holds 4 service cubes at the end of the turn, and green scores 4."),
-    Illustration("canterbury/demolition", "guildhall-demolitions.log", lambda state: False,
-                 "The city after green's guildhall in d3 (the rulebook's demolition example): the well, garden, chapel and merchant stall are gone, each for a reason the rules accept."),
-    Illustration("canterbury/district-scoring", "shortened/six-spaces.log", lambda state: False,
-                 "The city at the first district scoring (the rulebook's example): all six spaces of d3 are built; red, with the most cubes there, scores 6 and blue, second, 3.",
-                 ("overlays/city-at-70.yaml",)),
-    Illustration("canterbury/kings-favour", "shortened/kings-favour.log", lambda state: False,
-                 "The city at the end (the rulebook's King's favour example): green serves 10 districts with defense and red 8, so green scores 10 and red 4.",
-                 ("overlays/short-and-rich.yaml",)),
+    Illustration(
+        "canterbury/district-names",
+        "opening-a-district.log",
+        lambda state: True,
+        "The city when a game begins: each district under the name a record gives it, its ring, and its six service slots from water to culture; the Roman well and the city's water cube stand in the central district.",
+    ),
+    Illustration(
+        "canterbury/opening-bonus",
+        "opening-a-district.log",
+        lambda state: False,
+        "The city after green opens c2 (the rulebook's example): c2 holds 4 service cubes at the end of the turn, and green scores 4.",
+    ),
+    Illustration(
+        "canterbury/demolition",
+        "guildhall-demolitions.log",
+        lambda state: False,
+        "The city after green's guildhall in d3 (the rulebook's demolition example): the well, garden, chapel and merchant stall are gone, each for a reason the rules accept.",
+    ),
+    Illustration(
+        "canterbury/district-scoring",
+        "shortened/six-spaces.log",
+        lambda state: False,
+        "The city at the first district scoring (the rulebook's example): all six spaces of d3 are built; red, with the most cubes there, scores 6 and blue, second, 3.",
+        ("overlays/city-at-70.yaml",),
+    ),
+    Illustration(
+        "canterbury/kings-favour",
+        "shortened/kings-favour.log",
+        lambda state: False,
+        "The city at the end (the rulebook's King's favour example): green serves 10 districts with defense and red 8, so green scores 10 and red 4.",
+        ("overlays/short-and-rich.yaml",),
+    ),
 )
 
 
@@ -68,7 +88,14 @@ def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: fl
         row_y = y + cell.structures + i * cell.row
         bar = svg.rect(g, x + svg.PAD, row_y, max(unit, structure.spaces * unit), cell.bar, fill="#8c6d46", stroke=None, rx=svg.half(svg.RADIUS))
         svg.tip(bar, f"{structure.name}: {structure.size}, {structure.service}, {structure.spaces} building space(s)")
-        svg.text(g, x + svg.PAD + svg.RADIUS + structure.spaces * unit, row_y + cell.bar, localized(state.game.structure_named(structure.id)), size=svg.TINY, limit=svg.fit(room - structure.spaces * unit, svg.TINY))
+        svg.text(
+            g,
+            x + svg.PAD + svg.RADIUS + structure.spaces * unit,
+            row_y + cell.bar,
+            localized(state.game.structure_named(structure.id)),
+            size=svg.TINY,
+            limit=svg.fit(room - structure.spaces * unit, svg.TINY),
+        )
     cubes = state.board.cubes[district]
     short = initials(game.services)
     for i, service in enumerate(game.services):
@@ -91,7 +118,8 @@ def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
         return left + (right - left) * (position % length) / length
 
     words = _("prosperity track: city at {prosperity} ({discs} of {all} discs), Levy {levy}, Tax {tax}").format(
-        prosperity=state.city.prosperity, discs=state.city.discs, all=treasury["city"]["discs"], levy=state.levy(), tax=state.tax())
+        prosperity=state.city.prosperity, discs=state.city.discs, all=treasury["city"]["discs"], levy=state.levy(), tax=state.tax()
+    )
     svg.text(g, sizes.margin, top + track.title, words, size=svg.LABEL, weight="bold", limit=svg.fit(right - left, svg.LABEL))
     if rests_on(state, "treasury"):
         svg.provisional(g, right, top + track.title)
@@ -113,8 +141,7 @@ def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
         height = stacked.get(spot, 0)
         stacked[spot] = height + 1
         level, column = height % levels, height // levels
-        svg.piece(g, at(spot) + column * (track.piece + track.piece), y - track.marker - (level + 1) * track.stack + track.piece, track.piece,
-                  colour, f"{p.seat.label}: prosperity {p.prosperity}")
+        svg.piece(g, at(spot) + column * (track.piece + track.piece), y - track.marker - (level + 1) * track.stack + track.piece, track.piece, colour, f"{p.seat.label}: prosperity {p.prosperity}")
 
 
 def _players(d: svg.Drawing, state: CanterburyState, sizes: svg.Layout, top: float) -> float:

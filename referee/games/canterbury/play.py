@@ -12,14 +12,14 @@ from __future__ import annotations
 import functools
 import gc
 import random
-from dataclasses import field
-from typing import Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from referee.errors import SpecError
-from referee.notation.parser import Move
-from dataclasses import dataclass
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.rules import CHOSEN, Board, CanterburyState, Outcome, Player, Structure
+from referee.notation.parser import Move
 
 F = TypeVar("F", bound=Callable)
 
@@ -347,8 +347,7 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
     apart = second.district != first.district
     if alone is not None and apart:
         legal_alone = alone.get((second.structure, second.district, second.demolish))
-        if (legal_alone and len(second.demolish) < len(state.board.tiles[second.district])
-                and game.sizes[game.structures[second.structure].size].cubes != CHOSEN):
+        if legal_alone and len(second.demolish) < len(state.board.tiles[second.district]) and game.sizes[game.structures[second.structure].size].cubes != CHOSEN:
             if known.services(first.demolish).isdisjoint(known.services(second.demolish)):
                 return True
             new = game.structures[second.structure]

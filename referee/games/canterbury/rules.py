@@ -21,21 +21,19 @@ import contextlib
 import itertools
 import random
 from collections import Counter
-from dataclasses import field
-from typing import Any, Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
 from referee.errors import Pos, RecordError, Violation
-from referee.i18n import Message
-from referee.notation.colours import colour_named
-from referee.notation.colours import colour_named
-from referee.notation.colours import colour_named, Named
-from referee.notation.names import did_you_mean
-from referee.notation.parser import Move
-from dataclasses import dataclass
-from referee.terminal import odd_letters
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
-from referee.games.canterbury.scoring import FIRST, SECOND, divide, district_awards, favour_awards, favour_cells, keyed
+from referee.games.canterbury.scoring import FIRST, SECOND, district_awards, divide, favour_awards, favour_cells, keyed
+from referee.i18n import Message
+from referee.notation.colours import Named, colour_named
+from referee.notation.names import did_you_mean
+from referee.notation.parser import Move
+from referee.terminal import odd_letters
 
 # How a structure of a size spreads its service cubes (structures.yaml, sizes).
 OWN, NEIGHBOURS, CHOSEN = "own", "neighbours", "chosen"
@@ -164,11 +162,10 @@ class Board:
         if self.rows is None:
             self.rows = Counter((service, owner) for slots in self.cubes.values() for service, owner in slots.items())
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         used, rows = Counter(self.used), Counter(self.rows)
         self.owned = set()  # from now on both share every district: each copies before it writes
-        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows,
-                     linked_districts=self.linked_districts, linked_pending=self.linked_pending)
+        return Board(dict(self.tiles), dict(self.cubes), dict(self.supply), used, rows, linked_districts=self.linked_districts, linked_pending=self.linked_pending)
 
     def linked(self, game: Game) -> list[str]:
         """The districts that connectivity lets a structure stand in (a list not to be changed)."""
@@ -470,11 +467,19 @@ class CanterburyState(State):
         if self.first_round():
             self.trace.use(rule("first-round"))
             if kind != setup["first_round"]:
-                require(not self.can_full_build(colour), rule("first-round"), Message("the first round is {action} only, and {colour} can build", action=self._action_name(setup["first_round"]), colour=colour_named(colour)))
+                require(
+                    not self.can_full_build(colour),
+                    rule("first-round"),
+                    Message("the first round is {action} only, and {colour} can build", action=self._action_name(setup["first_round"]), colour=colour_named(colour)),
+                )
         elif player.must_full_build:
             self.trace.use(rule("after-levy"))
             if kind != setup["after_levy"]:
-                require(not self.can_full_build(colour), rule("after-levy"), Message("{colour} took a Levy last turn, so this turn is a {action}, and {colour} can build", action=self._action_name(setup["after_levy"]), colour=colour_named(colour)))
+                require(
+                    not self.can_full_build(colour),
+                    rule("after-levy"),
+                    Message("{colour} took a Levy last turn, so this turn is a {action}, and {colour} can build", action=self._action_name(setup["after_levy"]), colour=colour_named(colour)),
+                )
 
     def _action_name(self, kind: str) -> Named:
         names = self.spec["setup"]["actions"][kind]["names"]
@@ -556,8 +561,9 @@ class CanterburyState(State):
         if rule == "connectivity":
             return Message("{district} holds no structure and borders no district that does", district=district)
         if rule == "centre-forbidden":
-            return Message("the {structure} may not be built in the {ring} ({district})", structure=game.structure_named(structure),
-                           ring=game.ring_named(game.districts[district].ring), district=district)
+            return Message(
+                "the {structure} may not be built in the {ring} ({district})", structure=game.structure_named(structure), ring=game.ring_named(game.districts[district].ring), district=district
+            )
         if rule == "no-duplicate":
             twin = next(t for t in tiles if game.structures[t].kind == info.kind)
             return Message("{district} already holds the {structure}", district=district, structure=game.structure_named(twin))
@@ -568,11 +574,15 @@ class CanterburyState(State):
             else:
                 spaces = Message("{n} empty building spaces", n=info.spaces)
             empty = Message("{n} is empty", n=free) if free == 1 else Message("{n} are empty", n=free)
-            return Message("the {structure} needs {spaces} in {district}; {empty}", structure=game.structure_named(structure),
-                           spaces=spaces, district=district, empty=empty)
+            return Message("the {structure} needs {spaces} in {district}; {empty}", structure=game.structure_named(structure), spaces=spaces, district=district, empty=empty)
         missing = [s for s in game.services_before(info.service) if s not in board.cubes[district]]
-        return Message("the {structure} ({service}) needs {missing} in {district} first", structure=game.structure_named(structure),
-                       service=game.service_named(info.service), missing=[game.service_named(s) for s in missing], district=district)
+        return Message(
+            "the {structure} ({service}) needs {missing} in {district} first",
+            structure=game.structure_named(structure),
+            service=game.service_named(info.service),
+            missing=[game.service_named(s) for s in missing],
+            district=district,
+        )
 
     def services_ready(self, board: Board, structure: str, district: str) -> bool:
         """Whether the district has the cubes of every service the structure's service comes
@@ -1116,11 +1126,7 @@ class CanterburyState(State):
                 }
                 for colour, p in self.players.items()
             },
-            "districts": {
-                d: {"structures": tiles, "cubes": dict(self.board.cubes[d])}
-                for d, tiles in self.board.tiles.items()
-                if tiles or self.board.cubes[d]
-            },
+            "districts": {d: {"structures": tiles, "cubes": dict(self.board.cubes[d])} for d, tiles in self.board.tiles.items() if tiles or self.board.cubes[d]},
             "supply": {s: n for s, n in self.board.supply.items()},
         }
         if self.neutral:
@@ -1247,8 +1253,7 @@ class CanterburyState(State):
                 return False
         return True
 
-    def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None,
-                      only: str | None = None) -> Iterator[Build]:
+    def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None, only: str | None = None) -> Iterator[Build]:
         """Candidate single structures (unchecked): affordable, in the supply, placeable or
         placeable after demolitions; of the structure `only` when given. In a random order
         when `rng` is given."""

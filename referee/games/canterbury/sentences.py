@@ -7,13 +7,13 @@ prosperity gained, a district scoring, the end of the game.
 
 from __future__ import annotations
 
+from referee.games.canterbury.moves import LEVY, TAX, NeutralStep
+from referee.games.canterbury.rules import CanterburyState
+from referee.games.canterbury.view import district_name
 from referee.i18n import _, current, localized
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 from referee.report.situation import amount, article, signed
-from referee.games.canterbury.moves import LEVY, TAX, NeutralStep
-from referee.games.canterbury.rules import CanterburyState
-from referee.games.canterbury.view import district_name
 
 
 def describe_move(before: CanterburyState, move: Move, after: CanterburyState) -> str:
@@ -28,8 +28,7 @@ def describe_move(before: CanterburyState, move: Move, after: CanterburyState) -
         skipped = _(", putting the {structure} back in the box").format(structure=name(move.skipped)) if move.skipped else ""
         if move.district is None:
             return _("{colour} sets the neutral player's {structure} aside: it has no legal place").format(colour=colour, structure=structure) + skipped
-        return _("{colour} places the {structure} in {district} for the neutral player").format(
-            colour=colour, structure=structure, district=district_name(after, move.district)) + skipped
+        return _("{colour} places the {structure} in {district} for the neutral player").format(colour=colour, structure=structure, district=district_name(after, move.district)) + skipped
     old, new = before.players[move.player], after.players[move.player]
     if move.kind == LEVY:
         sentence = _("{colour} takes a Levy of {amount}").format(colour=colour, amount=amount(before.levy(), "shilling"))
@@ -46,7 +45,8 @@ def describe_move(before: CanterburyState, move: Move, after: CanterburyState) -
         action = names.get(current()) or names["en"]
         if move.kind == TAX:
             sentence = _("{colour} collects {tax} in tax and builds {builds} for {cost} ({action})").format(
-                colour=colour, tax=amount(before.tax(), "shilling"), builds=_(" and ").join(builds), cost=cost, action=action)
+                colour=colour, tax=amount(before.tax(), "shilling"), builds=_(" and ").join(builds), cost=cost, action=action
+            )
         else:
             sentence = _("{colour} builds {builds} for {cost} ({action})").format(colour=colour, builds=_(" and ").join(builds), cost=cost, action=action)
     gained = new.prosperity - old.prosperity

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import textwrap
 
+from referee.games.canterbury.rules import CanterburyState
 from referee.i18n import current
 from referee.pictures.grid import grid
 from referee.report.situation import mark, rests_on
-from referee.games.canterbury.rules import CanterburyState
 
 EMPTY_SLOT = "·"
 
@@ -122,7 +122,7 @@ def _cell(state: CanterburyState, district: str, codes: dict[str, str]) -> list[
     body += [""] * (lines - len(body))
     cubes = state.board.cubes[district]
     slots = "".join(codes.get(cubes[s], "?")[:1] if s in cubes else EMPTY_SLOT for s in state.game.services)
-    return [f"{district_name(state, district)[:width - len(info.ring) - 1]} {info.ring}"[:width], *body, slots]
+    return [f"{district_name(state, district)[: width - len(info.ring) - 1]} {info.ring}"[:width], *body, slots]
 
 
 def chart_figures(state: CanterburyState) -> dict[str, dict[str, int]]:

@@ -10,17 +10,17 @@ module. The rules themselves are in the rules module.
 
 from __future__ import annotations
 
+from lark import Tree
 
 from referee.errors import Pos
-from referee.spec.figures import FigureTable
-from referee.notation.parser import Header, Move, word_token
-from referee.spec.loader import Spec
-from lark import Tree
 from referee.games.base import Game, Seat, Trace
 from referee.games.hamburgum.checks import check_spec
 from referee.games.hamburgum.moves import Site
 from referee.games.hamburgum.notation import MoveBuilder, format_move, keywords
 from referee.games.hamburgum.rules import FIGURE_READERS, MONEY, HamburgumState
+from referee.notation.parser import Header, Move, word_token
+from referee.spec.figures import FigureTable
+from referee.spec.loader import Spec
 
 
 class Hamburgum(Game):
@@ -72,8 +72,7 @@ class Hamburgum(Game):
         self.donations = churches["donations"]
         # each donation's cost by its number at a church, as the rules charge it: the materials
         # and fixed money the table prints (every donation reads them), and the money per own citizen
-        self.donation_costs = [({k: v for k, v in e.items() if k in self.materials or k == MONEY}, e.get("money_per_own_citizen", 0))
-                               for e in self.donations]
+        self.donation_costs = [({k: v for k, v in e.items() if k in self.materials or k == MONEY}, e.get("money_per_own_citizen", 0)) for e in self.donations]
         self._token_specs: dict[tuple[str, str], dict] = {}  # see token_spec
         self.completion_bonus = churches["completion_bonus"]
         harbour = spec["harbour"]

@@ -8,11 +8,10 @@ meet a spelling; whether a move is allowed is for the rules module to say.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from referee.errors import Pos
 from referee.notation.parser import Move
-from dataclasses import dataclass
 
 Amounts = tuple[tuple[str, int], ...]
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.notation import names
-from referee.errors import Pos, RecordError
-from referee.notation.parser import Keywords, Move, unknown_name
 from lark import Token, Tree
+
+from referee.errors import Pos, RecordError
 from referee.games.base import Game
 from referee.games.hamburgum.moves import Amounts, ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
-
+from referee.notation import names
+from referee.notation.parser import Keywords, Move, unknown_name
 
 # --- names --------------------------------------------------------------------------
 

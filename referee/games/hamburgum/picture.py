@@ -13,16 +13,20 @@ from __future__ import annotations
 import math
 import textwrap
 
-from referee.i18n import N_, _, localized
-from referee.pictures import svg
-from referee.report.situation import Illustration, situation_line
 from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
 from referee.games.hamburgum.view import office_top, parishes, prestige_rests_on_stand_ins, ship_owner, space_name
+from referee.i18n import _
+from referee.pictures import svg
+from referee.report.situation import Illustration, situation_line
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
-    Illustration("hamburgum/rondel-steps", "quick-start.log", lambda state: all(p.space for p in state.players.values()),
-                 "The rondel's spaces in clockwise order, from the top, with each player's marker once everyone has placed it; steps beyond the free ones cost prestige."),
+    Illustration(
+        "hamburgum/rondel-steps",
+        "quick-start.log",
+        lambda state: all(p.space for p in state.players.values()),
+        "The rondel's spaces in clockwise order, from the top, with each player's marker once everyone has placed it; steps beyond the free ones cost prestige.",
+    ),
 )
 
 

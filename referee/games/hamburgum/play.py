@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import functools
 import random
-from itertools import accumulate
 from bisect import bisect
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
+from itertools import accumulate
 
-from referee.notation.parser import Move
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 from referee.games.hamburgum.rules import MONEY, HamburgumState, Player, enter_harbour, one_more, production_yield, ship_loading_fits
-
+from referee.notation.parser import Move
 
 # --- the rondel ---------------------------------------------------------------------------
 
@@ -218,7 +217,7 @@ def _scores(state, player, taken: list[tuple[str, str]], rng, ends_game: bool) -
     for token in unscored:
         by_kind.setdefault(token[1], []).append(token)
     scores = []
-    for kind, tokens in by_kind.items():
+    for _kind, tokens in by_kind.items():
         if len(tokens) > 1:  # a shuffle of one draws nothing
             rng.shuffle(tokens)  # the standard method: `_NoChance`, which lists moves, keeps the order
         keep = 0 if ends_game else 1
@@ -395,7 +394,7 @@ def random_move(state: HamburgumState, rng: random.Random) -> Move:
         move = PLANNERS[kind][1](state, player, rng.choice(where), rng)
         if move is not None:
             return move
-        options = options[:index] + options[index + 1:]
+        options = options[:index] + options[index + 1 :]
     # nothing useful: the cheapest action that may do nothing (production, or a Church action
     # that neither donates nor scores)
     idle = [sc for sc in spaces if state.game.space_action(sc[0]) in state.game.produces or state.game.space_action(sc[0]) == "church"] or spaces

@@ -16,19 +16,18 @@ Final scoring is the scoring module's; which moves to try is the play module's.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import field
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Callable, Collection, Mapping
+from typing import Any
 
 from referee.errors import Pos, RecordError, Violation
-from referee.i18n import Message
-from referee.notation.colours import colour_named
-from referee.notation.colours import colour_named
-from referee.notation.parser import Move
-from dataclasses import dataclass
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from referee.games.hamburgum.scoring import final, standings_of
+from referee.i18n import Message
+from referee.notation.colours import colour_named
+from referee.notation.parser import Move
 
 DUTCHMAN = "dutchman"  # a Flying Dutchman in the harbour, where player ships show their colour
 MONEY = "money"
@@ -161,7 +160,7 @@ class Holdings:
     stock: Counter
 
     @classmethod
-    def of(cls, state: "HamburgumState", player: Player) -> "Holdings":
+    def of(cls, state: HamburgumState, player: Player) -> Holdings:
         if not state.over:
             return cls(player, player.money, player.prestige, player.stock)
         f = final(state, player)
@@ -367,10 +366,20 @@ class HamburgumState(State):
         target, steps, cost = game.route(player.space, move.action, move.side)
         floor = game.prestige_floor
         if player.prestige - cost < floor:  # the message is written only for a broken rule: this runs every turn
-            refuse(rule("rondel-steps"),
-                   Message("{colour} moves {steps} rondel spaces from {start} to {target}; {free} are free and the other {paid} cost {cost} prestige, but {colour} holds {prestige}",
-                           colour=colour_named(player.colour), steps=steps, start=player.space, target=target, free=game.rondel["free_steps"],
-                           paid=steps - game.rondel["free_steps"], cost=cost, prestige=player.prestige))
+            refuse(
+                rule("rondel-steps"),
+                Message(
+                    "{colour} moves {steps} rondel spaces from {start} to {target}; {free} are free and the other {paid} cost {cost} prestige, but {colour} holds {prestige}",
+                    colour=colour_named(player.colour),
+                    steps=steps,
+                    start=player.space,
+                    target=target,
+                    free=game.rondel["free_steps"],
+                    paid=steps - game.rondel["free_steps"],
+                    cost=cost,
+                    prestige=player.prestige,
+                ),
+            )
         player.prestige -= cost
         if cost and self.trace.keeps_notes:
             self.trace.note(player.colour, "prestige", -cost, rule("rondel-steps"), f"{steps} rondel spaces to {target}")
@@ -384,8 +393,7 @@ class HamburgumState(State):
         good = self.game.produces[move.action]
         amount = production_yield(self.game, player, good)
         if move.amount is not None and move.amount != amount:
-            refuse(self.game.rule("production"),
-                   f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
+            refuse(self.game.rule("production"), f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
         player.stock[good] += amount
         if self.trace.records:
             self.trace.use(self.game.rule("production"))
@@ -418,12 +426,10 @@ class HamburgumState(State):
                 break
         capacities = self.own_capacities(colour)
         if not ship_loading_fits(capacities, list(shipped.values())):
-            refuse(rule("sell-ships"),
-                   f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
+            refuse(rule("sell-ships"), f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
         for good, _ in move.bank:
             if ship_loading_fits(capacities, one_more(shipped, good)):
-                refuse(rule("bank-sale"),
-                       f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
+                refuse(rule("bank-sale"), f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
         bank_price = self.spec["market"]["bank_sale"]["price"]
         shipped_income, bank_income = sum([n * self.price(g) for g, n in move.sell]), sum([n * bank_price for _, n in move.bank])
         player.money += shipped_income + bank_income
@@ -505,8 +511,7 @@ class HamburgumState(State):
                     unscored[token.kind] = unscored.get(token.kind, 0) + 1
             doubled = [f"{unscored[k]} {k}" for k in self.game.token_kinds if unscored.get(k, 0) > 1]
             if doubled:
-                refuse(rule("token-limit"),
-                       f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
+                refuse(rule("token-limit"), f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
         if self.trace.records:  # a random game's trace names nothing: this runs every Church turn
             self.trace.use(rule("token-limit"))
 
@@ -521,7 +526,11 @@ class HamburgumState(State):
         cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
         short = self.can_pay(player, cost)
         if short:
-            refuse(cost_rule, f"donation {ordinal} at {game.church_name(church)} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}" + (f" and {player.money} thalers" if MONEY in short else ""))
+            refuse(
+                cost_rule,
+                f"donation {ordinal} at {game.church_name(church)} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}"
+                + (f" and {player.money} thalers" if MONEY in short else ""),
+            )
         if self.discs_free(player) <= 0:
             refuse(rule("discs"), f"{colour} has no free disc for donation {ordinal} at {game.church_name(church)}; all {game.limit('discs')} are on church sites or the church table")
         if ordinal == 1:
@@ -807,10 +816,7 @@ class HamburgumState(State):
             "prices": {g: self.price(g) for g in game.goods},
             "harbour": {f"berth {b}": list(ships) for b, ships in self.harbour.items()},
             "flying_dutchmen_left": self.dutchmen,
-            "churches": {
-                c: {"donations": self.donations_made(c), "discs": list(s.discs), "tokens_left": list(s.tokens_left), "complete": s.complete}
-                for c, s in self.churches.items()
-            },
+            "churches": {c: {"donations": self.donations_made(c), "discs": list(s.discs), "tokens_left": list(s.tokens_left), "complete": s.complete} for c, s in self.churches.items()},
             "completed": list(self.completed),
             "houses_built": dict(self.built),
             "office_stack": list(self.office_stack) if self.game.office_mode != "shuffled" else len(self.office_stack),
@@ -843,8 +849,9 @@ ACTIONS: dict[type, str] = {Produce: "_produce", Trade: "_trade", Dockyard: "_do
 
 
 def _player_copy(p: Player) -> Player:
-    return Player(p.seat, p.money, p.prestige, Counter(p.stock), p.space, list(p.houses), list(p.offices), list(p.citizens),
-                  [DonationToken(t.church, t.kind, t.scored) for t in p.tokens], p.churches_built)
+    return Player(
+        p.seat, p.money, p.prestige, Counter(p.stock), p.space, list(p.houses), list(p.offices), list(p.citizens), [DonationToken(t.church, t.kind, t.scored) for t in p.tokens], p.churches_built
+    )
 
 
 # What an office pays for and what a token scores: counts on the board, by name.

@@ -8,12 +8,12 @@ church finished or the game's end.
 
 from __future__ import annotations
 
+from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, Produce, Reveal, Trade
+from referee.games.hamburgum.rules import HamburgumState
 from referee.i18n import _, current, localized, ngettext
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 from referee.report.situation import amount, article, listing
-from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, Produce, Reveal, Trade
-from referee.games.hamburgum.rules import HamburgumState
 
 
 def describe_move(before: HamburgumState, move: Move, after: HamburgumState) -> str:
@@ -104,7 +104,7 @@ def _action(before: HamburgumState, move: Move, after: HamburgumState, names: Na
         return _(" and ").join(parts) or _("makes no donation")
     if isinstance(move, Guildhall):
         houses = []
-        offices = iter(new.offices[len(old.offices):])  # the offices this move built, in order
+        offices = iter(new.offices[len(old.offices) :])  # the offices this move built, in order
         for house in move.houses:
             office = next(offices, None) if house.kind == game.office_type else None
             name = f"{names.house(house.kind)} ({names.office(office)})" if office else names.house(house.kind)

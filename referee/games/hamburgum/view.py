@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.report.situation import mark, rests_on
 from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
+from referee.report.situation import mark, rests_on
 
 DUTCHMAN_LABEL = "Flying Dutchman"
 
@@ -61,9 +61,20 @@ def player_table(state: HamburgumState) -> tuple[list[str], list[list[object]]]:
         p = state.players[colour]
         goods = " ".join(f"{p.stock[g]} {g}" for g in game.goods if p.stock[g])
         materials = " ".join(f"{p.stock[m]} {m}" for m in game.materials if p.stock[m])
-        rows.append([p.seat.label, space_name(state, p.space) if p.space else "centre", p.money, mark(p.prestige, prestige_q),
-                     goods, materials, state.ships_in_harbour(colour), len(p.citizens), f"{len(p.unscored())}/{len(p.tokens)}",
-                     "to act" if colour in to_act else ""])
+        rows.append(
+            [
+                p.seat.label,
+                space_name(state, p.space) if p.space else "centre",
+                p.money,
+                mark(p.prestige, prestige_q),
+                goods,
+                materials,
+                state.ships_in_harbour(colour),
+                len(p.citizens),
+                f"{len(p.unscored())}/{len(p.tokens)}",
+                "to act" if colour in to_act else "",
+            ]
+        )
     return ["player", "rondel", "money", "prestige", "goods", "materials", "ships", "citizens", "tokens unscored", ""], rows
 
 

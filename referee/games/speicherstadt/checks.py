@@ -66,8 +66,7 @@ def check_keyed(spec: Spec) -> None:
     if office not in types:
         raise SpecError(spec.path_of("scoring"), "counting_offices.card", f"no card type {office!r}")
     offices = sum(types[office]["counts"].values())
-    check_keys(spec, "scoring", "counting_offices.points", counts(1, offices),
-               f"a points step for {{key}} counting offices; the deck has {offices}, so a player owns {span(counts(1, offices))}")
+    check_keys(spec, "scoring", "counting_offices.points", counts(1, offices), f"a points step for {{key}} counting offices; the deck has {offices}, so a player owns {span(counts(1, offices))}")
     for tid, t in types.items():
         sizes = (t.get("face") or {}).get("sizes")
         if sizes is not None:

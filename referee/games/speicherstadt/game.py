@@ -9,15 +9,16 @@ cross-check the spec (checks.py) and for legal and random moves (play.py).
 
 from __future__ import annotations
 
-from referee.errors import Pos
-from referee.i18n import Named
-from referee.spec.figures import FigureTable
-from referee.notation.parser import Header, Move
-from referee.spec.loader import Spec
 from lark import Tree
+
+from referee.errors import Pos
 from referee.games.base import Game, Seat, Trace
 from referee.games.speicherstadt import checks, notation
 from referee.games.speicherstadt.rules import FIGURE_READERS, SpeicherstadtState
+from referee.i18n import Named
+from referee.notation.parser import Header, Move
+from referee.spec.figures import FigureTable
+from referee.spec.loader import Spec
 
 
 class Speicherstadt(Game):

@@ -8,9 +8,9 @@ or passed; goods are moved in Loading, one of LOAD_ACTIONS at a time. The rules
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 from referee.notation.parser import Move
-from dataclasses import dataclass
 
 
 @dataclass

@@ -10,12 +10,13 @@ tables say which card type shows which face.
 
 from __future__ import annotations
 
-from referee.notation import names
-from referee.errors import Pos, RecordError
-from referee.notation.parser import Keywords, Move, unknown_name, word_token
 from lark import Token, Tree
+
+from referee.errors import Pos, RecordError
 from referee.games.base import Game
 from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
+from referee.notation import names
+from referee.notation.parser import Keywords, Move, unknown_name, word_token
 
 # --- names ------------------------------------------------------------------------------
 

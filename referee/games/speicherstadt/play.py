@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from referee.notation.parser import Move
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
 from referee.games.speicherstadt.rules import DEMAND, FINAL_FIRES, LOADING, PURCHASE, SUPPLY, Player, SpeicherstadtState
+from referee.notation.parser import Move
 
 
 def legal_moves(state: SpeicherstadtState) -> list[Move]:

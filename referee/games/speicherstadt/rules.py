@@ -14,16 +14,16 @@ scoring.py; the game object (game.py) is reached only through `state.game`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import field
-from typing import Any, Collection
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
 
 from referee.errors import RecordError, Violation
-from referee.i18n import Message
-from referee.notation.parser import Move
-from dataclasses import dataclass
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
 from referee.games.speicherstadt import scoring
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
+from referee.i18n import Message
+from referee.notation.parser import Move
 
 # the phases of a round, and the two after the last one, as the state tracks them
 SUPPLY, DEMAND, PURCHASE, LOADING, FINAL_FIRES, OVER = "supply", "demand", "purchase", "loading", "final fires", "over"
@@ -344,9 +344,12 @@ class SpeicherstadtState(State):
                 raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players")
             if all(c.type == game.fire for c in stack):
                 # the season's fire is all that is left of its stack: it is the next card
-                raise Violation(rule("deck-season"), f"the {game.season_name(season)} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}")
-            raise Violation(rule("deck-season"), Message("no {card} is left in the {season} stack ({left} cards left in it)",
-                                                         card=game.card_named(move.card), season=game.season_named(season), left=len(stack)))
+                raise Violation(
+                    rule("deck-season"), f"the {game.season_name(season)} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}"
+                )
+            raise Violation(
+                rule("deck-season"), Message("no {card} is left in the {season} stack ({left} cards left in it)", card=game.card_named(move.card), season=game.season_named(season), left=len(stack))
+            )
         face = face_of(game, move)
         check_face_range(game, move, face)
         matches = [c for c in of_type if all(v is None or c.face.get(k) in (None, v) for k, v in face.items())]
@@ -444,7 +447,7 @@ class SpeicherstadtState(State):
             self.phase = LOADING
             self.trace.use(self.game.rule("purchase-discard"))
 
-    def current_offer(self) -> "Offered | None":
+    def current_offer(self) -> Offered | None:
         if self.phase != PURCHASE:
             return None
         slot = self.slots[self.purchase_slot]
@@ -567,8 +570,11 @@ class SpeicherstadtState(State):
             self.trace.use(rule("hall-sell"))
         elif move.action == "hall_exchange":
             give, take = hall["exchange"]["give"], hall["exchange"]["take"]
-            require(len(cubes) % give == 0 and len(cubes) // give * take == len(move.take), rule("hall-exchange"),
-                    f"the market hall gives {take} cube for every {give}; {len(cubes)} returned cannot buy {len(move.take)}")
+            require(
+                len(cubes) % give == 0 and len(cubes) // give * take == len(move.take),
+                rule("hall-exchange"),
+                f"the market hall gives {take} cube for every {give}; {len(cubes)} returned cannot buy {len(move.take)}",
+            )
             stock = self.goods_stock + Counter(cubes)
             short = [g for g, k in Counter(move.take).items() if stock[g] < k]
             require(not short, rule("hall-exchange"), f"the goods stock holds no {', '.join(short)} to take (cubes never come from the bag)")
@@ -651,8 +657,9 @@ class SpeicherstadtState(State):
             return Situation(self.round, game.phase_name(DEMAND), [colour], f"{colour} places a worker", False)
         if self.phase == PURCHASE:
             offer = self.current_offer()
-            return Situation(self.round, game.phase_name(PURCHASE), [offer.colour],
-                             f"slot {self.purchase_slot + 1} offered to {offer.colour} at {offer.price} coin{'s' if offer.price != 1 else ''}", False)
+            return Situation(
+                self.round, game.phase_name(PURCHASE), [offer.colour], f"slot {self.purchase_slot + 1} offered to {offer.colour} at {offer.price} coin{'s' if offer.price != 1 else ''}", False
+            )
         then = "the fires left are revealed" if self.last_round else f"round {self.round + 1} begins"
         return Situation(self.round, game.phase_name(LOADING), self.loading_order(), f"players move their goods, then {then}", False)
 
@@ -703,7 +710,7 @@ class SpeicherstadtState(State):
 
     def standings(self, as_if_over: bool = False) -> list[Standing]:
         out = []
-        for colour, player in self.players.items():
+        for _colour, player in self.players.items():
             parts = self.breakdown(player, as_if_over)
             out.append(Standing(player.seat, sum(parts.values()), parts, [("coins", player.coins, 1)]))
         return out
@@ -749,15 +756,9 @@ class SpeicherstadtState(State):
             "draw_pile": {s: len(c) for s, c in self.deck.items()},
             "bag": dict(sorted(self.bag.items())),
             "goods_stock": dict(sorted((+self.goods_stock).items())),
-            "supply": [
-                {"slot": i + 1, "card": _card_text(self.game, s.card), "cubes": s.cubes, "queue": s.queue}
-                for i, s in enumerate(self.slots) if s.on_display
-            ],
+            "supply": [{"slot": i + 1, "card": _card_text(self.game, s.card), "cubes": s.cubes, "queue": s.queue} for i, s in enumerate(self.slots) if s.on_display],
             "offer": {"slot": self.purchase_slot + 1, "to": offer.colour, "price": offer.price} if offer else None,
-            "bought": [
-                {"slot": i + 1, "card": _card_text(self.game, s.card), "by": s.buyer, "price": s.price}
-                for i, s in enumerate(self.slots) if s.buyer
-            ],
+            "bought": [{"slot": i + 1, "card": _card_text(self.game, s.card), "by": s.buyer, "price": s.price} for i, s in enumerate(self.slots) if s.buyer],
             "players": {
                 colour: {
                     "points": p.points,

@@ -7,13 +7,13 @@ and the end of a round (income) when a move opens the next one.
 
 from __future__ import annotations
 
+from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
+from referee.games.speicherstadt.rules import SpeicherstadtState
+from referee.games.speicherstadt.view import card_text
 from referee.i18n import N_, _, current, localized
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 from referee.report.situation import amount, article, listing, ordinal, signed
-from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
-from referee.games.speicherstadt.rules import SpeicherstadtState
-from referee.games.speicherstadt.view import card_text
 
 
 def describe_move(before: SpeicherstadtState, move: Move, after: SpeicherstadtState) -> str:
@@ -25,7 +25,8 @@ def describe_move(before: SpeicherstadtState, move: Move, after: SpeicherstadtSt
     if isinstance(move, Place):
         slot = after.slots[move.slot - 1]
         return _("{player} places a worker on slot {slot} ({card}), {place} in its queue").format(
-            player=colour(move.player), slot=move.slot, card=card_text(after, slot.card), place=ordinal(len(slot.queue)))
+            player=colour(move.player), slot=move.slot, card=card_text(after, slot.card), place=ordinal(len(slot.queue))
+        )
     if isinstance(move, Offer):
         return _offer(before, move, after)
     if isinstance(move, Load):
@@ -37,8 +38,7 @@ def _reveal(before: SpeicherstadtState, move: Reveal, after: SpeicherstadtState)
     game = after.game
     if move.card == game.fire:
         card = after.discards[-1]
-        changes = [f"{colour(c)} {signed(after.players[c].points - before.players[c].points, 'points')}" for c in after.players
-                   if after.players[c].points != before.players[c].points]
+        changes = [f"{colour(c)} {signed(after.players[c].points - before.players[c].points, 'points')}" for c in after.players if after.players[c].points != before.players[c].points]
         season = localized(game.season_named(card.season))
         outcome = ", ".join(changes) if changes else _("the firemen are level, nobody scores")
         return _("the {season} fire ({points}) is resolved: {outcome}").format(season=season, points=amount(card.face["points"], "point"), outcome=outcome)

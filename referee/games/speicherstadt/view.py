@@ -9,9 +9,9 @@ and at what price. Points that rest on provisional spec values so far carry a `?
 
 from __future__ import annotations
 
+from referee.games.speicherstadt.rules import Card, Slot, SpeicherstadtState
 from referee.i18n import current
 from referee.report.situation import amount, mark, rests_on
-from referee.games.speicherstadt.rules import Card, SpeicherstadtState, Slot
 
 
 def card_text(state: SpeicherstadtState, card: Card) -> str:
@@ -56,8 +56,19 @@ def player_table(state: SpeicherstadtState) -> tuple[list[str], list[list[object
         notes = ["to act"] if colour in to_act else []
         if state.seats[state.start].colour == colour:
             notes.append("start player")
-        rows.append([p.seat.label, p.coins, mark(points(state, colour), points_q), len(p.cards), f"{done}/{len(p.contracts)}",
-                     " ".join(sorted(p.warehouse)), " ".join(sorted(p.hall)), " ".join(sorted(p.dock)), ", ".join(notes)])
+        rows.append(
+            [
+                p.seat.label,
+                p.coins,
+                mark(points(state, colour), points_q),
+                len(p.cards),
+                f"{done}/{len(p.contracts)}",
+                " ".join(sorted(p.warehouse)),
+                " ".join(sorted(p.hall)),
+                " ".join(sorted(p.dock)),
+                ", ".join(notes),
+            ]
+        )
     return ["player", "coins", "points", "cards", "contracts", "warehouse", "hall", "unloaded", ""], rows
 
 
