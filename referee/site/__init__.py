@@ -19,14 +19,14 @@ import os
 import re
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import UsageError
-from dataclasses import dataclass
-from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
 from referee.site import commandline, counterexamples, gallery, notation, overview, replays, rules, tables, variants, verify
 from referee.site.markdown import LANGS, DocsError, table
 from referee.site.tables import GamePages
+from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
 
 __all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets"]
 
@@ -158,12 +158,14 @@ def games_table(data: Path | None = None) -> str:
     rows = []
     for spec in game_specs(data)[1]:
         names, players, game = spec.meta["names"], spec.meta["players"], spec.game
-        rows.append([
-            f"[{names['en']}]({game}/index.md)",
-            *(names.get(lang, "—") for lang in ("de", "hu")),
-            f"{players['min']}–{players['max']}",
-            f"[rules]({game}/rules.md) · [gallery]({game}/gallery.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
-        ])
+        rows.append(
+            [
+                f"[{names['en']}]({game}/index.md)",
+                *(names.get(lang, "—") for lang in ("de", "hu")),
+                f"{players['min']}–{players['max']}",
+                f"[rules]({game}/rules.md) · [gallery]({game}/gallery.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
+            ]
+        )
     return table(["Game", LANGS["de"], LANGS["hu"], "Players", "Pages"], rows)
 
 

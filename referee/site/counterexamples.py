@@ -16,8 +16,8 @@ from pathlib import Path
 from referee.engine.replay import check_bytes
 from referee.report.diagnostics import Report, format_diagnostic
 from referee.site.markdown import DocsError, escape, fenced
-from referee.terminal import visible
 from referee.spec.loader import Spec, read_yaml, validate_against_schema
+from referee.terminal import visible
 
 CONTEXT = 3  # lines of the record shown before the breaking one
 
@@ -105,8 +105,13 @@ def _load(path: str, root: str, game: str) -> Counterexamples:
         if then and not then.endswith("\n"):
             then += "\n"
         by_rule[item["rule"]] = Counterexample(
-            rule=item["rule"], before=base + then, shown_from=base.count("\n") + 1, breaks=item["breaks"], fix=item["fix"],
-            variants=tuple(str(examples / v) for v in item.get("variants", ())), after=item["after"],
+            rule=item["rule"],
+            before=base + then,
+            shown_from=base.count("\n") + 1,
+            breaks=item["breaks"],
+            fix=item["fix"],
+            variants=tuple(str(examples / v) for v in item.get("variants", ())),
+            after=item["after"],
             unreadable=item.get("unreadable", False),
         )
     reasons: dict[str, str] = {}
@@ -166,14 +171,14 @@ def snippet(example: Counterexample) -> list[str]:
     before = example.before.splitlines()
     start = 0 if len(before) <= CONTEXT + 4 else len(before) - CONTEXT
     shown = numbered(before[start:], start + 1) + numbered([example.breaks], example.line)
-    return ([f"      | … lines 1 to {start} of the record" ] if start else []) + shown
+    return ([f"      | … lines 1 to {start} of the record"] if start else []) + shown
 
 
 def section(judged: Judged, overlays: dict[str, str]) -> list[str]:
     """The Markdown under a rule: the record that breaks it, what the referee says, the fix."""
     example = judged.example
     record = f"counterexamples/{example.name}"
-    out = [f'!!! failure "A record that breaks it"', ""]
+    out = ['!!! failure "A record that breaks it"', ""]
     body = [f"The last lines of [{example.name}]({record}):", "", *fenced("\n".join(snippet(example)), "text"), ""]
     for path in example.variants:
         name = Path(path).name

@@ -7,8 +7,8 @@ import datetime
 import re
 from typing import Any
 
-from referee.notation.names import folded_forms, spelling
 from referee.errors import SpecError
+from referee.notation.names import folded_forms, spelling
 from referee.spec.loader import Provenance
 
 LANGS = {"en": "English", "de": "German", "hu": "Hungarian"}

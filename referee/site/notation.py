@@ -3,10 +3,10 @@ figures (from figures.yaml), its complete example records and the grammar itself
 
 from __future__ import annotations
 
-from referee.spec.figures import NONE, figures_of, keys_of
-from referee.spec.loader import read_spec_text
 from referee.site.markdown import escape, fenced, slug, table
 from referee.site.tables import GamePages
+from referee.spec.figures import NONE, figures_of, keys_of
+from referee.spec.loader import read_spec_text
 
 
 def render(doc: GamePages) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.spec.loader import iter_uncertain
 from referee.site.markdown import LANGS, count, dotted, escape, human, is_names, link_or_text, names_line, slug, table
 from referee.site.tables import GamePages
+from referee.spec.loader import iter_uncertain
 
 
 def render(doc: GamePages) -> str:

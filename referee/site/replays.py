@@ -17,13 +17,13 @@ from pathlib import Path
 
 from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
-from referee.pictures.position import draw_position
 from referee.games import load_game
+from referee.pictures.position import draw_position
 from referee.pictures.replay_page import build
 from referee.report.situation import Illustration, quietly
 from referee.site.markdown import DocsError, escape, fenced, slug
-from referee.terminal import visible
 from referee.site.tables import GamePages
+from referee.terminal import visible
 
 
 def render(doc: GamePages) -> str:
@@ -88,11 +88,9 @@ def worked_example(doc: GamePages, picture: Illustration) -> list[str]:
         raise DocsError(str(path), "", f"a worked example must replay legal with its figures confirmed: {problem}")
     figures = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith(("check ", "result "))]
     where = f"[{escape(name)}](notation.md#example-{slug(path.stem)})" if path.parent == doc.spec.directory / "examples" else f"`{escape(picture.record)}`"
-    out = [f"The worked example {where} records {len(figures)} lines of figures; "
-           f"the referee confirms all {report.checkpoints_confirmed} figures in them:", ""]
+    out = [f"The worked example {where} records {len(figures)} lines of figures; the referee confirms all {report.checkpoints_confirmed} figures in them:", ""]
     if picture.variants:
-        out = [f"Checked with the overlay{'s' if len(picture.variants) > 1 else ''} {', '.join(f'`{escape(v)}`' for v in picture.variants)}, "
-               "which keeps the record short.", ""] + out
+        out = [f"Checked with the overlay{'s' if len(picture.variants) > 1 else ''} {', '.join(f'`{escape(v)}`' for v in picture.variants)}, which keeps the record short.", ""] + out
     out += [f"- line {n}: {inline_code(visible(line))} ✓" for n, line in figures]
     moves = [visible(line) for line in text.splitlines() if line.strip() and not line.startswith(("#", "["))]
     out += ["", f'??? example "The moves of {escape(name)} as written"', "", *("    " + line for line in fenced("\n".join(moves), "text")), ""]

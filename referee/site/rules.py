@@ -45,8 +45,7 @@ def render(doc: GamePages) -> str:
     out = [
         f"# Rules of {doc.title}",
         "",
-        f"Every rule has an id such as `{next(iter(doc.spec.rules))}`. The referee names that id when a record "
-        "breaks the rule, and its `see:` link leads to the rule's heading on this page.",
+        f"Every rule has an id such as `{next(iter(doc.spec.rules))}`. The referee names that id when a record breaks the rule, and its `see:` link leads to the rule's heading on this page.",
         "",
     ]
     out[1:1] = ["", language_links("en")]

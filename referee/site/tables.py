@@ -18,7 +18,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from referee.spec.loader import Spec, read_spec_text
 from referee.site.markdown import (
     LANGS,
     MAX_INLINE_ITEMS,
@@ -40,6 +39,7 @@ from referee.site.markdown import (
     verify_anchor,
     words,
 )
+from referee.spec.loader import Spec, read_spec_text
 
 GAME_KEYS = {"kind", "id", "names", "designer", "publisher", "players", "colours", "summary", "sources", "phases", "turn"}
 MAX_TABLE_COLUMNS = 10  # entries with more fields than this get a small table each instead of one wide table
@@ -310,8 +310,7 @@ def deck_by_season(doc: GamePages, stem: str, data: dict) -> list[str]:
     return [
         "### The deck by season {#cards-deck-by-season}",
         "",
-        "The draw pile is built from the season stacks, the first season on top. A card type's row says how many "
-        "copies each stack holds.",
+        "The draw pile is built from the season stacks, the first season on top. A card type's row says how many copies each stack holds.",
         "",
         table(header, rows),
     ]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.spec.loader import Spec, load_spec
 from referee.site.markdown import dotted, escape, slug, table
 from referee.site.tables import GamePages
+from referee.spec.loader import Spec, load_spec
 
 
 def render(doc: GamePages) -> str:
@@ -15,7 +15,7 @@ def render(doc: GamePages) -> str:
         "",
         f"A variant is an overlay file in `{doc.where('game').rsplit('/', 1)[0]}/variants/`. It is merged over the spec "
         "(mappings key by key, anything else replaced) and validated again. A record selects it with a "
-        "`[Variant \"name\"]` header tag, or `--variant name` selects it on the command line. An overlay file of "
+        '`[Variant "name"]` header tag, or `--variant name` selects it on the command line. An overlay file of '
         "your own is given by its path, and only on the command line (`--variant my-rules.yaml`): a record names "
         "variants by name, so that reading a record never opens other files.",
         "",
@@ -30,7 +30,7 @@ def render(doc: GamePages) -> str:
         out += [f"## {escape(variant.title)} {{#variant-{slug(path.stem)}}}", ""]
         if variant.description:
             out += [variant.description.strip(), ""]
-        out += [f"Select it with `[Variant \"{path.stem}\"]` or `--variant {path.stem}`. File: `{doc.where_path(path)}`.", ""]
+        out += [f'Select it with `[Variant "{path.stem}"]` or `--variant {path.stem}`. File: `{doc.where_path(path)}`.', ""]
         rows = []
         for stem, key in overlay_leaves(variant.changes, doc.spec):
             address = f"{stem}:{dotted(key)}"

@@ -17,13 +17,11 @@ STATUS_MEANING = {
         "&lt;file&gt;:&lt;key&gt;* as a warning and everything else is still checked; where a record "
         "states the value itself (a card face when it is revealed), the record's value is used."
     ),
-    "provisional": (
-        "Reasoned stand-ins. The referee uses them, and every report names the provisional "
-        "values its verdict relied on, so the verdict is visibly conditional."
-    ),
+    "provisional": ("Reasoned stand-ins. The referee uses them, and every report names the provisional values its verdict relied on, so the verdict is visibly conditional."),
     "guess": "Inferred without direct support from a source. The referee uses them and every report that relies on one lists it.",
     "likely": "Strongly implied by the sources but not stated outright. The referee uses them and every report that relies on one lists it.",
 }
+
 
 def steps(doc: GamePages) -> list[str]:
     """The flow from the box template to every command using the group's numbers."""
@@ -46,8 +44,7 @@ def steps(doc: GamePages) -> list[str]:
         "(`$XDG_CONFIG_HOME/referee/box/` or `~/.config/referee/box/`).",
         "4. From then on every command (`check`, `record`, `serve`, `lab`, `docs`, ...) uses your numbers for this game, "
         "and a report lists only the values still uncertain. A record can still name variants on top of them.",
-        f"5. `referee box {game} --show` says which file is in use, what each answer changed and what is still open; "
-        f"`referee box {game} --forget` goes back to the stand-ins.",
+        f"5. `referee box {game} --show` says which file is in use, what each answer changed and what is still open; `referee box {game} --forget` goes back to the stand-ins.",
     ]
     if infer:
         out.append(
@@ -82,10 +79,12 @@ def render(doc: GamePages) -> str:
     ]
     if not uncertain:
         return "\n".join(out + [f"Every value in the spec of {doc.title} is certain.", ""])
-    out.append(table(["Status", "Values", "What the referee does"], [
-        [f"[{status}](#{status})", str(sum(p.status == status for p in uncertain)), STATUS_MEANING[status]]
-        for status in STATUS_ORDER if any(p.status == status for p in uncertain)
-    ]))
+    out.append(
+        table(
+            ["Status", "Values", "What the referee does"],
+            [[f"[{status}](#{status})", str(sum(p.status == status for p in uncertain)), STATUS_MEANING[status]] for status in STATUS_ORDER if any(p.status == status for p in uncertain)],
+        )
+    )
     for status in STATUS_ORDER:
         group = [p for p in uncertain if p.status == status]
         if not group:
