@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import tests.test_site as site_tests
+import tests.browser as site_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 

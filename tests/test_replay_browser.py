@@ -4,17 +4,15 @@ charts. Screenshots are kept in `artifacts/` at the project root (git-ignored), 
 `replay-<game>-<step>.png`, for a person to look at after a run.
 """
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from referee.pictures.replay_page import build
+from tests.browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 RECORDS = {
     "speicherstadt": ROOT / "specs" / "speicherstadt" / "examples" / "purchase-queue.log",
     "canterbury": ROOT / "specs" / "canterbury" / "examples" / "opening-a-district.log",
@@ -24,29 +22,7 @@ RECORDS = {
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs chromium (and selenium, a test extra)")
-    from selenium.webdriver.chrome.service import Service
-
-    if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
-        pytest.skip("needs chromium")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1280,1000",
-        # no network at all: every request goes to a proxy that does not exist
-        "--proxy-server=http://127.0.0.1:9",
-        "--proxy-bypass-list=<-loopback>",
-    ):
-        options.add_argument(arg)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium(tmp_path_factory.mktemp("chromium"), "--window-size=1280,1000", "--proxy-bypass-list=<-loopback>")
     yield driver
     driver.quit()
 

@@ -2,17 +2,15 @@
 pictures under 1 MB, and, in a real browser at a phone's width, every picture rendered and
 scaled to the screen."""
 
-import functools
-import http.server
 import re
-import threading
 
 import pytest
 
 from referee.site.replays import illustrations
 from referee.site.tables import GamePages
 from referee.spec.loader import available_games, data_root, load_spec
-from tests.test_site import ARTIFACTS, CHROMEDRIVER, CHROMIUM, missing_browser
+from tests.browser import chromium, serve_folder
+from tests.test_site import ARTIFACTS
 
 GAMES = available_games()
 MAX_PAGE = 1_000_000  # bytes of a rules page with its pictures
@@ -56,26 +54,9 @@ def test_each_svg_picture_scales_with_its_column(site):
 
 @pytest.fixture(scope="module")
 def phone(site, tmp_path_factory):
-    reason = missing_browser()
-    if reason:
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"):
-        options.add_argument(arg)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-phone')}")
+    server = serve_folder(site)
     width, height = PHONE
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0}})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium(tmp_path_factory.mktemp("chromium-phone"), phone={"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0}})
     driver.base = f"http://127.0.0.1:{server.server_port}"
     yield driver
     driver.quit()

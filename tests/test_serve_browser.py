@@ -10,7 +10,6 @@ code; and a script in a player's name never runs. Screenshots go to `artifacts/`
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -23,11 +22,10 @@ from pathlib import Path
 import pytest
 
 from referee.lab.random_game import play_game
+from tests.browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 PHONE = {
     "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2},
     "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
@@ -93,28 +91,7 @@ def server(folder):
 
 
 def new_browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs chromium (and selenium, a test extra)")
-    from selenium.webdriver.chrome.service import Service
-
-    if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
-        pytest.skip("needs chromium")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        # nothing beyond this machine: any other address goes to a proxy that is not there
-        "--proxy-server=http://127.0.0.1:9",
-    ):
-        options.add_argument(arg)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
-    options.add_experimental_option("mobileEmulation", PHONE)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    return chromium(tmp_path_factory.mktemp("chromium"), phone=PHONE)
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,7 @@
 """The rulebook site as users get it: `mkdocs build --strict`, the `see:` links, search in a browser."""
 
-import functools
-import http.server
 import re
 import shutil
-import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -13,12 +10,11 @@ import pytest
 from referee.engine.replay import check_bytes
 from referee.report.diagnostics import format_report, rule_link
 from referee.spec.loader import available_games, data_root, load_spec
+from tests.browser import chromium, serve_folder
 from tests.built_site import mkdocs_build
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 # One query per game and language; the page that must be among the results.
 QUERIES = [
@@ -130,37 +126,10 @@ def test_a_rule_without_text_fails_the_build(tmp_path):
 # --- search in a real browser ---------------------------------------------------------
 
 
-def missing_browser() -> str | None:
-    """Why the browser tests cannot run here (the reason pytest's summary shows), or None."""
-    try:
-        import selenium.webdriver  # noqa: F401
-    except ImportError:
-        return "needs chromium driven by selenium (pip install -e '.[test]')"
-    if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
-        return "needs chromium (Debian's chromium and chromium-driver packages)"
-    return None
-
-
 @pytest.fixture(scope="module")
 def browser(site, tmp_path_factory):
-    reason = missing_browser()
-    if reason:
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1024"):
-        options.add_argument(arg)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    server = serve_folder(site)
+    driver = chromium(tmp_path_factory.mktemp("chromium"), "--window-size=1280,1024")
     driver.get(f"http://127.0.0.1:{server.server_port}/index.html")
     yield driver
     driver.quit()

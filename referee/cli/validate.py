@@ -24,7 +24,10 @@ def _targets(root: Path) -> tuple[Path, list[str]]:
 
 def untranslated(spec) -> None:
     """Every rule and section of a game has its title and text in every language of the
-    rule texts (rules.<lang>.yaml): the rules pages and `referee rule` show all of them."""
+    rule texts (rules.<lang>.yaml): the rules pages and `referee rule` show all of them; and
+    every text names a rule and section that exist."""
+    for problem in spec.text_problems:
+        raise problem
     sections = [s["id"] for s in spec.files["rules"].get("sections", [])]
     for lang in TEXT_LANGS:
         stem = f"rules.{lang}"

@@ -145,6 +145,9 @@ class Spec:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     box: str | None = None  # the group's box file laid over the shipped values (spec/boxfile.py)
     box_replaced: dict[str, Any] = field(default_factory=dict, repr=False)  # by address: the value each answer replaced
+    # texts of rules.<lang>.yaml that name no rule or section: never part of a verdict, so
+    # reported by `validate` (a rule left out of rules.yaml is then named where it is missing)
+    text_problems: tuple[SpecError, ...] = field(default=(), repr=False, compare=False)
     _under: dict[str, list[Provenance]] = field(default_factory=dict, repr=False, compare=False)
     _holding: dict[str, Provenance | None] = field(default_factory=dict, repr=False, compare=False)
     _by_file: dict[str, list[tuple[list[str], Provenance]]] | None = field(default=None, repr=False, compare=False)
@@ -747,7 +750,9 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str, box_file: P
     rules = _load_rules(game, files, paths, root)
     if variants or root.resolve() != (shipped_data_root() / "specs").resolve():
         _check_rules_kept(game, rules, paths["rules"])
-    spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw, str(box_file) if box_file else None, replaced)
+    problems: list[SpecError] = []
+    rules = _translate_rules(game, files, paths, root, rules, problems)
+    spec = Spec(game, game_dir, files, paths, provenance, rules, tuple(applied), raw, str(box_file) if box_file else None, replaced, tuple(problems))
     _check_addresses(spec)
     _check_turn(spec)
     return spec
@@ -863,19 +868,30 @@ def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Ru
                 reading=(entry.get("reading") or "").strip() or None,
                 section=entry.get("section"),
             )
+    return rules
+
+
+def _translate_rules(game: str, files: dict, paths: dict, root: Path, rules: dict[str, Rule], problems: list[SpecError]) -> dict[str, Rule]:
+    """The rules with their titles and texts in the other languages (rules.<lang>.yaml). A
+    text that names no rule or section is left out and added to `problems`, for `validate`:
+    the words of other languages never change a verdict, and a rule left out of rules.yaml
+    is then reported where it is missing, not as a text that names nothing."""
+    common = read_yaml(root / "common" / "rules.yaml")  # read once: `read_yaml` keeps what it read
     sections = {s["id"] for s in files["rules"].get("sections", [])} | {s["id"] for s in common.get("sections", [])} | {r.section for r in rules.values() if r.section}
     for lang, data, path, prefix in translation_files(game, files, paths, root):
         if lang != translation_lang(path.stem):
             raise SpecError(path, "lang", f"{path.name} is named for {translation_lang(path.stem)!r} but says lang: {lang}")
         for sid in data.get("sections") or {}:
             if sid not in sections:
-                raise SpecError(path, f"sections.{sid}", f"no section {sid!r} in rules.yaml")
+                problems.append(SpecError(path, f"sections.{sid}", f"no section {sid!r} in rules.yaml"))
         for key, words in (data.get("rules") or {}).items():
             rid = prefix + key
             if rid not in rules:
                 if prefix:  # the common texts name common rules; a game may leave none out
-                    raise SpecError(path, f"rules.{key}", f"no common rule {key!r} in common/rules.yaml")
-                raise SpecError(path, f"rules.{key}", f"no rule {rid!r} in rules.yaml")
+                    problems.append(SpecError(path, f"rules.{key}", f"no common rule {key!r} in common/rules.yaml"))
+                else:
+                    problems.append(SpecError(path, f"rules.{key}", f"no rule {rid!r} in rules.yaml to give words to"))
+                continue
             rule = rules[rid]
             rules[rid] = dataclasses.replace(rule, translations=rule.translations + ((lang, words["title"], words["text"].strip()),))
     return rules
