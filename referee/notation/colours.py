@@ -13,7 +13,7 @@ from pathlib import Path
 from referee.errors import SpecError
 from referee.i18n import Named
 from referee.notation.names import Names, names_of, spelling
-from referee.spec.loader import on_forget, read_yaml, specs_root, validate_against_schema
+from referee.spec.loader import on_forget, read_yaml, specs_root
 
 
 def colour_names(colours) -> Names:
@@ -36,15 +36,25 @@ def colour_named(colour: str) -> Named:
 
 @functools.cache
 def _table(root: str) -> dict:
-    """The colours of a data root; none when the file is missing or broken (`validate` says
-    why), so that a record is still read by the colours' ids."""
+    """The colours of a data root, each with its names as strings; none when the file is
+    missing or unreadable, so that a record is still read by the colours' ids. The file's
+    schema is `validate`'s to check: loading jsonschema to check it cost every `check` a
+    third of its time."""
     path = Path(root) / "common" / "colours.yaml"
     try:
         data = read_yaml(path)
-        validate_against_schema(data, "colours", path, Path(root))
     except (SpecError, OSError):
         return {}
-    return data.get("colours") or {}
+    colours = data.get("colours") if isinstance(data, dict) else None
+    if not isinstance(colours, dict):
+        return {}
+    table = {}
+    for colour, entry in colours.items():
+        if isinstance(entry, dict):
+            names = entry.get("names") if isinstance(entry.get("names"), dict) else {}
+            aliases = [a for a in entry.get("aliases") or () if isinstance(a, str)] if isinstance(entry.get("aliases"), list) else []
+            table[colour] = {"names": {k: v for k, v in names.items() if isinstance(v, str)}, "aliases": aliases}
+    return table
 
 
 on_forget(_table.cache_clear)
