@@ -355,6 +355,11 @@ class Position:
             else:
                 outcome.confirmed += 1
 
+    def misplaced_ruling(self, ruling: Ruling, follows: str) -> Outcome:
+        """The outcome of a ruling that follows no move it could decide on: `follows` says what
+        comes before it instead ("a checkpoint", "no move")."""
+        return self._problem(ruling, f"{self.game.name}/ruling", f"a ruling decides on the move on the line before it, and this one follows {follows}", ruling.pos)
+
     def _problem(self, entry, rule: str, message: str, pos: Pos | None) -> Outcome:
         return Outcome(entry, [self._diagnostic(rule, message, pos)])
 

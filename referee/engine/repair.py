@@ -217,7 +217,7 @@ class Mending:
         if isinstance(entry, Checkpoint):
             return self.position.apply(entry, item.ruling)
         if isinstance(entry, Ruling):
-            return self.position._problem(entry, f"{self.game.name}/ruling", "a ruling decides on the move on the line before it, and this one follows no move", entry.pos)
+            return self.position.misplaced_ruling(entry, "no move")
         return self.position.apply(entry)
 
     def _agree(self, item: Item, outcome: Outcome) -> None:

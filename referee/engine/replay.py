@@ -440,7 +440,7 @@ class _Run:
 
     def entries(self, stop_after: int | None, stop_line: int | None, open_end: bool) -> bool:
         """Apply the entries in turn; True when the replay went through the record."""
-        position, entries, name, keep_going = self.position, self.record.entries, self.game.name, self.keep_going
+        position, entries, keep_going = self.position, self.record.entries, self.keep_going
         finished_by_result = False
         for index, entry in enumerate(entries):
             if stop_line is not None and entry.pos is not None and entry.pos.line > stop_line:
@@ -449,7 +449,7 @@ class _Run:
                 before = entries[index - 1] if index else None
                 if not isinstance(before, (Move, Checkpoint)):
                     what = "a checkpoint" if isinstance(before, Checkpoint) else "another ruling" if isinstance(before, Ruling) else "the result" if isinstance(before, Result) else "no move"
-                    self.tell(position._problem(entry, f"{name}/ruling", f"a ruling decides on the move on the line before it, and this one follows {what}", entry.pos))
+                    self.tell(position.misplaced_ruling(entry, what))
                     if not keep_going:
                         return False
                 continue
