@@ -195,3 +195,37 @@ def test_the_json_report_is_documented_key_by_key():
     keys = set(report) | set(report["diagnostics"][0])
     missing = sorted(k for k in keys if f"`{k}`" not in section)
     assert not missing, f"keys of the JSON report missing from docs/getting-started.md: {missing}"
+
+
+WORKED = """kind: worked-examples
+game: speicherstadt
+examples:
+  - rule: {rule}
+    record: {record}
+    caption: The display when Purchase ends.
+"""
+
+
+def test_a_listed_worked_example_is_drawn_under_its_rule_with_its_figures(data_copy):
+    examples = data_copy / "specs" / "speicherstadt" / "examples"
+    (examples / "worked-examples.yaml").write_text(WORKED.format(rule="speicherstadt/purchase-funds", record="purchase-queue.log"), encoding="utf-8")
+    page = pages_of(data_copy)["speicherstadt/rules.md"]
+    section = page.split("{#purchase-funds}", 1)[1].split("\n### ", 1)[0]
+    assert "![The display when Purchase ends.](pictures/purchase-funds.svg){ loading=lazy }" in section
+    figures = [line.strip() for line in (examples / "purchase-queue.log").read_text(encoding="utf-8").splitlines() if line.startswith("check ")]
+    assert figures and all(f"`{line}` ✓" in section for line in figures)
+
+
+@pytest.mark.parametrize(
+    "rule, record, message",
+    [
+        ("speicherstadt/purchase-turn", "purchase-queue.log", "speicherstadt/purchase-turn has a picture already"),
+        ("speicherstadt/no-such-rule", "purchase-queue.log", "'speicherstadt/no-such-rule' is not a rule of speicherstadt's rules.yaml"),
+        ("speicherstadt/purchase-funds", "missing.log", "no file 'missing.log' in the examples folder"),
+        ("speicherstadt/purchase-funds", "../rules.yaml", "no file '../rules.yaml' in the examples folder"),
+    ],
+)
+def test_a_worked_example_the_page_cannot_show_stops_the_build(data_copy, rule, record, message):
+    (data_copy / "specs" / "speicherstadt" / "examples" / "worked-examples.yaml").write_text(WORKED.format(rule=rule, record=record), encoding="utf-8")
+    with pytest.raises(docs.DocsError, match=re.escape(message)):
+        docs.render_site(data_copy)

@@ -23,6 +23,7 @@ from referee.pictures.replay_page import build
 from referee.report.situation import Illustration, quietly
 from referee.site.markdown import DocsError, escape, fenced, slug
 from referee.site.tables import GamePages
+from referee.spec.loader import read_yaml
 from referee.terminal import visible
 
 
@@ -49,10 +50,65 @@ def render(doc: GamePages) -> str:
     return "\n".join(out)
 
 
+WORKED = "worked-examples.yaml"  # the worked examples a game's examples folder lists as data
+
+
 def illustrations(doc: GamePages) -> dict[str, Illustration]:
-    """The game's pictures by rule id, those whose example record is there to draw them from."""
+    """The game's pictures by rule id: those the game draws whose example record is there to
+    draw them from, and the worked examples its examples folder lists (`listed`)."""
     folder = doc.spec.directory / "examples"
-    return {i.rule: i for i in load_game(doc.game).illustrations() if (folder / i.record).is_file()}
+    found = {i.rule: i for i in load_game(doc.game).illustrations() if (folder / i.record).is_file()}
+    for n, picture in enumerate(listed(doc)):
+        if picture.rule in found:
+            raise DocsError(str(folder / WORKED), f"examples.{n}.rule", f"{picture.rule} has a picture already")
+        found[picture.rule] = picture
+    return found
+
+
+def at_the_end(state) -> bool:
+    """A listed worked example is drawn where its record ends, after the move it shows."""
+    return False
+
+
+def listed(doc: GamePages) -> list[Illustration]:
+    """The worked examples of `specs/<game>/examples/worked-examples.yaml`, each a record of
+    the folder under the rule it illustrates, with its caption and the overlays (files of the
+    folder) it is checked with. Data the page cannot use stops the build."""
+    folder = doc.spec.directory / "examples"
+    path = folder / WORKED
+    if not path.is_file():
+        return []
+    data = read_yaml(path)
+    if not isinstance(data, dict) or data.get("kind") != "worked-examples" or data.get("game") != doc.game:
+        raise DocsError(str(path), "kind", f"a mapping of kind worked-examples for {doc.game}")
+    items = data.get("examples")
+    if not isinstance(items, list) or not items:
+        raise DocsError(str(path), "examples", "a list of worked examples")
+    out = []
+    for n, item in enumerate(items):
+        where = f"examples.{n}"
+        if not isinstance(item, dict) or set(item) - {"rule", "record", "caption", "variants"}:
+            raise DocsError(str(path), where, "a worked example has a rule, a record, a caption and optional variants")
+        if item.get("rule") not in doc.spec.rules:
+            raise DocsError(str(path), f"{where}.rule", f"{item.get('rule')!r} is not a rule of {doc.game}'s rules.yaml")
+        caption = item.get("caption")
+        if not isinstance(caption, str) or not caption.strip():
+            raise DocsError(str(path), f"{where}.caption", "a worked example needs a caption (the picture's text alternative)")
+        variants = item.get("variants", [])
+        if not isinstance(variants, list):
+            raise DocsError(str(path), f"{where}.variants", "a list of overlay files of the examples folder")
+        for key, name in [("record", item.get("record")), *((f"variants.{k}", v) for k, v in enumerate(variants))]:
+            if not inside(folder, name):
+                raise DocsError(str(path), f"{where}.{key}", f"no file {name!r} in the examples folder")
+        out.append(Illustration(item["rule"], item["record"], at_the_end, " ".join(caption.split()), tuple(variants)))
+    return out
+
+
+def inside(folder: Path, name) -> bool:
+    """Whether `name` is a file of `folder` (or of a folder in it), named by a relative path."""
+    if not isinstance(name, str) or not name or Path(name).is_absolute() or ".." in Path(name).parts:
+        return False
+    return (folder / name).is_file()
 
 
 def overlays(doc: GamePages, picture: Illustration) -> list[str]:

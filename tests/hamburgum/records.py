@@ -15,7 +15,8 @@ ROOT = HERE.parents[1]
 TEST_BOARD = str(HERE / "variants" / "test-board.yaml")
 FEW_PIECES = str(HERE / "variants" / "few-pieces.yaml")
 ONE_MERCHANT = str(HERE / "variants" / "one-merchant.yaml")
-QUICK_START = ROOT / "specs" / "hamburgum" / "examples" / "quick-start.log"
+EXAMPLES = ROOT / "specs" / "hamburgum" / "examples"
+QUICK_START = EXAMPLES / "quick-start.log"
 
 HEADER_2P = '[Game "hamburgum"]\n[Players "red Anna, blue Ben"]\n[Start "red"]\n\n'
 HEADER_3P = '[Game "hamburgum"]\n[Players "red, blue, green"]\n[Start "red"]\n\n'

@@ -1,13 +1,20 @@
-"""The rulebook's worked examples: the quick start as a record, and the rule examples as positions."""
+"""The rulebook's worked examples, each a record of specs/hamburgum/examples whose checkpoints hold
+the rulebook's figures, and a few rules the rulebook states without one, as positions."""
 
+import html
 import re
 
 import pytest
 
-from referee.errors import Violation
+from referee.site.replays import illustrations, listed
+from referee.site.tables import GamePages
+from referee.spec.loader import data_root, load_spec
 
-from .positions import donate, give, play, position, settle
-from .records import QUICK_START, TEST_BOARD, check
+from .positions import donate, give, play, position
+from .records import EXAMPLES, HERE, QUICK_START, TEST_BOARD, check
+
+# The rulebook's worked examples besides the quick start, each a record of the examples folder.
+WORKED_EXAMPLES = ("production.log", "selling.log", "dockyard.log", "church-tokens.log", "finishing-a-church.log", "offices.log", "blue-offices.log")
 
 # The fact sheet's table of the quick start: money / prestige / beer, sugar, cloth / wood, brick
 # for red, blue and green after each of the six rounds.
@@ -71,55 +78,143 @@ def test_quick_start_reports_the_unchecked_board_rules_and_the_uncertain_values_
     assert relied == {"houses:types.brewery.count": "likely", "houses:types.weaving-mill.count": "likely", "rondel:spaces": "likely"}
 
 
-# --- office payouts (rulebook, Guildhall) ---------------------------------------------------
+# --- the rulebook's rule examples, as records of specs/hamburgum/examples ------------------
 
 
-def _office_position():
-    """Yellow is about to build: 7 donations on the board (green 4, red 2, yellow 1), no church
-    finished, 8 citizens (green 3, red 2, yellow 3)."""
-    state = position(["green", "red", "yellow"])
-    for church, kind in (("nikolai", "five"), ("nikolai", "ship"), ("petri", "five"), ("petri", "ship")):
-        donate(state, "green", church, kind)
-    donate(state, "red", "michaelis", "five")
-    donate(state, "red", "michaelis", "ship")
-    donate(state, "yellow", "katharinen", "five")
-    for site in ("nikolai-1", "nikolai-2", "petri-1"):
-        settle(state, "green", site)
-    for site in ("michaelis-1", "michaelis-2"):
-        settle(state, "red", site, "refinery")
-    for site in ("katharinen-1", "katharinen-2", "katharinen-3"):
-        settle(state, "yellow", site, "merchant")
-    give(state, "yellow", wood=2, brick=2, money=0)
-    return state
+def example(name: str) -> str:
+    return (EXAMPLES / name).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("stack, payout", [(["councillor"], 90), (["vicar"], 70), (["mayor"], 0)])
-def test_office_payouts(stack, payout):
-    state = _office_position()
-    state.office_stack = list(stack)
-    yellow = play(state, "yellow", "yellow: guildhall office at petri 3", space="church")
-    assert yellow.money == payout
-    assert yellow.offices == stack
+def stated(text: str) -> int:
+    """How many figures the record's checkpoint lines state."""
+    return sum(len(line.split(":", 1)[1].split(",")) for line in text.splitlines() if line.startswith("check "))
 
 
-def test_councillor_after_another_house_pays_100():
-    state = _office_position()
-    yellow = play(state, "yellow", "yellow: guildhall weaving-mill at katharinen 4, office at petri 3", space="church")
-    assert yellow.money == 100  # the weaving mill's citizen counts: 10 citizens
+def replayed(text: str, variants=()):
+    """The record replayed: legal, with every figure it states confirmed."""
+    report = check(text, variants)
+    assert report.status == "legal", [(d.rule, d.message) for d in report.errors]
+    assert report.checkpoints_confirmed == stated(text)
+    return report
 
 
-def test_councillor_before_the_other_house_pays_90():
-    state = _office_position()
-    yellow = play(state, "yellow", "yellow: guildhall councillor at petri 3, brewery at petri 4", space="church")
-    assert yellow.money == 90
+def last_move_replaced(text: str, line: str) -> str:
+    """The record up to its last move, that move replaced by `line` (its checkpoints left out)."""
+    lines = text.rstrip("\n").splitlines()
+    last = max(n for n, l in enumerate(lines) if l and not l.startswith(("#", "[", "check ")))
+    return "\n".join(lines[:last] + [line]) + "\n"
+
+
+@pytest.mark.parametrize("name", WORKED_EXAMPLES)
+def test_every_worked_example_replays_with_its_checkpoints_confirmed(name):
+    replayed(example(name))
+
+
+def test_every_example_record_but_the_random_games_is_a_worked_example_on_a_rules_page():
+    records = {p.name for p in EXAMPLES.glob("*.log") if not p.name.startswith("random-")}
+    pictured = {picture.record for picture in illustrations(GamePages(load_spec("hamburgum"), data_root())).values()}
+    assert records == pictured == {*WORKED_EXAMPLES, QUICK_START.name}
+
+
+def test_the_built_rules_page_shows_each_worked_example_under_its_rule(site):
+    """Its picture, with the caption as the text alternative, and every line of its moves; the
+    figures and the picture itself are compared with `referee check` and `referee draw` for
+    every game in tests/test_rules_pages.py."""
+    page = (site / "hamburgum" / "rules.html").read_text(encoding="utf-8")
+    for picture in listed(GamePages(load_spec("hamburgum"), data_root())):
+        anchor = picture.rule.split("/", 1)[1]
+        section = page.split(f'id="{anchor}"', 1)[1].split("<h3", 1)[0]
+        assert f'<img alt="{html.escape(picture.caption, quote=False)}" loading="lazy" src="pictures/{anchor}.svg" />' in section, picture.rule
+        moves = section.split(f"The moves of {picture.record} as written", 1)[1]
+        lines = [line for line in example(picture.record).splitlines() if line and not line.startswith(("#", "["))]
+        assert all(html.escape(line, quote=False) in moves for line in lines), picture.record
+
+
+def test_production_gives_4_sugar_2_cloth_and_1_beer():
+    text = example("production.log")
+    red = replayed(text).state.players["red"]
+    assert sorted(red.houses) == ["refinery", "refinery", "refinery", "weaving-mill"]
+    for line in ("red: sugar 4", "check red: sugar 4", "red: cloth 2", "check red: cloth 2", "red: beer 1", "check red: beer 1"):
+        assert line in text.splitlines()
+    # a number the rules contradict is caught: with 3 refineries sugar gives 4, not 3
+    wrong = check(text.replace("red: sugar 4", "red: sugar 3"))
+    assert [d.rule for d in wrong.errors] == ["hamburgum/production"]
+
+
+def test_selling_example_290_by_ship_and_30_from_the_bank():
+    text = example("selling.log")
+    assert "check green: money 70, beer 3, sugar 2, cloth 0, ships 2" in text
+    assert "check green: money 390, beer 0, sugar 0" in text  # 70 + 3 x 70 + 1 x 80 + 30
+    state = replayed(text).state
+    assert state.describe()["prices"] == {"beer": 70, "sugar": 80, "cloth": 100}
+    # a sugar that fits on a ship cannot go to the bank: green's ship on berth 1 takes one
+    refused = check(text.replace("sell 3 beer 1 sugar, bank 1 sugar", "sell 3 beer, bank 2 sugar"))
+    assert [d.rule for d in refused.errors] == ["hamburgum/bank-sale"]
+
+
+def test_dockyard_example_four_players():
+    """Yellow builds 2 ships: the first fills berth 3, the second shifts the harbour."""
+    state = replayed(example("dockyard.log")).state
+    assert state.harbour == {1: ["red", "blue", "green", "yellow"], 2: ["red", "blue", "green", "yellow"], 3: ["yellow"]}
+
+
+def test_third_and_fourth_donation_and_the_token_example():
+    """St. Michaelis' 3rd and 4th donations cost 2 brick, 2 wood, 60 thalers; then 8 + 8 + 12 + 5."""
+    text = example("church-tokens.log")
+    assert "check yellow: ships 4, citizens 3, tokens 3, unscored 2, prestige 5, money 150, brick 2, wood 2" in text
+    assert "check yellow: money 90, brick 0, wood 0, tokens 5, unscored 0, prestige 38" in text
+    state = replayed(text).state
+    assert state.churches["michaelis"].discs == ["red", "blue", "yellow", "yellow"]
+    assert len(state.players["yellow"].tokens) == 5 and not state.players["yellow"].unscored()
+
+
+def test_token_example_one_ship_token_must_be_scored():
+    text = example("church-tokens.log")
+    kept = check(last_move_replaced(text, "yellow: church michaelis donate ship donation"))
+    assert [d.rule for d in kept.errors] == ["hamburgum/token-limit"]
+    replayed(last_move_replaced(text, "yellow: church michaelis donate ship donation, score michaelis ship\ncheck yellow: prestige 13"))  # 5 + 8
+
+
+def test_finishing_a_church_with_five_houses():
+    """Green pays 40 for St. Nikolai's 4th donation and 50 (5 citizens) for its 5th, and scores 8."""
+    text = example("finishing-a-church.log")
+    assert "check green: houses 5, citizens 5, money 190, brick 2, wood 2, bell 1, prestige 8" in text
+    assert "check green: money 100, brick 0, wood 0, bell 0, prestige 16, builder 1" in text
+    assert "green: lower trade buy 2 brick 2 wood 1 bell\ncheck green: money 160" in text  # 5 items for 200
+    state = replayed(text).state
+    assert state.churches["nikolai"].complete and state.churches["nikolai"].discs == []
+    assert state.completed == ["nikolai"] and state.players["green"].churches_built == 1
+
+
+# The office example: yellow's office stands where 7 donations are made and 8 citizens live.
+COUNCILLOR = "yellow: guildhall councillor at petri 3, brewery at petri 4"
+
+
+def test_office_example_the_councillor_before_the_brewery_pays_90():
+    text = example("offices.log")
+    assert COUNCILLOR in text.splitlines()
+    assert "check yellow: tokens 1, citizens 3, money 30, wood 2, brick 2" in text
+    assert "check yellow: money 120, citizens 5, wood 0, brick 0" in text  # 30 + 90
+    replayed(text)
+
+
+@pytest.mark.parametrize("stack, payout", [("vicar-on-top.yaml", 70), ("mayor-on-top.yaml", 0)])
+def test_office_example_a_vicar_pays_70_and_the_mayor_0(stack, payout):
+    text = example("offices.log").replace("councillor at petri 3", "office at petri 3").replace("money 120", f"money {30 + payout}")
+    replayed(text, [str(HERE / "variants" / stack)])
+
+
+def test_office_example_the_councillor_after_another_house_pays_100():
+    text = last_move_replaced(example("offices.log"), "yellow: guildhall weaving-mill at katharinen 4, councillor at petri 3\ncheck yellow: money 130")
+    replayed(text)
 
 
 # --- blue offices (rulebook, advanced game) -------------------------------------------------
 
 # Red has 4 goods, 2 ships in the harbour, 3 tokens from St. Nikolai and St. Petri, and 4
 # citizens in the white and green parishes; the new house stands in the blue parish. The
-# rulebook names parishes by colour: here green is St. Petri's, white St. Jacobi's and blue
-# St. Nikolai's (only green is supported by a source; the others are stand-ins for the test).
+# rulebook names parishes by colour: here green is St. Petri's, white St. Jacobi's, blue St.
+# Nikolai's and yellow St. Katharinen's (only green is supported by a source).
 ADVANCED = {
     "guildmaster": (120, 120),
     "deacon": (90, 90),
@@ -130,137 +225,40 @@ ADVANCED = {
 }
 
 
-def _advanced_position():
-    state = position(["red", "blue", "green"], ["advanced-1"])
-    donate(state, "red", "nikolai", "five")
-    donate(state, "red", "nikolai", "ship")
-    donate(state, "red", "petri", "five")
-    for site in ("jacobi-1", "jacobi-2"):
-        settle(state, "red", site)
-    for site in ("petri-1", "petri-2"):
-        settle(state, "red", site, "refinery")
-    state._enter_harbour("red")
-    give(state, "red", beer=2, sugar=1, cloth=1, wood=2, brick=2, money=0)
-    return state
+def test_blue_office_example_the_civil_servant_after_a_weaving_mill_pays_160():
+    text = example("blue-offices.log")
+    assert "check red: beer 1, sugar 1, cloth 2, ships 2, tokens 3, citizens 4, money 10, wood 2, brick 2" in text
+    assert "check red: money 170, citizens 6, wood 0, brick 0" in text
+    replayed(text)
 
 
 @pytest.mark.parametrize("office", sorted(ADVANCED))
 def test_blue_office_payouts(office):
     alone, after_mill = ADVANCED[office]
-    state = _advanced_position()
-    assert state.ships_in_harbour("red") == 2
-    red = play(state, "red", f"red: guildhall {office} at nikolai 3", space="church")
-    assert red.money == alone
-    state = _advanced_position()
-    red = play(state, "red", f"red: guildhall weaving-mill at katharinen 4, {office} at nikolai 3", space="church")
-    assert red.money == after_mill  # the weaving mill stands in the yellow parish
+    text = example("blue-offices.log")
+    replayed(last_move_replaced(text, f"red: guildhall {office} at nikolai 3\ncheck red: money {10 + alone}"))
+    replayed(last_move_replaced(text, f"red: guildhall weaving-mill at katharinen 1, {office} at nikolai 3\ncheck red: money {10 + after_mill}"))
 
 
 def test_canon_donation_costs_one_brick_whatever_its_place():
-    state = _advanced_position()
-    for kind in ("five", "ship", "building"):
-        donate(state, "blue", "michaelis", kind)
-    red = play(state, "red", "red: guildhall canon at nikolai 3 donate michaelis citizen", space="church")
-    assert red.stock["brick"] == 0 and red.stock["wood"] == 1 and red.money == 0  # 1 brick for the house, 1 for the donation
-    assert [t.kind for t in red.tokens if t.church == "michaelis"] == ["citizen"]
+    """St. Nikolai's third donation would cost 1 brick, 1 wood and 20 thalers; the canon's costs 1 brick."""
+    text = last_move_replaced(example("blue-offices.log"), "red: guildhall canon at nikolai 3 donate nikolai citizen\ncheck red: money 10, brick 0, wood 1, tokens 4")
+    state = replayed(text).state
+    assert [t.kind for t in state.players["red"].tokens if t.church == "nikolai"] == ["five", "ship", "citizen"]
+
+
+# --- rules the rulebook states without a worked example: positions set up directly ----------
 
 
 def test_canon_fifth_donation_finishes_the_church():
-    state = _advanced_position()
+    state = position(["red", "blue", "green"], ["advanced-1"])
+    donate(state, "red", "nikolai", "five")
     for kind in ("five", "ship", "building", "citizen"):
         donate(state, "blue", "michaelis", kind)
+    give(state, "red", wood=2, brick=2, money=0)
     red = play(state, "red", "red: guildhall canon at nikolai 3 donate michaelis donation", space="church")
     assert state.churches["michaelis"].complete and red.builder
     assert red.prestige == 1 + 8
-
-
-# --- donation tokens (rulebook, Church step 2) ----------------------------------------------
-
-
-def _token_position():
-    """Yellow already scored a St. Nikolai token and holds its ship token and St. Petri's citizen
-    token; 4 yellow ships are in the harbour and 3 yellow citizens in St. Petri's parish. Red has
-    made St. Michaelis' first donation."""
-    state = position(["red", "blue", "yellow"])
-    donate(state, "yellow", "nikolai", "five", scored=True)
-    donate(state, "yellow", "nikolai", "ship")
-    donate(state, "red", "petri", "five")
-    donate(state, "yellow", "petri", "citizen")
-    donate(state, "red", "michaelis", "five")
-    for _ in range(3):
-        state._enter_harbour("yellow")
-    for site in ("petri-1", "petri-2", "petri-3"):
-        settle(state, "yellow", site)
-    give(state, "yellow", wood=2, brick=2, money=20)
-    return state
-
-
-def test_token_example_scores_8_8_12_5():
-    state = _token_position()
-    assert state.ships_in_harbour("yellow") == 4
-    before = state.players["yellow"].prestige
-    yellow = play(state, "yellow", "yellow: church michaelis donate ship donation, score nikolai ship, michaelis ship, petri citizen, michaelis donation")
-    assert yellow.prestige - before == 8 + 8 + 12 + 5
-    assert len(yellow.tokens) == 5 and not yellow.unscored()
-
-
-def test_token_example_one_ship_token_must_be_scored():
-    state = _token_position()
-    with pytest.raises(Violation) as caught:
-        play(state, "yellow", "yellow: church michaelis donate ship donation")
-    assert caught.value.rule == "hamburgum/token-limit"
-    state = _token_position()
-    before = state.players["yellow"].prestige
-    yellow = play(state, "yellow", "yellow: church michaelis donate ship donation, score michaelis ship")
-    assert yellow.prestige - before == 8
-
-
-# --- other rule examples --------------------------------------------------------------------
-
-
-def test_fourth_and_fifth_donation_with_five_houses():
-    """Green, with 5 houses, pays 40 for St. Nikolai's 4th donation and 50 for its 5th."""
-    state = position(["yellow", "red", "green"])
-    donate(state, "yellow", "nikolai", "five")
-    donate(state, "red", "nikolai", "ship")
-    donate(state, "yellow", "nikolai", "building")
-    for i in range(1, 6):
-        settle(state, "green", f"petri-{i}")
-    give(state, "green", brick=2, wood=2, bell=1, money=90)
-    green = play(state, "green", "green: church nikolai donate citizen donation, score nikolai citizen")
-    assert green.money == 0 and green.stock["bell"] == 0 and green.stock["brick"] == 0
-    assert state.churches["nikolai"].complete and state.churches["nikolai"].discs == []
-    assert green.churches_built == 1 and state.completed == ["nikolai"]
-
-
-def test_selling_example_290_and_30():
-    """3 beer and 2 sugar at 70 and 80; ships on berths 3 and 1 carry 3 beer and 1 sugar."""
-    state = position(["green", "red", "blue", "yellow"])
-    state.harbour = {1: ["green"], 2: ["red", "blue", "yellow"], 3: ["green", "red", "blue", "yellow"]}
-    state.built.update({"brewery": 3, "refinery": 2})
-    give(state, "green", beer=3, sugar=2, cloth=0, money=0)
-    green = play(state, "green", "green: trade sell 3 beer 1 sugar, bank 1 sugar")
-    assert green.money == 290 + 30
-
-
-def test_production_example():
-    state = position(["red", "blue"])
-    for site in ("petri-1", "petri-2", "petri-3"):
-        settle(state, "red", site, "refinery")
-    settle(state, "red", "petri-4", "weaving-mill")
-    red = play(state, "red", "red: sugar 4", space="dockyard")
-    assert red.stock["sugar"] == 1 + 4
-    red = play(state, "red", "red: cloth 2", space="sugar")
-    assert red.stock["cloth"] == 1 + 2
-
-
-def test_dockyard_example_four_players():
-    """Yellow builds 2 ships: the first fills berth 3, the second shifts the harbour."""
-    state = position(["red", "blue", "green", "yellow"])
-    state.harbour = {1: ["red", "yellow"], 2: ["red", "blue", "green", "yellow"], 3: ["blue", "green", "red"]}
-    give(state, "yellow", wood=2)
-    play(state, "yellow", "yellow: dockyard 2", space="beer")
-    assert state.harbour == {1: ["red", "blue", "green", "yellow"], 2: ["blue", "green", "red", "yellow"], 3: ["yellow"]}
 
 
 def test_a_ship_pushed_out_may_be_built_again_in_the_same_action():
