@@ -14,7 +14,15 @@ from .positions import donate, give, play, position
 from .records import EXAMPLES, HERE, QUICK_START, TEST_BOARD, check
 
 # The rulebook's worked examples besides the quick start, each a record of the examples folder.
-WORKED_EXAMPLES = ("production.log", "selling.log", "dockyard.log", "church-tokens.log", "finishing-a-church.log", "offices.log", "blue-offices.log")
+WORKED_EXAMPLES = (
+    "rulebook-production.log",
+    "rulebook-selling.log",
+    "rulebook-dockyard.log",
+    "rulebook-church-tokens.log",
+    "rulebook-finishing-a-church.log",
+    "rulebook-offices.log",
+    "rulebook-blue-offices.log",
+)
 
 # The fact sheet's table of the quick start: money / prestige / beer, sugar, cloth / wood, brick
 # for red, blue and green after each of the six rounds.
@@ -131,7 +139,7 @@ def test_the_built_rules_page_shows_each_worked_example_under_its_rule(site):
 
 
 def test_production_gives_4_sugar_2_cloth_and_1_beer():
-    text = example("production.log")
+    text = example("rulebook-production.log")
     red = replayed(text).state.players["red"]
     assert sorted(red.houses) == ["refinery", "refinery", "refinery", "weaving-mill"]
     for line in ("red: sugar 4", "check red: sugar 4", "red: cloth 2", "check red: cloth 2", "red: beer 1", "check red: beer 1"):
@@ -142,7 +150,7 @@ def test_production_gives_4_sugar_2_cloth_and_1_beer():
 
 
 def test_selling_example_290_by_ship_and_30_from_the_bank():
-    text = example("selling.log")
+    text = example("rulebook-selling.log")
     assert "check green: money 70, beer 3, sugar 2, cloth 0, ships 2" in text
     assert "check green: money 390, beer 0, sugar 0" in text  # 70 + 3 x 70 + 1 x 80 + 30
     state = replayed(text).state
@@ -154,13 +162,13 @@ def test_selling_example_290_by_ship_and_30_from_the_bank():
 
 def test_dockyard_example_four_players():
     """Yellow builds 2 ships: the first fills berth 3, the second shifts the harbour."""
-    state = replayed(example("dockyard.log")).state
+    state = replayed(example("rulebook-dockyard.log")).state
     assert state.harbour == {1: ["red", "blue", "green", "yellow"], 2: ["red", "blue", "green", "yellow"], 3: ["yellow"]}
 
 
 def test_third_and_fourth_donation_and_the_token_example():
     """St. Michaelis' 3rd and 4th donations cost 2 brick, 2 wood, 60 thalers; then 8 + 8 + 12 + 5."""
-    text = example("church-tokens.log")
+    text = example("rulebook-church-tokens.log")
     assert "check yellow: ships 4, citizens 3, tokens 3, unscored 2, prestige 5, money 150, brick 2, wood 2" in text
     assert "check yellow: money 90, brick 0, wood 0, tokens 5, unscored 0, prestige 38" in text
     state = replayed(text).state
@@ -169,7 +177,7 @@ def test_third_and_fourth_donation_and_the_token_example():
 
 
 def test_token_example_one_ship_token_must_be_scored():
-    text = example("church-tokens.log")
+    text = example("rulebook-church-tokens.log")
     kept = check(last_move_replaced(text, "yellow: church michaelis donate ship donation"))
     assert [d.rule for d in kept.errors] == ["hamburgum/token-limit"]
     replayed(last_move_replaced(text, "yellow: church michaelis donate ship donation, score michaelis ship\ncheck yellow: prestige 13"))  # 5 + 8
@@ -177,7 +185,7 @@ def test_token_example_one_ship_token_must_be_scored():
 
 def test_finishing_a_church_with_five_houses():
     """Green pays 40 for St. Nikolai's 4th donation and 50 (5 citizens) for its 5th, and scores 8."""
-    text = example("finishing-a-church.log")
+    text = example("rulebook-finishing-a-church.log")
     assert "check green: houses 5, citizens 5, money 190, brick 2, wood 2, bell 1, prestige 8" in text
     assert "check green: money 100, brick 0, wood 0, bell 0, prestige 16, builder 1" in text
     assert "green: lower trade buy 2 brick 2 wood 1 bell\ncheck green: money 160" in text  # 5 items for 200
@@ -191,7 +199,7 @@ COUNCILLOR = "yellow: guildhall councillor at petri 3, brewery at petri 4"
 
 
 def test_office_example_the_councillor_before_the_brewery_pays_90():
-    text = example("offices.log")
+    text = example("rulebook-offices.log")
     assert COUNCILLOR in text.splitlines()
     assert "check yellow: tokens 1, citizens 3, money 30, wood 2, brick 2" in text
     assert "check yellow: money 120, citizens 5, wood 0, brick 0" in text  # 30 + 90
@@ -200,12 +208,12 @@ def test_office_example_the_councillor_before_the_brewery_pays_90():
 
 @pytest.mark.parametrize("stack, payout", [("vicar-on-top.yaml", 70), ("mayor-on-top.yaml", 0)])
 def test_office_example_a_vicar_pays_70_and_the_mayor_0(stack, payout):
-    text = example("offices.log").replace("councillor at petri 3", "office at petri 3").replace("money 120", f"money {30 + payout}")
+    text = example("rulebook-offices.log").replace("councillor at petri 3", "office at petri 3").replace("money 120", f"money {30 + payout}")
     replayed(text, [str(HERE / "variants" / stack)])
 
 
 def test_office_example_the_councillor_after_another_house_pays_100():
-    text = last_move_replaced(example("offices.log"), "yellow: guildhall weaving-mill at katharinen 4, councillor at petri 3\ncheck yellow: money 130")
+    text = last_move_replaced(example("rulebook-offices.log"), "yellow: guildhall weaving-mill at katharinen 4, councillor at petri 3\ncheck yellow: money 130")
     replayed(text)
 
 
@@ -226,7 +234,7 @@ ADVANCED = {
 
 
 def test_blue_office_example_the_civil_servant_after_a_weaving_mill_pays_160():
-    text = example("blue-offices.log")
+    text = example("rulebook-blue-offices.log")
     assert "check red: beer 1, sugar 1, cloth 2, ships 2, tokens 3, citizens 4, money 10, wood 2, brick 2" in text
     assert "check red: money 170, citizens 6, wood 0, brick 0" in text
     replayed(text)
@@ -235,14 +243,14 @@ def test_blue_office_example_the_civil_servant_after_a_weaving_mill_pays_160():
 @pytest.mark.parametrize("office", sorted(ADVANCED))
 def test_blue_office_payouts(office):
     alone, after_mill = ADVANCED[office]
-    text = example("blue-offices.log")
+    text = example("rulebook-blue-offices.log")
     replayed(last_move_replaced(text, f"red: guildhall {office} at nikolai 3\ncheck red: money {10 + alone}"))
     replayed(last_move_replaced(text, f"red: guildhall weaving-mill at katharinen 1, {office} at nikolai 3\ncheck red: money {10 + after_mill}"))
 
 
 def test_canon_donation_costs_one_brick_whatever_its_place():
     """St. Nikolai's third donation would cost 1 brick, 1 wood and 20 thalers; the canon's costs 1 brick."""
-    text = last_move_replaced(example("blue-offices.log"), "red: guildhall canon at nikolai 3 donate nikolai citizen\ncheck red: money 10, brick 0, wood 1, tokens 4")
+    text = last_move_replaced(example("rulebook-blue-offices.log"), "red: guildhall canon at nikolai 3 donate nikolai citizen\ncheck red: money 10, brick 0, wood 1, tokens 4")
     state = replayed(text).state
     assert [t.kind for t in state.players["red"].tokens if t.church == "nikolai"] == ["five", "ship", "citizen"]
 
