@@ -2,8 +2,10 @@
 
 Each example record of a game becomes a page to step through (`referee replay`, written next
 to the Markdown as `<game>/replays/<record>.html`), listed on the game's Replays page. A game
-names the positions that explain a rule (`Game.illustrations()`); each is drawn from its
-example record as `<game>/pictures/<rule>.svg` and shown on the rules page under its rule.
+names the positions that explain a rule (`Game.illustrations()`), and its examples folder lists
+the rulebook's worked examples its records reproduce (`worked-examples.yaml`, drawn where the
+record ends); each is drawn from its example record as `<game>/pictures/<rule>.svg` and shown
+on the rules page under its rule, with the record's figures, confirmed, and its moves.
 The Markdown pages are rendered with the rest of the site (`render`, `figure`); the replay
 pages and pictures are files of their own (`files`), made by `referee docs` and the mkdocs
 build, since a replay of every example takes a few seconds.

@@ -1,8 +1,8 @@
-"""Positions set up directly, for the rulebook's worked examples that start mid-game.
+"""Positions set up directly, for tests of a rule in a situation no short record reaches.
 
-The rulebook shows these situations as pictures; the helpers below put the pieces where the
-pictures put them (donations with their tokens and discs, citizens on sites, ships in the
-harbour), and `play` then applies the example's turn exactly as a record would state it.
+(The rulebook's worked examples are records of specs/hamburgum/examples instead.) The helpers
+below put the pieces in place (donations with their tokens and discs, citizens on sites, ships
+in the harbour), and `play` then applies one turn exactly as a record would state it.
 """
 
 from collections import Counter
