@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 import tempfile
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -72,6 +72,8 @@ class Finding:
     used: dict[str, Any]  # the value in use at each address (the spec with the group's box)
     rounds: int
     figures: int  # checkpoint figures that the numbers enter
+    support: dict[str, int] = field(default_factory=dict)  # the checkpoint figures that read each determined number
+    relations: list[tuple[dict[str, Fraction], Fraction]] = field(default_factory=list)  # what the open numbers must satisfy
 
 
 class Unsupported(UsageError):
@@ -81,7 +83,7 @@ class Unsupported(UsageError):
 def printed_rules(game):
     name = type(game).printed_module
     if not name:
-        raise Unsupported(f"the {game.name} records teach no printed numbers yet: --infer knows Canterbury's builds")
+        raise Unsupported(f"the {game.name} records teach no printed numbers yet: --infer knows Canterbury, Civitas Hamburgum and The Speicherstadt")
     return importlib.import_module(name)
 
 
@@ -162,6 +164,7 @@ class Solution:
     proofs: dict[str, list[int]]  # rows (indices into the equations)
     contradiction: list[int] | None  # rows that no values satisfy together
     skipped: list[int]  # rows left out, each contradicting those before it
+    relations: list[tuple[dict[str, Fraction], Fraction]] = field(default_factory=list)  # sum(c * x) = r over open numbers
 
 
 class Elimination:
@@ -192,6 +195,11 @@ class Elimination:
         self.rows.append(row)
         return None
 
+    def relations(self) -> list[tuple[dict[str, Fraction], Fraction]]:
+        """The rows that still hold more than one unknown: what the records say of the numbers
+        they leave open."""
+        return [(dict(c), right) for c, right, _made in self.rows if len(c) > 1]
+
     def values(self) -> tuple[dict[str, Fraction], dict[str, list[int]]]:
         """The values determined (a row with no other unknown left) and the equations of each."""
         values, proofs = {}, {}
@@ -221,7 +229,7 @@ def solve(rows: list[Equation], used: dict[str, Any], skip: bool = False) -> Sol
     for name, value in values.items():
         if value.denominator != 1 or value < 0:
             return Solution({}, {}, proofs[name], skipped)
-    return Solution(values, proofs, None, skipped)
+    return Solution(values, proofs, None, skipped, work.relations())
 
 
 def _subtract(row, pivot, times: Fraction):
@@ -264,9 +272,14 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
         if not found or found[0].strip().lower() != game_name:
             raise UsageError(f"{name} is not a {game_name} record" + (f" (it is {found[0]!r})" if found else " (no [Game] tag)"))
     base = load_game(game_name, variants)
-    rules = printed_rules(base)
     box = box_in_use(game_name)
     answers = dict(read_answers(box, game_name)) if box else {}
+    if type(base).printed_module is None:
+        from referee.box.learn import learn, learns
+
+        if learns(game_name):
+            return learn(game_name, records, variants, base, answers)
+    rules = printed_rules(base)
     learnt: dict[str, int] = {}
     pinned: set[str] | None = None
     with tempfile.TemporaryDirectory(prefix="referee-infer-") as folder:
@@ -294,6 +307,12 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             if not changed and rounds > 1:
                 break
             learnt.update(changed)
+    return finding(each, unplayable, used, rules.addresses(base), rounds)
+
+
+def finding(each: dict[str, list[Equation]], unplayable: dict[str, str], used: dict, every: list[str], rounds: int) -> Finding:
+    """What the equations of the last round say: each record alone (refused when no numbers
+    satisfy it), then the records not refused together."""
     refused = dict(unplayable)
     for name, mine in each.items():
         alone = solve(mine, used)
@@ -305,8 +324,20 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     proofs = {a: [rows[i] for i in solution.proofs[a]] for a in values}
     conflict = [rows[i] for i in solution.contradiction] if solution.contradiction is not None else []
     read = {a for eq in rows for a, _ in eq.coefficients}
-    every = rules.addresses(base)
-    return Finding(values, proofs, [a for a in every if a in read and a not in values], [a for a in every if a not in read], refused, conflict, used, rounds, sum(1 for eq in rows if eq.coefficients))
+    support = {a: sum(1 for eq in rows if any(b == a for b, _ in eq.coefficients)) for a in values}
+    return Finding(
+        values,
+        proofs,
+        [a for a in every if a in read and a not in values],
+        [a for a in every if a not in read],
+        refused,
+        conflict,
+        used,
+        rounds,
+        sum(1 for eq in rows if eq.coefficients),
+        support,
+        solution.relations,
+    )
 
 
 def _pinned(each: dict[str, list[Equation]], first: set, used: dict) -> set[str] | None:

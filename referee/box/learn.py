@@ -1,0 +1,305 @@
+"""Learning printed numbers by trying them: Civitas Hamburgum and The Speicherstadt.
+
+Canterbury's moves say by themselves which printed number each one adds (a build adds its
+tile's cost and points: infer.py). The other two games' numbers enter the figures in more
+ways (a church's building token counts the donor's houses of a type when it is scored, the
+depot's price for the number of items bought, the prestige for the n-th church finished, a
+fire's points to those with the most and the fewest firemen), so they are found by asking
+the engine instead of repeating its rules: each record is replayed through the public API
+(`referee.Position`) with the numbers in use, then once more for each number with that
+number one higher (or one lower), and the difference a checkpoint figure shows is that
+number's coefficient in it:
+
+    written figure = referee's figure + sum of coefficient * (true number - number used)
+
+These equations are solved as Canterbury's are (infer.solve). Where the numbers found
+change how the game went (a purchase the stand-in price made too dear can be paid now), the
+replay is done again with them until nothing changes. A move the numbers in use make
+illegal is played all the same under the table's `ruling accept`; one that cannot be played
+even so ends what that replay reads of the record.
+
+A number the record states itself (The Speicherstadt's fire points, written when the card
+is revealed) is a direct reading: the replay takes the record's number, and the line that
+states it proves it.
+
+Which figures are read comes from what each game's figures are: Hamburgum's money and
+prestige until the game is over (the final sales and the prestige bought are not sums of the
+numbers), The Speicherstadt's points at any time, the result included.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import referee
+from referee.box.infer import ROUNDS, Equation, finding, solve
+from referee.box.questions import questions
+from referee.box.template import write_box
+from referee.errors import SpecError
+from referee.i18n import _
+
+STATED = "stated"  # the figure of an equation that is a number the record writes itself
+
+
+@dataclass(frozen=True)
+class Reader:
+    """What the records of a game can teach: the figures that follow the printed numbers,
+    whether they are read after the game is over (and in the result), and the numbers a move
+    writes itself."""
+
+    figures: frozenset[str]
+    after_end: bool
+    stated: Callable[[Any, Any], list[tuple[str, int]]] | None = None
+    start: Callable[[Any, str], int | None] | None = None  # a first number to try for an unknown one
+
+
+def _fire_points(position, move) -> list[tuple[str, int]]:
+    """The fire card a reveal turns up, when the record writes its points: (address, points)."""
+    game = position.game
+    fire = getattr(game, "fire", None)
+    if getattr(move, "card", None) != fire or getattr(move, "points", None) is None:
+        return []
+    season = position.state.current_season()
+    faces = game.types[fire].get("faces") or []
+    field_name = game.types[fire].get("face", {}).get("field", "points")
+    found = [i for i, face in enumerate(faces) if face.get("season") == season]
+    return [(f"cards:types.{fire}.faces.{found[0]}.{field_name}", move.points)] if len(found) == 1 else []
+
+
+def _face_start(spec, address: str) -> int | None:
+    """The first number tried for a card face no source gives: the least the face may show."""
+    parts = address.partition(":")[2].split(".")
+    if len(parts) == 5 and parts[0] == "types" and parts[2] == "faces":
+        face = spec.get(f"cards:types.{parts[1]}").get("face") or {}
+        if face.get("field") == parts[4]:
+            return int(face.get("min", 1))
+    return None
+
+
+READERS = {
+    "hamburgum": Reader(frozenset({"money", "prestige"}), after_end=False),
+    "speicherstadt": Reader(frozenset({"points"}), after_end=True, stated=_fire_points, start=_face_start),
+}
+
+
+def learns(game_name: str) -> bool:
+    return game_name in READERS
+
+
+# --- one replay -------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """What one replay of a record read: each checkpoint figure by (entry, owner, figure),
+    the numbers the record states, and where the replay could not go on."""
+
+    readings: dict[tuple[int, str, str], tuple[int, int, int]] = field(default_factory=dict)  # -> (line, written, ours)
+    stated: list[tuple[int, str, int]] = field(default_factory=list)  # (line, address, number)
+    stopped: tuple[int, str] | None = None  # (line, why)
+    stopped_stating: list[str] = field(default_factory=list)  # the numbers the move it stopped at writes
+
+
+def replay(game, record, accept, reader: Reader) -> Run:
+    """The record replayed on `game` one entry at a time (referee.Position); `accept` is a
+    `ruling accept` entry, given with a move the numbers tried make illegal."""
+    out = Run()
+    position = referee.Position(game, record.header, record)
+    position.resolve(record.entries)
+    entries = record.entries
+    for index, entry in enumerate(entries):
+        ruling = entries[index + 1] if index + 1 < len(entries) and _kind(entries[index + 1]) == "Ruling" else None
+        kind = _kind(entry)
+        if kind == "Move":
+            if ruling is not None and ruling.verdict == "void":
+                continue  # the table took it back
+            stated = reader.stated(position, entry) if reader.stated else []
+            outcome = position.apply(entry, ruling, carry_on=True)
+            if not outcome.played:
+                outcome = position.apply(entry, accept, carry_on=True)
+            if not outcome.played:
+                why = next((str(d.message) for d in outcome.diagnostics if d.severity == "error"), "")
+                out.stopped, out.stopped_stating = (entry.pos.line, why), [a for a, _n in stated]
+                return out
+            out.stated += [(entry.pos.line, a, n) for a, n in stated]
+        elif kind == "Checkpoint":
+            if ruling is not None:
+                position.apply(entry, ruling)  # the table adopted its own figures: they say nothing of the numbers
+                continue
+            if position.is_over() and not reader.after_end:
+                continue
+            keys = {f.key for f in entry.figures if f.key in reader.figures}
+            if not keys:
+                continue
+            try:
+                ours = position.figures(entry.player, keys)
+            except (referee.RecordError, referee.Violation, KeyError):
+                continue  # a player the record does not seat: `check` says so
+            owner = entry.player
+            for fig in entry.figures:
+                value = ours.get(fig.key)
+                if fig.key in keys and _whole(fig.value) and _whole(value):
+                    out.readings[(index, owner, fig.key)] = (fig.pos.line if fig.pos else entry.pos.line, fig.value, value)
+        elif kind == "Result" and reader.after_end:
+            position.end()
+            if not position.is_over():
+                continue
+            totals = {s.seat.colour: s.total for s in position.standings()}
+            score = position.state.score_figure
+            for colour, points, pos in entry.scores:
+                if colour in totals and _whole(points) and score in reader.figures:
+                    out.readings[(index, colour, score)] = (pos.line if pos else entry.pos.line, points, totals[colour])
+    return out
+
+
+def _kind(entry) -> str:
+    """The kind of a record's entry by its class name (the notation's Move, Checkpoint,
+    Ruling, Result, whichever game's move it is)."""
+    for cls in type(entry).__mro__:
+        if cls.__name__ in ("Move", "Checkpoint", "Ruling", "Result"):
+            return cls.__name__
+    return ""
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- the numbers, tried -----------------------------------------------------------------
+
+
+class Trials:
+    """The games to replay on: the spec with the group's answers and the numbers tried,
+    one game per set of answers and variants (loaded once)."""
+
+    def __init__(self, game_name: str, answers: dict, folder: Path):
+        self.game_name, self.answers, self.folder = game_name, answers, folder
+        self.made: dict[tuple, Any] = {}
+
+    def game(self, variants: tuple, values: dict, leave_out: frozenset = frozenset()):
+        """The game with these numbers, or None when the spec refuses them (a number below
+        what the data allows)."""
+        from referee.games import load_game_with_box
+
+        answers = {a: v for a, v in {**self.answers, **values}.items() if a not in leave_out and v is not None}
+        key = (variants, tuple(sorted(answers.items())))
+        if key not in self.made:
+            path = self.folder / f"trial-{len(self.made)}" / f"{self.game_name}.yaml"
+            path.parent.mkdir(parents=True)
+            write_box(path, self.game_name, answers)
+            try:
+                self.made[key] = load_game_with_box(self.game_name, path, variants)
+            except SpecError:
+                self.made[key] = None
+        return self.made[key]
+
+
+@dataclass
+class Source:
+    """One record: its text read, its variants, and the numbers it writes itself."""
+
+    name: str
+    record: Any
+    variants: tuple
+    leave_out: frozenset = frozenset()
+
+
+def equations(source: Source, trials: Trials, values: dict, accept, reader: Reader) -> tuple[list[Equation], tuple[int, str] | None]:
+    """The checkpoint equations of one record around the numbers `values`, and where its
+    replay stopped (None: at its end)."""
+    base = _run(source, trials, values, accept, reader)
+    if base is None:
+        return [], (1, _("the spec refuses the numbers tried"))
+    differences: dict[str, dict[tuple, int]] = {}
+    for address, value in values.items():
+        if address in source.leave_out:
+            continue  # the record writes this number itself
+        differences[address] = _difference(source, trials, values, address, value, base, accept, reader)
+    found = []
+    for key, (line, written, ours) in base.readings.items():
+        if not all(key in d for d in differences.values()):
+            continue  # a figure a number one off makes the replay miss: not read
+        terms = tuple(sorted((a, d[key]) for a, d in differences.items() if d[key]))
+        found.append(Equation(source.name, line, key[1], key[2], written, ours, terms))
+    for line, address, number in base.stated:
+        used = values.get(address)
+        found.append(Equation(source.name, line, "", STATED, number, used if _whole(used) else 0, ((address, 1),)))
+    found.sort(key=lambda e: e.line)
+    return found, base.stopped
+
+
+def _run(source: Source, trials: Trials, values: dict, accept, reader: Reader) -> Run | None:
+    """A replay of the record with the numbers `values`; a number the record writes itself is
+    left to it (found out the first time the replay stops at a line that writes it)."""
+    while True:
+        game = trials.game(source.variants, values, source.leave_out)
+        if game is None:
+            return None
+        run = replay(game, source.record, accept, reader)
+        new = set(run.stopped_stating) - source.leave_out
+        if not new:
+            return run
+        source.leave_out = source.leave_out | new
+
+
+def _difference(source, trials, values, address, value, base: Run, accept, reader) -> dict[tuple, int]:
+    """Each figure's change per unit of one number, at `values`: tried one higher, and one
+    lower where one higher misses figures the numbers in use read."""
+    number = value if _whole(value) else 0
+    best: dict[tuple, int] = {}
+    for step in (1, -1):
+        if number + step < 0:
+            continue
+        tried = _run(source, trials, {**values, address: number + step}, accept, reader)
+        if tried is None:
+            continue
+        found = {k: (tried.readings[k][2] - ours) * step for k, (_l, _w, ours) in base.readings.items() if k in tried.readings}
+        if len(found) > len(best):
+            best = found
+        if len(best) == len(base.readings):
+            break
+    return best
+
+
+def learn(game_name: str, records: list[tuple[str, str]], variants, base, answers: dict):
+    """The printed numbers of Hamburgum or The Speicherstadt that the records determine (a
+    Finding, as infer.infer gives it)."""
+    from referee.engine.replay import record_variants
+
+    reader = READERS[game_name]
+    shipped = referee.load_game(game_name, box=False).spec
+    every: list[str] = []
+    values: dict[str, int | None] = {}
+    for q in questions(shipped):
+        start = q.standin if _whole(q.standin) else (reader.start(shipped, q.address) if reader.start and q.standin is None else None)
+        if start is None:
+            continue
+        every.append(q.address)
+        used = answers.get(q.address, start)
+        values[q.address] = used if _whole(used) else start
+    sources = []
+    for text, name in records:
+        wanted = tuple(dict.fromkeys(record_variants(text, game_name) + list(variants)))
+        record, _game = referee.read_record(text, name, wanted)
+        sources.append(Source(name, record, wanted))
+    accept = referee.read_entry(base, "ruling accept")
+    with tempfile.TemporaryDirectory(prefix="referee-infer-") as folder:
+        trials = Trials(game_name, answers, Path(folder))
+        rounds = 0
+        while rounds < ROUNDS:
+            rounds += 1
+            each, stops = {}, {}
+            for source in sources:
+                each[source.name], stops[source.name] = equations(source, trials, values, accept, reader)
+            mixed = [eq for _, _, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
+            solution = solve(mixed, values, skip=True)
+            changed = {a: int(v) for a, v in solution.values.items() if values.get(a) != v and v.denominator == 1 and v >= 0}
+            if not changed:
+                break
+            values.update(changed)
+    unplayable = {name: _("line {line}: the move cannot be played with the numbers found: {why}").format(line=stop[0], why=stop[1]) for name, stop in stops.items() if stop}
+    return finding(each, unplayable, values, every, rounds)
