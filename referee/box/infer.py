@@ -37,8 +37,9 @@ from typing import Any
 from referee.box.template import write_box
 from referee.errors import RecordError, UsageError, Violation
 from referee.games.base import Trace
+from referee.i18n import _
 from referee.notation.parser import Checkpoint, Move, Ruling, decode, game_of, parse
-from referee.terminal import readable_name
+from referee.terminal import readable_name, visible
 
 ROUNDS = 6  # replays with the numbers found, at most; each round settles what the last one moved
 
@@ -72,7 +73,7 @@ class Finding:
     used: dict[str, Any]  # the value in use at each address (the spec with the group's box)
     rounds: int
     figures: int  # checkpoint figures that the numbers enter
-    support: dict[str, int] = field(default_factory=dict)  # the checkpoint figures that read each determined number
+    further: dict[str, int] = field(default_factory=dict)  # for each number determined, the other checkpoint figures that read it
     relations: list[tuple[dict[str, Fraction], Fraction]] = field(default_factory=list)  # what the open numbers must satisfy
 
 
@@ -83,7 +84,7 @@ class Unsupported(UsageError):
 def printed_rules(game):
     name = type(game).printed_module
     if not name:
-        raise Unsupported(f"the {game.name} records teach no printed numbers yet: --infer knows Canterbury, Civitas Hamburgum and The Speicherstadt")
+        raise Unsupported(_("the {game} records teach no printed numbers yet: --infer knows Canterbury, Civitas Hamburgum and The Speicherstadt").format(game=game.name))
     return importlib.import_module(name)
 
 
@@ -152,7 +153,7 @@ def _played(state, move):
         try:
             return accept(state, move, broken, holding=False)[0]
         except Refused as why:
-            raise RecordError(f"the move cannot be played whatever the printed numbers: {why}", move.pos) from None
+            raise RecordError(_("the move cannot be played whatever the printed numbers: {why}").format(why=why), move.pos) from None
 
 
 # --- solving ------------------------------------------------------------------------------
@@ -270,7 +271,9 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     for text, name in records:
         found = game_of(text)
         if not found or found[0].strip().lower() != game_name:
-            raise UsageError(f"{name} is not a {game_name} record" + (f" (it is {found[0]!r})" if found else " (no [Game] tag)"))
+            if found:
+                raise UsageError(_("{file} is not a {game} record (it is {other})").format(file=name, game=game_name, other=visible(repr(found[0]))))
+            raise UsageError(_("{file} is not a {game} record (no [Game] tag)").format(file=name, game=game_name))
     base = load_game(game_name, variants)
     box = box_in_use(game_name)
     answers = dict(read_answers(box, game_name)) if box else {}
@@ -289,15 +292,15 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             used = _values(games[0][1] if games else base, rules.addresses(base))
             each: dict[str, list[Equation]] = {}
             unplayable: dict[str, str] = {}
-            for (text, name), (_, game) in zip(records, games):
+            for (text, name), (_wanted, game) in zip(records, games):
                 try:
                     each[name] = equations(game, text, name, pinned)
                 except RecordError as exc:
-                    unplayable[name] = f"line {exc.pos.line if exc.pos else '?'}: {exc.message}"
+                    unplayable[name] = _("line {line}: {message}").format(line=exc.pos.line if exc.pos else "?", message=exc.message)
             # the records taken together, their earliest checkpoints first; one that clashes
             # with those before it (it may follow the numbers in other ways too, as a Levy
             # follows where the city marker stands) waits for a later round
-            mixed = [eq for _, _, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
+            mixed = interleaved(each)
             if rounds == 1:  # the figures that follow the printed numbers alone come first
                 alone = rules.first(base)
                 mixed = [eq for eq in mixed if (eq.owner, eq.figure) in alone] or mixed
@@ -323,8 +326,9 @@ def finding(each: dict[str, list[Equation]], unplayable: dict[str, str], used: d
     values = {a: int(v) for a, v in solution.values.items()}
     proofs = {a: [rows[i] for i in solution.proofs[a]] for a in values}
     conflict = [rows[i] for i in solution.contradiction] if solution.contradiction is not None else []
-    read = {a for eq in rows for a, _ in eq.coefficients}
-    support = {a: sum(1 for eq in rows if any(b == a for b, _ in eq.coefficients)) for a in values}
+    read = {a for eq in rows for a, _c in eq.coefficients}
+    proof_rows = {a: set(solution.proofs[a]) for a in values}
+    further = {a: sum(1 for i, eq in enumerate(rows) if i not in proof_rows[a] and any(b == a for b, _c in eq.coefficients)) for a in values}
     return Finding(
         values,
         proofs,
@@ -335,9 +339,14 @@ def finding(each: dict[str, list[Equation]], unplayable: dict[str, str], used: d
         used,
         rounds,
         sum(1 for eq in rows if eq.coefficients),
-        support,
+        further,
         solution.relations,
     )
+
+
+def interleaved(each: dict[str, list[Equation]]) -> list[Equation]:
+    """The equations of all records, the earliest of each record first."""
+    return [eq for _i, _n, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
 
 
 def _pinned(each: dict[str, list[Equation]], first: set, used: dict) -> set[str] | None:
@@ -349,7 +358,7 @@ def _pinned(each: dict[str, list[Equation]], first: set, used: dict) -> set[str]
 
 def _why(rows: list[Equation], contradiction: list[int]) -> str:
     lines = ", ".join(str(rows[i].line) for i in contradiction[:8]) + (" ..." if len(contradiction) > 8 else "")
-    return f"no printed numbers satisfy its checkpoints on lines {lines} together"
+    return _("no printed numbers satisfy its checkpoints on lines {lines} together").format(lines=lines)
 
 
 def _games(game_name: str, records, variants, trial: Path | None, answers: dict) -> list:
@@ -385,7 +394,7 @@ def _read(path: str) -> tuple[str, str]:
     try:
         data, name = read_source(path)
     except OSError as exc:
-        raise UsageError(f"cannot read {readable_name(path)}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot read {path}: {reason}").format(path=readable_name(path), reason=exc.strerror or exc)) from None
     try:
         return decode(data), readable_name(name)
     except RecordError as exc:

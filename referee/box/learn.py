@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import referee
-from referee.box.infer import ROUNDS, Equation, finding, solve
+from referee.box.infer import ROUNDS, Equation, finding, interleaved, solve
 from referee.box.questions import questions
 from referee.box.template import write_box
 from referee.errors import SpecError
@@ -295,7 +295,7 @@ def learn(game_name: str, records: list[tuple[str, str]], variants, base, answer
             each, stops = {}, {}
             for source in sources:
                 each[source.name], stops[source.name] = equations(source, trials, values, accept, reader)
-            mixed = [eq for _, _, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
+            mixed = interleaved(each)
             solution = solve(mixed, values, skip=True)
             changed = {a: int(v) for a, v in solution.values.items() if values.get(a) != v and v.denominator == 1 and v >= 0}
             if not changed:
