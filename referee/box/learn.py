@@ -29,16 +29,15 @@ numbers), The Speicherstadt's points at any time, the result included.
 
 from __future__ import annotations
 
-import tempfile
+import copy
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import referee
 from referee.box.infer import ROUNDS, Equation, finding, interleaved, solve
 from referee.box.questions import questions
-from referee.box.template import write_box
 from referee.errors import SpecError
 from referee.i18n import _
 
@@ -118,11 +117,11 @@ def replay(game, record, accept, reader: Reader) -> Run:
             if ruling is not None and ruling.verdict == "void":
                 continue  # the table took it back
             stated = reader.stated(position, entry) if reader.stated else []
-            outcome = position.apply(entry, ruling, carry_on=True)
-            if not outcome.played:
-                outcome = position.apply(entry, accept, carry_on=True)
-            if not outcome.played:
-                why = next((str(d.message) for d in outcome.diagnostics if d.severity == "error"), "")
+            try:
+                why = _played(position, entry, ruling, accept)
+            except referee.RecordError as exc:  # a move the game cannot read in this position
+                why = str(exc.message)
+            if why is not None:
                 out.stopped, out.stopped_stating = (entry.pos.line, why), [a for a, _n in stated]
                 return out
             out.stated += [(entry.pos.line, a, n) for a, n in stated]
@@ -156,6 +155,32 @@ def replay(game, record, accept, reader: Reader) -> Run:
     return out
 
 
+def _played(position, move, ruling, accept) -> str | None:
+    """Play the move, under the table's `ruling accept` when the numbers tried make it
+    illegal; None when it is played, else why not. A move the numbers tried make too dear
+    (a purchase at a stand-in price above the purse) is played with the figure below its
+    floor, as Canterbury's inference plays it (engine/rulings.py, holding=False): the
+    numbers, not the record, may be wrong."""
+    from referee.engine.rulings import Refused
+    from referee.engine.rulings import accept as accepted
+
+    outcome = position.apply(move, ruling, carry_on=True)
+    if outcome.played:
+        return None
+    broken = next((d for d in outcome.diagnostics if d.severity == "error" and d.rule), None)
+    outcome = position.apply(move, accept, carry_on=True)
+    if outcome.played:
+        return None
+    why = next((str(d.message) for d in outcome.diagnostics if d.severity == "error"), "")
+    if broken is None:
+        return why
+    try:
+        position.state = accepted(position.state, move, referee.Violation(broken.rule, str(broken.message), move.pos), holding=False)[0]
+    except Refused as refused:
+        return str(refused)
+    return None
+
+
 def _kind(entry) -> str:
     """The kind of a record's entry by its class name (the notation's Move, Checkpoint,
     Ruling, Result, whichever game's move it is)."""
@@ -173,29 +198,46 @@ def _whole(value) -> bool:
 
 
 class Trials:
-    """The games to replay on: the spec with the group's answers and the numbers tried,
-    one game per set of answers and variants (loaded once)."""
+    """The games to replay on: the game with the group's box and variants, loaded once, with
+    the numbers tried written into a copy of its spec (one game per set of numbers)."""
 
-    def __init__(self, game_name: str, answers: dict, folder: Path):
-        self.game_name, self.answers, self.folder = game_name, answers, folder
+    def __init__(self, game_name: str):
+        self.game_name = game_name
         self.made: dict[tuple, Any] = {}
 
     def game(self, variants: tuple, values: dict, leave_out: frozenset = frozenset()):
-        """The game with these numbers, or None when the spec refuses them (a number below
-        what the data allows)."""
-        from referee.games import load_game_with_box
+        """The game with these numbers (a number left out is not known, as shipped), or None
+        when the game refuses them."""
+        from referee.games import cross_check, game_class
 
-        answers = {a: v for a, v in {**self.answers, **values}.items() if a not in leave_out and v is not None}
-        key = (variants, tuple(sorted(answers.items())))
+        tried = {a: (None if a in leave_out else v) for a, v in values.items()}
+        key = (variants, tuple(sorted(tried.items())))
         if key not in self.made:
-            path = self.folder / f"trial-{len(self.made)}" / f"{self.game_name}.yaml"
-            path.parent.mkdir(parents=True)
-            write_box(path, self.game_name, answers)
+            spec = referee.load_game(self.game_name, variants).spec
+            files = copy.deepcopy(spec.files)
+            for address, value in tried.items():
+                _write(files, address, value)
             try:
-                self.made[key] = load_game_with_box(self.game_name, path, variants)
+                self.made[key] = cross_check(game_class(self.game_name), dataclasses.replace(spec, files=files))
             except SpecError:
                 self.made[key] = None
         return self.made[key]
+
+
+def _write(files: dict, address: str, value) -> None:
+    """Set the value at `file:dotted.key` (as Spec.get finds it) in a copy of a spec's files."""
+    stem, _sep, key = address.partition(":")
+    parts = key.split(".")
+    node = files[stem]
+    for part in parts[:-1]:
+        node = node[int(part)] if isinstance(node, list) else node[part] if part in node else node[int(part)]
+    last = parts[-1]
+    if isinstance(node, list):
+        node[int(last)] = value
+    elif last not in node and last.lstrip("-").isdigit() and int(last) in node:
+        node[int(last)] = value
+    else:
+        node[last] = value
 
 
 @dataclass
@@ -281,25 +323,27 @@ def learn(game_name: str, records: list[tuple[str, str]], variants, base, answer
         every.append(q.address)
         used = answers.get(q.address, start)
         values[q.address] = used if _whole(used) else start
-    sources = []
+    sources, unreadable = [], {}
     for text, name in records:
         wanted = tuple(dict.fromkeys(record_variants(text, game_name) + list(variants)))
-        record, _game = referee.read_record(text, name, wanted)
+        try:
+            record, _game = referee.read_record(text, name, wanted)
+        except referee.RecordError as exc:
+            unreadable[name] = _("line {line}: {message}").format(line=exc.pos.line, message=exc.message)
+            continue
         sources.append(Source(name, record, wanted))
     accept = referee.read_entry(base, "ruling accept")
-    with tempfile.TemporaryDirectory(prefix="referee-infer-") as folder:
-        trials = Trials(game_name, answers, Path(folder))
-        rounds = 0
-        while rounds < ROUNDS:
-            rounds += 1
-            each, stops = {}, {}
-            for source in sources:
-                each[source.name], stops[source.name] = equations(source, trials, values, accept, reader)
-            mixed = interleaved(each)
-            solution = solve(mixed, values, skip=True)
-            changed = {a: int(v) for a, v in solution.values.items() if values.get(a) != v and v.denominator == 1 and v >= 0}
-            if not changed:
-                break
-            values.update(changed)
-    unplayable = {name: _("line {line}: the move cannot be played with the numbers found: {why}").format(line=stop[0], why=stop[1]) for name, stop in stops.items() if stop}
+    trials = Trials(game_name)
+    rounds = 0
+    while rounds < ROUNDS:
+        rounds += 1
+        each, stops = {}, {}
+        for source in sources:
+            each[source.name], stops[source.name] = equations(source, trials, values, accept, reader)
+        solution = solve(interleaved(each), values, skip=True)
+        changed = {a: int(v) for a, v in solution.values.items() if values.get(a) != v and v.denominator == 1 and v >= 0}
+        if not changed:
+            break
+        values.update(changed)
+    unplayable = unreadable | {name: _("line {line}: the move cannot be played with the numbers found: {why}").format(line=stop[0], why=stop[1]) for name, stop in stops.items() if stop}
     return finding(each, unplayable, values, every, rounds)
