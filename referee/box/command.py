@@ -174,7 +174,7 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
                 said = _("the numbers in use satisfy it") if now == right else _("the numbers in use give {value}").format(value=now)
                 lines.append(f"  {text}  ({said})")
     if found.unread:
-        lines.append(_("not read: no move of the records uses these ({n}): {addresses}").format(n=len(found.unread), addresses=", ".join(found.unread)))
+        lines.append(_("not read: no checkpoint of the records depends on these ({n}): {addresses}").format(n=len(found.unread), addresses=", ".join(found.unread)))
     code = EXIT_OK
     for name, why in sorted(found.refused.items()):
         lines.append(_("{file}: refused: {why}").format(file=visible(name), why=visible(why)))
