@@ -319,6 +319,12 @@ def test_the_hamburg_report_names_each_number_with_its_lines_and_how_many_agree(
     assert found and int(found.group(1)) > 0
     learnt = yaml.safe_load(out_file.read_text(encoding="utf-8"))["answers"]
     assert all(learnt[a] == v for a, v in HAMBURG_SECRET.items())
+    # a box file in use that says otherwise is named beside the number found
+    box = tmp_path / "box.yaml"
+    write_box(box, "hamburgum", {"market:materials_price.totals.2": 45})
+    run("box", "hamburgum", "--use", str(box))
+    code, out, _ = run("box", "hamburgum", "--infer", str(hamburg_record))
+    assert code == 0 and "market:materials_price.totals.2 = 40  (stand-in 50; your box says 45; from " in out
 
 
 def test_a_hamburg_checkpoint_no_numbers_satisfy_is_refused_at_its_line(hamburg_record, config, tmp_path):

@@ -111,7 +111,7 @@ def relation(coefficients: dict[str, Fraction], right: Fraction) -> tuple[str, d
     return " ".join(terms) + f" = {int(right * scale)}", whole, int(right * scale)
 
 
-def _was(address: str, value: int, shipped, used) -> str:
+def _was(address: str, value: int, shipped, box_answers: dict) -> str:
     """What the number found is beside the stand-in and the group's box."""
     from referee.box.template import shown
 
@@ -122,8 +122,8 @@ def _was(address: str, value: int, shipped, used) -> str:
         was = _("as the stand-in")
     else:
         was = _("stand-in {value}").format(value=shown(standin))
-    box = used.get(address)
-    if box is not None and box != standin and box != value:
+    box = box_answers.get(address)
+    if box is not None and box != value:
         was = _("{was}; your box says {value}").format(was=was, value=shown(box))
     return was
 
@@ -158,7 +158,7 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
             proof = found.proofs[address]
             lines.append(
                 _("  {address} = {value}  ({was}; from {proof}; {sure})").format(
-                    address=address, value=value, was=_was(address, value, shipped, found.used), proof=proved(proof), sure=_sure(found.further.get(address, 0))
+                    address=address, value=value, was=_was(address, value, shipped, found.box), proof=proved(proof), sure=_sure(found.further.get(address, 0))
                 )
             )
     elif not found.refused and not found.conflict:

@@ -75,6 +75,7 @@ class Finding:
     figures: int  # checkpoint figures that the numbers enter
     further: dict[str, int] = field(default_factory=dict)  # for each number determined, the other checkpoint figures that read it
     relations: list[tuple[dict[str, Fraction], Fraction]] = field(default_factory=list)  # what the open numbers must satisfy
+    box: dict[str, Any] = field(default_factory=dict)  # the answers of the group's box file in use
 
 
 class Unsupported(UsageError):
@@ -310,10 +311,10 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             if not changed and rounds > 1:
                 break
             learnt.update(changed)
-    return finding(each, unplayable, used, rules.addresses(base), rounds)
+    return finding(each, unplayable, used, rules.addresses(base), rounds, answers)
 
 
-def finding(each: dict[str, list[Equation]], unplayable: dict[str, str], used: dict, every: list[str], rounds: int) -> Finding:
+def finding(each: dict[str, list[Equation]], unplayable: dict[str, str], used: dict, every: list[str], rounds: int, box: dict) -> Finding:
     """What the equations of the last round say: each record alone (refused when no numbers
     satisfy it), then the records not refused together."""
     refused = dict(unplayable)
@@ -341,6 +342,7 @@ def finding(each: dict[str, list[Equation]], unplayable: dict[str, str], used: d
         sum(1 for eq in rows if eq.coefficients),
         further,
         solution.relations,
+        box,
     )
 
 

@@ -15,7 +15,10 @@ number's coefficient in it:
 These equations are solved as Canterbury's are (infer.solve). Where the numbers found
 change how the game went (a purchase the stand-in price made too dear can be paid now), the
 replay is done again with them until nothing changes. A move the numbers in use make
-illegal is played all the same under the table's `ruling accept`; one that cannot be played
+illegal is played all the same under the table's `ruling accept`; where that would take a
+figure below its floor (a purchase at a stand-in price above the purse), the move is played
+as Canterbury's inference plays it (engine/rulings.accept with holding=False, on the
+position's state): the numbers, not the record, may be wrong. A move that cannot be played
 even so ends what that replay reads of the record.
 
 A number the record states itself (The Speicherstadt's fire points, written when the card
@@ -346,4 +349,4 @@ def learn(game_name: str, records: list[tuple[str, str]], variants, base, answer
             break
         values.update(changed)
     unplayable = unreadable | {name: _("line {line}: the move cannot be played with the numbers found: {why}").format(line=stop[0], why=stop[1]) for name, stop in stops.items() if stop}
-    return finding(each, unplayable, values, every, rounds)
+    return finding(each, unplayable, values, every, rounds, answers)
