@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.box.command import relation
+from referee.box.command import choices, relation
 from referee.box.infer import equations, infer
 from referee.box.questions import ASKED, questions
 from referee.box.template import write_box
@@ -478,6 +478,8 @@ def test_the_solver_names_the_lines_behind_each_value_and_what_is_left_open():
     # what is left open is said in whole numbers: 2a + b = 7, c + d = 4 and 2c - e = 5
     relations = solve([eq(1, 7, a=2, b=1), eq(3, 4, c=1, d=1), eq(4, 5, c=2, e=-1)], {}).relations
     assert {relation(*row)[0] for row in relations} == {"2 × a + b = 7", "2 × c - e = 5", "2 × d + e = 3"}
+    assert choices({"a": 2, "b": 1}, 7) == "(a, b) = (0, 7), (1, 5), (2, 3), (3, 1)"
+    assert choices({"a": 2, "b": 1}, 70) == choices({"c": 2, "e": -1}, 5) == ""  # too many ways; no bound
 
 
 def test_the_solver_refuses_lines_no_whole_numbers_satisfy():

@@ -111,6 +111,27 @@ def relation(coefficients: dict[str, Fraction], right: Fraction) -> tuple[str, d
     return " ".join(terms) + f" = {int(right * scale)}", whole, int(right * scale)
 
 
+def choices(whole: dict[str, int], right: int, most: int = 8) -> str:
+    """The whole numbers from 0 that satisfy `sum(c * x) = right`, when its coefficients are
+    all above 0 and there are at most `most` ways: `(a, b) = (0, 7), (1, 5)`; else ''."""
+    names = list(whole)
+    if not names or any(c <= 0 for c in whole.values()) or right < 0 or len(names) > 3:
+        return ""
+    found: list[tuple[int, ...]] = []
+
+    def fill(i: int, left: int, chosen: tuple[int, ...]) -> bool:
+        c = whole[names[i]]
+        if i == len(names) - 1:
+            if left % c == 0:
+                found.append((*chosen, left // c))
+            return len(found) <= most
+        return all(fill(i + 1, left - c * x, (*chosen, x)) for x in range(left // c + 1))
+
+    if not fill(0, right, ()) or not found:
+        return ""
+    return f"({', '.join(names)}) = " + ", ".join(f"({', '.join(map(str, f))})" for f in found)
+
+
 def _was(address: str, value: int, shipped, box_answers: dict) -> str:
     """What the number found is beside the stand-in and the group's box."""
     from referee.box.template import shown
@@ -173,6 +194,9 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
                 now = sum(c * _number(found.used.get(a)) for a, c in whole.items())
                 said = _("the numbers in use satisfy it") if now == right else _("the numbers in use give {value}").format(value=now)
                 lines.append(f"  {text}  ({said})")
+                allowed = choices(whole, right)
+                if allowed:
+                    lines.append(_("    whole numbers from 0 that satisfy it: {choices}").format(choices=allowed))
     if found.unread:
         lines.append(_("not read: no checkpoint of the records depends on these ({n}): {addresses}").format(n=len(found.unread), addresses=", ".join(found.unread)))
     code = EXIT_OK
