@@ -177,11 +177,19 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
         lines.append(_("determined by the checkpoints ({n}):").format(n=len(found.values)))
         for address, value in sorted(found.values.items()):
             proof = found.proofs[address]
-            lines.append(
-                _("  {address} = {value}  ({was}; from {proof}; {sure})").format(
-                    address=address, value=value, was=_was(address, value, shipped, found.box), proof=proved(proof), sure=_sure(found.further.get(address, 0))
-                )
-            )
+            was = _was(address, value, shipped, found.box)
+            if address in found.assumed:
+                name, choice = found.assumed[address]
+                was = _("{was}; if {address} is {value}").format(was=was, address=name, value=choice)
+            lines.append(_("  {address} = {value}  ({was}; from {proof}; {sure})").format(address=address, value=value, was=was, proof=proved(proof), sure=_sure(found.further.get(address, 0))))
+    if found.named:
+        lines.append(_("names the checkpoints tell apart ({n}):").format(n=len(found.named)))
+        for address, fits in sorted(found.named.items()):
+            standin = shipped.get(address) if shipped.has(address) else None
+            if len(fits) == 1:
+                lines.append(_("  {address} = {value}  ({was}; no other choice fits the checkpoints as well)").format(address=address, value=fits[0], was=_was(address, fits[0], shipped, found.box)))
+            else:
+                lines.append(_("  {address}: {values} fit the checkpoints equally well (stand-in {value})").format(address=address, values=", ".join(fits), value=standin))
     elif not found.refused and not found.conflict:
         lines.append(_("nothing determined: the checkpoints of these records pin down none of the printed numbers, and no number is proposed"))
     if found.open:
@@ -207,10 +215,12 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
         where = ", ".join(visible(e.where()) for e in found.conflict[:12]) + (" ..." if len(found.conflict) > 12 else "")
         lines.append(_("the records contradict each other: no printed numbers satisfy these checkpoints together: {lines}").format(lines=where))
         code = EXIT_VIOLATION
-    if out and found.values:
-        write_or_say(template_text(game, lang, found.values), out, lambda *a, **k: None)
+    # the template takes what the records tell outright, not a number resting on a name they leave open
+    learnt = {**{a: v for a, v in found.values.items() if a not in found.assumed}, **{a: fits[0] for a, fits in found.named.items() if len(fits) == 1}}
+    if out and learnt:
+        write_or_say(template_text(game, lang, learnt), out, lambda *a, **k: None)
         lines.append(_("wrote {file}: the box template with these numbers filled in; check it, then referee box {game} --use {file}").format(file=readable_name(out), game=game))
-    elif found.values:
+    elif learnt:
         lines.append(_("(-o FILE writes them into a box template, for referee box {game} --use FILE)").format(game=game))
     return lines, code
 

@@ -76,6 +76,8 @@ class Finding:
     further: dict[str, int] = field(default_factory=dict)  # for each number determined, the other checkpoint figures that read it
     relations: list[tuple[dict[str, Fraction], Fraction]] = field(default_factory=list)  # what the open numbers must satisfy
     box: dict[str, Any] = field(default_factory=dict)  # the answers of the group's box file in use
+    named: dict[str, list[str]] = field(default_factory=dict)  # a name the checkpoints tell apart -> the choices that fit best
+    assumed: dict[str, tuple[str, str]] = field(default_factory=dict)  # a number found -> the name it rests on, not told, and its choice
 
 
 class Unsupported(UsageError):

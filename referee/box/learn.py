@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ from referee.box.questions import questions
 from referee.errors import SpecError
 from referee.i18n import _
 
+PASSES = 3  # passes over the names at most
 STATED = "stated"  # the figure of an equation that is a number the record writes itself
 
 
@@ -57,6 +59,8 @@ class Reader:
     after_end: bool
     stated: Callable[[Any, Any], list[tuple[str, int]]] | None = None
     start: Callable[[Any, str], int | None] | None = None  # a first number to try for an unknown one
+    options: Callable[[Any, str], list[str] | None] | None = None  # the names a named value may take
+    companions: Callable[[str], set[str]] = lambda address: set()  # the numbers that go with a named value
 
 
 def _fire_points(position, move) -> list[tuple[str, int]]:
@@ -82,8 +86,21 @@ def _face_start(spec, address: str) -> int | None:
     return None
 
 
+def _house_options(spec, address: str) -> list[str] | None:
+    """The house types a church's building token may count: every type of house there is."""
+    parts = address.partition(":")[2].split(".")
+    if address.startswith("churches:") and len(parts) == 4 and parts[0] == "churches" and parts[2:] == ["building", "house"]:
+        return list(spec.get("houses:types"))
+    return None
+
+
+def _house_points(address: str) -> set[str]:
+    """The points per house printed on the same building token."""
+    return {address.rsplit(".", 1)[0] + ".points"}
+
+
 READERS = {
-    "hamburgum": Reader(frozenset({"money", "prestige"}), after_end=False),
+    "hamburgum": Reader(frozenset({"money", "prestige"}), after_end=False, options=_house_options, companions=_house_points),
     "speicherstadt": Reader(frozenset({"points"}), after_end=True, stated=_fire_points, start=_face_start),
 }
 
@@ -207,6 +224,7 @@ class Trials:
     def __init__(self, game_name: str):
         self.game_name = game_name
         self.made: dict[tuple, Any] = {}
+        self.runs: dict[tuple, Any] = {}  # what each record's replay read, by the numbers tried
 
     def game(self, variants: tuple, values: dict, leave_out: frozenset = frozenset()):
         """The game with these numbers (a number left out is not known, as shipped), or None
@@ -217,7 +235,7 @@ class Trials:
         key = (variants, tuple(sorted(tried.items())))
         if key not in self.made:
             spec = referee.load_game(self.game_name, variants).spec
-            files = copy.deepcopy(spec.files)
+            files = dict(spec.files)
             for address, value in tried.items():
                 _write(files, address, value)
             try:
@@ -228,19 +246,23 @@ class Trials:
 
 
 def _write(files: dict, address: str, value) -> None:
-    """Set the value at `file:dotted.key` (as Spec.get finds it) in a copy of a spec's files."""
+    """Set the value at `file:dotted.key` (as Spec.get finds it) in `files`, a copy of a
+    spec's files: each table on the way is copied, the loaded spec is left as it is."""
     stem, _sep, key = address.partition(":")
-    parts = key.split(".")
-    node = files[stem]
-    for part in parts[:-1]:
-        node = node[int(part)] if isinstance(node, list) else node[part] if part in node else node[int(part)]
-    last = parts[-1]
-    if isinstance(node, list):
-        node[int(last)] = value
-    elif last not in node and last.lstrip("-").isdigit() and int(last) in node:
-        node[int(last)] = value
-    else:
-        node[last] = value
+    files[stem] = node = copy.copy(files[stem])
+    *path, last = key.split(".")
+    for part in path:
+        index = _index(node, part)
+        node[index] = copy.copy(node[index])
+        node = node[index]
+    node[_index(node, last)] = value
+
+
+def _index(node, part: str):
+    """The key or list index a segment of an address names in a table (as Spec.get reads it)."""
+    if isinstance(node, list) or (part not in node and part.lstrip("-").isdigit() and int(part) in node):
+        return int(part)
+    return part
 
 
 @dataclass
@@ -253,17 +275,19 @@ class Source:
     leave_out: frozenset = frozenset()
 
 
-def equations(source: Source, trials: Trials, values: dict, accept, reader: Reader) -> tuple[list[Equation], tuple[int, str] | None]:
+def equations(source: Source, trials: Trials, values: dict, accept, reader: Reader, fixed: dict | None = None, only: set | None = None) -> tuple[list[Equation], tuple[int, str] | None]:
     """The checkpoint equations of one record around the numbers `values`, and where its
-    replay stopped (None: at its end)."""
-    base = _run(source, trials, values, accept, reader)
+    replay stopped (None: at its end). `fixed`: names tried with them (a token's house
+    type); `only`: the numbers whose coefficients are worked out (the others count 0)."""
+    tried = {**(fixed or {}), **values}
+    base = _run(source, trials, tried, accept, reader)
     if base is None:
         return [], (1, _("the spec refuses the numbers tried"))
     differences: dict[str, dict[tuple, int]] = {}
     for address, value in values.items():
-        if address in source.leave_out:
-            continue  # the record writes this number itself
-        differences[address] = _difference(source, trials, values, address, value, base, accept, reader)
+        if address in source.leave_out or (only is not None and address not in only):
+            continue  # the record writes this number itself, or it is not asked about
+        differences[address] = _difference(source, trials, tried, address, value, base, accept, reader)
     found = []
     for key, (line, written, ours) in base.readings.items():
         if not all(key in d for d in differences.values()):
@@ -280,15 +304,21 @@ def equations(source: Source, trials: Trials, values: dict, accept, reader: Read
 def _run(source: Source, trials: Trials, values: dict, accept, reader: Reader) -> Run | None:
     """A replay of the record with the numbers `values`; a number the record writes itself is
     left to it (found out the first time the replay stops at a line that writes it)."""
+    key = (source.name, source.leave_out, tuple(sorted(values.items())))
+    if key in trials.runs:  # the same numbers tried again (the house types, pass after pass)
+        return trials.runs[key]
     while True:
         game = trials.game(source.variants, values, source.leave_out)
         if game is None:
-            return None
+            run = None
+            break
         run = replay(game, source.record, accept, reader)
         new = set(run.stopped_stating) - source.leave_out
         if not new:
-            return run
+            break
         source.leave_out = source.leave_out | new
+    trials.runs[key] = run
+    return run
 
 
 def _difference(source, trials, values, address, value, base: Run, accept, reader) -> dict[tuple, int]:
@@ -312,14 +342,20 @@ def _difference(source, trials, values, address, value, base: Run, accept, reade
 
 def learn(game_name: str, records: list[tuple[str, str]], variants, base, answers: dict):
     """The printed numbers of Hamburgum or The Speicherstadt that the records determine (a
-    Finding, as infer.infer gives it)."""
+    Finding, as infer.infer gives it), and the names among those asked that they tell."""
     from referee.engine.replay import record_variants
 
     reader = READERS[game_name]
     shipped = referee.load_game(game_name, box=False).spec
     every: list[str] = []
     values: dict[str, int | None] = {}
+    named: dict[str, Any] = {}
+    options: dict[str, list[str]] = {}
     for q in questions(shipped):
+        choices = reader.options(shipped, q.address) if reader.options and isinstance(q.standin, str) else None
+        if choices:
+            named[q.address], options[q.address] = answers.get(q.address, q.standin), choices
+            continue
         start = q.standin if _whole(q.standin) else (reader.start(shipped, q.address) if reader.start and q.standin is None else None)
         if start is None:
             continue
@@ -337,16 +373,84 @@ def learn(game_name: str, records: list[tuple[str, str]], variants, base, answer
         sources.append(Source(name, record, wanted))
     accept = referee.read_entry(base, "ruling accept")
     trials = Trials(game_name)
+    rounds, each, stops = _settle(sources, trials, values, named, accept, reader)
+    before = dict(named)
+    allowed = _choose(sources, trials, values, named, options, accept, reader) if options else {}
+    if named != before:  # a name the checkpoints put right: the numbers again, with it
+        more, each, stops = _settle(sources, trials, values, named, accept, reader)
+        rounds += more
+    unplayable = unreadable | {name: _("line {line}: the move cannot be played with the numbers found: {why}").format(line=stop[0], why=stop[1]) for name, stop in stops.items() if stop}
+    found = finding(each, unplayable, values, every, rounds, answers)
+    found.named = allowed
+    for address in options:
+        if len(allowed.get(address, ())) != 1:  # a number found with a name the checkpoints do not tell
+            found.assumed |= {number: (address, named[address]) for number in reader.companions(address) if number in found.values}
+    return found
+
+
+def _settle(sources, trials, values: dict, named: dict, accept, reader) -> tuple[int, dict, dict]:
+    """The numbers worked out round by round (changing `values`): the rounds it took, and the
+    equations and stops of the last round by record."""
     rounds = 0
     while rounds < ROUNDS:
         rounds += 1
         each, stops = {}, {}
         for source in sources:
-            each[source.name], stops[source.name] = equations(source, trials, values, accept, reader)
+            each[source.name], stops[source.name] = equations(source, trials, values, accept, reader, named)
         solution = solve(interleaved(each), values, skip=True)
         changed = {a: int(v) for a, v in solution.values.items() if values.get(a) != v and v.denominator == 1 and v >= 0}
         if not changed:
             break
         values.update(changed)
-    unplayable = unreadable | {name: _("line {line}: the move cannot be played with the numbers found: {why}").format(line=stop[0], why=stop[1]) for name, stop in stops.items() if stop}
-    return finding(each, unplayable, values, every, rounds, answers)
+    return rounds, each, stops
+
+
+def _choose(sources, trials, values: dict, named: dict, options: dict, accept, reader) -> dict[str, list[str]]:
+    """The names the checkpoints tell (a building token's house type), one at a time, the
+    others as they are: for each choice, the number that goes with it (the token's points)
+    is set where the most checkpoint figures agree, and the choices under which the most
+    agree are kept (`named` and `values` take the first of them where the one in use is not
+    among them). A pass is made again while a name changes, so that two names wrong at once
+    are both put right. Only a name whose choices the checkpoints tell apart is listed."""
+    allowed: dict[str, list[str]] = {}
+    for _pass in range(PASSES):
+        changed = False
+        for address, choices in options.items():
+            scores = {choice: _agreeing(sources, trials, values, {**named, address: choice}, reader.companions(address), accept, reader) for choice in choices}
+            most = max(agree for agree, _numbers in scores.values())
+            best = [choice for choice in choices if scores[choice][0] == most]
+            if len(best) == len(choices):
+                allowed.pop(address, None)
+                continue
+            allowed[address] = best
+            if named[address] not in best:
+                named[address] = best[0]
+                values.update(scores[best[0]][1])
+                changed = True
+        if not changed:
+            break
+    return allowed
+
+
+def _agreeing(sources, trials, values: dict, fixed: dict, companions: set, accept, reader) -> tuple[int, dict]:
+    """How many checkpoint figures of the records agree with the names `fixed` and the numbers
+    `values`, the one number of `companions` set where the most agree; and that number."""
+    pairs: list[tuple[int, int]] = []  # (written - ours, change per unit of the companion)
+    address = next(iter(companions & set(values)), None)
+    for source in sources:
+        base = _run(source, trials, {**fixed, **values}, accept, reader)
+        if base is None:
+            continue
+        step = _difference(source, trials, {**fixed, **values}, address, values[address], base, accept, reader) if address else {}
+        pairs += [(written - ours, step.get(key, 0)) for key, (_line, written, ours) in base.readings.items()]
+    if address is None:
+        return sum(1 for gap, _d in pairs if gap == 0), {}
+    used = values[address] if _whole(values[address]) else 0
+    tried = Counter(used + gap // d for gap, d in pairs if d and gap % d == 0 and used + gap // d >= 0)
+    tried[used] += 0
+    best, agree = used, -1
+    for number in sorted(tried):
+        count = sum(1 for gap, d in pairs if gap == d * (number - used))
+        if count > agree:
+            best, agree = number, count
+    return agree, {address: best}
