@@ -28,6 +28,13 @@ states it proves it.
 Which figures are read comes from what each game's figures are: Hamburgum's money and
 prestige until the game is over (the final sales and the prestige bought are not sums of the
 numbers), The Speicherstadt's points at any time, the result included.
+
+A name asked in the box (the house type a Hamburgum church's building token counts) is no
+number to solve for: each choice is tried in turn, with the token's points set where the
+most checkpoint figures agree, and the choices under which the most agree are kept; the
+numbers are then worked out again with them. A number found under a name the checkpoints
+leave open is said to rest on it. The city map (sites and brown lines) is not learnt: no
+checkpoint figure counts it.
 """
 
 from __future__ import annotations
