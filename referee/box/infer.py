@@ -37,7 +37,7 @@ from typing import Any
 from referee.box.template import write_box
 from referee.errors import RecordError, UsageError, Violation
 from referee.games.base import Trace
-from referee.i18n import _
+from referee.i18n import _, localized
 from referee.notation.parser import Checkpoint, Move, Ruling, decode, game_of, parse
 from referee.terminal import readable_name, visible
 
@@ -299,7 +299,7 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
                 try:
                     each[name] = equations(game, text, name, pinned)
                 except RecordError as exc:
-                    unplayable[name] = _("line {line}: {message}").format(line=exc.pos.line if exc.pos else "?", message=exc.message)
+                    unplayable[name] = _("line {line}: {message}").format(line=exc.pos.line if exc.pos else "?", message=localized(exc.message))
             # the records taken together, their earliest checkpoints first; one that clashes
             # with those before it (it may follow the numbers in other ways too, as a Levy
             # follows where the city marker stands) waits for a later round
@@ -402,4 +402,4 @@ def _read(path: str) -> tuple[str, str]:
     try:
         return decode(data), readable_name(name)
     except RecordError as exc:
-        raise UsageError(f"{readable_name(name)}: {exc.message}") from None
+        raise UsageError(f"{readable_name(name)}: {localized(exc.message)}") from None

@@ -50,7 +50,7 @@ import referee
 from referee.box.infer import ROUNDS, Equation, finding, interleaved, solve
 from referee.box.questions import questions
 from referee.errors import SpecError
-from referee.i18n import _
+from referee.i18n import _, localized
 
 PASSES = 3  # passes over the names at most
 STATED = "stated"  # the figure of an equation that is a number the record writes itself
@@ -147,7 +147,7 @@ def replay(game, record, accept, reader: Reader) -> Run:
             try:
                 why = _played(position, entry, ruling, accept)
             except referee.RecordError as exc:  # a move the game cannot read in this position
-                why = str(exc.message)
+                why = str(localized(exc.message))
             if why is not None:
                 out.stopped, out.stopped_stating = (entry.pos.line, why), [a for a, _n in stated]
                 return out
@@ -198,7 +198,7 @@ def _played(position, move, ruling, accept) -> str | None:
     outcome = position.apply(move, accept, carry_on=True)
     if outcome.played:
         return None
-    why = next((str(d.message) for d in outcome.diagnostics if d.severity == "error"), "")
+    why = next((str(localized(d.message)) for d in outcome.diagnostics if d.severity == "error"), "")
     if broken is None:
         return why
     try:
@@ -375,7 +375,7 @@ def learn(game_name: str, records: list[tuple[str, str]], variants, base, answer
         try:
             record, _game = referee.read_record(text, name, wanted)
         except referee.RecordError as exc:
-            unreadable[name] = _("line {line}: {message}").format(line=exc.pos.line, message=exc.message)
+            unreadable[name] = _("line {line}: {message}").format(line=exc.pos.line, message=localized(exc.message))
             continue
         sources.append(Source(name, record, wanted))
     accept = referee.read_entry(base, "ruling accept")
