@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from referee.box.command import choices, relation
 from referee.box.infer import equations, infer
 from referee.box.questions import ASKED, questions
 from referee.box.template import write_box
@@ -195,17 +196,23 @@ def secret_games(tmp_path_factory):
     for q in questions(spec):
         if re.fullmatch(r"structures:structures\.[a-z-]+\.printed\.(cost|city|player(\.[a-z]+)?)", q.address) and isinstance(q.standin, int):
             secret[q.address] = max(1, q.standin + rng.choice([-2, -1, 1, 2]))
+    return played_with(folder, "canterbury", secret, ((3, 11), (4, 12), (2, 13))), secret
+
+
+def played_with(folder: Path, game: str, secret: dict, games) -> list[Path]:
+    """Random games of `game` played with the box file `secret` in use, their checkpoints
+    written from it: (players, seed) for each."""
     config = folder / "config"
-    (config / "referee" / "box").mkdir(parents=True)
-    write_box(config / "referee" / "box" / "canterbury.yaml", "canterbury", secret)
+    (config / "referee" / "box").mkdir(parents=True, exist_ok=True)
+    write_box(config / "referee" / "box" / f"{game}.yaml", game, secret)
+    records = []
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CONFIG_HOME", str(config))
-        records = []
-        for players, seed in ((3, 11), (4, 12), (2, 13)):
-            path = folder / f"game-{players}p.log"
-            path.write_text(play_game("canterbury", players, seed), encoding="utf-8")
+        for players, seed in games:
+            path = folder / f"{game}-{players}p-{seed}.log"
+            path.write_text(play_game(game, players, seed), encoding="utf-8")
             records.append(path)
-    return records, secret
+    return records
 
 
 def test_the_inference_recovers_the_secret_numbers(secret_games, config):
@@ -255,10 +262,185 @@ def test_a_record_that_no_numbers_satisfy_is_refused(secret_games, config, tmp_p
     assert str(i + 1) in out.split(f"{broken}: refused:")[1].splitlines()[0]
 
 
-def test_the_inference_is_for_games_whose_moves_add_printed_numbers(config):
+# Hamburgum's church table, depot prices and a citizen token, other than the stand-ins
+HAMBURG_SECRET = {
+    "churches:completion_bonus.2": 9,
+    "churches:completion_bonus.3": 2,
+    "market:materials_price.totals.2": 40,
+    "market:materials_price.totals.4": 140,
+    "churches:churches.michaelis.citizen.points": 4,
+}
+# and building tokens that count other houses than the stand-ins say
+HAMBURG_NAMES = {
+    "churches:churches.nikolai.building.house": "weaving-mill",
+    "churches:churches.jacobi.building.house": "office",
+    "churches:churches.petri.building.house": "captain",
+}
+FIRE_SECRET = {"B": 3, "C": 1, "D": 6, "E": 2}  # the points of the fires `play` deals
+
+
+@pytest.fixture(scope="module")
+def hamburg_record(tmp_path_factory):
+    (record,) = played_with(tmp_path_factory.mktemp("hamburg"), "hamburgum", HAMBURG_SECRET | HAMBURG_NAMES, ((3, 11),))
+    return record
+
+
+@pytest.fixture(scope="module")
+def fire_records(tmp_path_factory):
+    """Speicherstadt games whose fires were dealt with secret points, and the same records
+    with the points taken off every fire revealed: only the point checkpoints tell them."""
+    folder = tmp_path_factory.mktemp("fires")
+    records = played_with(folder, "speicherstadt", {"cards:types.fire.play_points": FIRE_SECRET}, ((3, 11), (4, 12)))
+    bare = []
+    for record in records:
+        text = record.read_text(encoding="utf-8")
+        assert re.search(r"(?m)^reveal fire \d+$", text)
+        path = record.with_name("bare-" + record.name)
+        path.write_text(re.sub(r"(?m)^reveal fire \d+$", "reveal fire", text), encoding="utf-8")
+        bare.append(path)
+    return records, bare
+
+
+def fire_faces() -> dict[str, str]:
+    """The address of each fire card's points, by the season of the card."""
+    faces = load_game("speicherstadt", box=False).spec.get("cards:types.fire.faces")
+    return {f"cards:types.fire.faces.{i}.points": face["season"] for i, face in enumerate(faces)}
+
+
+def test_the_hamburg_inference_recovers_the_secret_numbers(hamburg_record, config):
+    found = infer("hamburgum", [str(hamburg_record)])
+    assert not found.refused and not found.conflict
+    assert set(HAMBURG_SECRET) <= set(found.values)
+    standins = load_game("hamburgum", box=False).spec
+    for address, value in found.values.items():
+        if address not in found.assumed:
+            assert value == HAMBURG_SECRET.get(address, standins.get(address)), address
+        assert found.proofs[address] and all(e.file == str(hamburg_record) for e in found.proofs[address])
+    # the house type a scored building token counts: the stand-in is put right, and a number
+    # that rests on a house type the checkpoints leave open says so
+    nikolai = "churches:churches.nikolai.building.house"
+    assert HAMBURG_NAMES[nikolai] in found.named[nikolai] and standins.get(nikolai) not in found.named[nikolai]
+    for number, (name, _choice) in found.assumed.items():
+        assert number == name.replace(".house", ".points") and len(found.named.get(name, [1, 2])) != 1
+
+
+def test_the_hamburg_report_names_each_number_with_its_lines_and_how_many_agree(hamburg_record, config, tmp_path):
+    out_file = tmp_path / "learnt.yaml"
+    code, out, _ = run("box", "hamburgum", "--infer", str(hamburg_record), "-o", str(out_file))
+    assert code == 0
+    found = re.search(rf"^  market:materials_price\.totals\.2 = 40  \(stand-in 50; from {re.escape(str(hamburg_record))} lines? [\d, ]+; (\d+) more checkpoint figures? agrees?\)$", out, re.M)
+    assert found and int(found.group(1)) > 0
+    learnt = yaml.safe_load(out_file.read_text(encoding="utf-8"))["answers"]
+    assert all(learnt[a] == v for a, v in HAMBURG_SECRET.items())
+    assert "names the checkpoints tell apart" in out and re.search(r"; if churches:churches\.\w+\.building\.house is [\w-]+; from ", out)
+    for number in re.findall(r"^  (churches:churches\.\w+\.building\.points) = \d+  \([^)]*; if ", out, re.M):
+        assert learnt[number] is None  # a number resting on a house type left open is not written in
+
+
+def test_a_hamburg_checkpoint_no_numbers_satisfy_is_refused_at_its_line(hamburg_record, config, tmp_path):
+    lines = hamburg_record.read_text(encoding="utf-8").splitlines()
+    checks = [i for i, line in enumerate(lines) if re.match(r"check \w+: money \d+", line)]
+    i = checks[len(checks) // 2]
+    lines[i] = re.sub(r"money (\d+)", lambda m: f"money {int(m.group(1)) + 10}", lines[i], count=1)
+    broken = tmp_path / "broken.log"
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run("box", "hamburgum", "--infer", str(broken))
+    assert code == 1
+    why = out.split(f"{broken}: refused: no printed numbers satisfy its checkpoints on lines ")[1].splitlines()[0]
+    assert str(i + 1) in why.replace(",", " ").split()
+
+
+def test_fire_points_are_recovered_from_the_point_checkpoints_alone(fire_records, config):
+    _, bare = fire_records
+    found = infer("speicherstadt", [str(p) for p in bare])
+    assert not found.refused and not found.conflict
+    faces = fire_faces()
+    assert {a: FIRE_SECRET[faces[a]] for a in faces} == found.values
+    for address in found.values:  # proved by what the table wrote, not by a reveal
+        for proof in found.proofs[address]:
+            line = Path(proof.file).read_text(encoding="utf-8").splitlines()[proof.line - 1]
+            assert line.startswith(("check ", "result ")), line
+
+
+def test_a_box_file_that_says_otherwise_is_named_beside_the_number_found(fire_records, config, tmp_path):
+    _, bare = fire_records
+    first = next(a for a, season in fire_faces().items() if season == "B")
+    box = tmp_path / "box.yaml"
+    write_box(box, "speicherstadt", {first: 5})
+    run("box", "speicherstadt", "--use", str(box))
+    code, out, _ = run("box", "speicherstadt", "--infer", str(bare[0]))
+    assert code == 0 and f"  {first} = {FIRE_SECRET['B']}  (no stand-in; your box says 5; from " in out
+
+
+def test_fire_points_the_checkpoints_do_not_tell_are_not_proposed(fire_records, config, tmp_path):
+    _, bare = fire_records
+    lines = bare[0].read_text(encoding="utf-8").splitlines()
+    quiet = tmp_path / "no-points.log"
+    quiet.write_text("\n".join(line for line in lines if not line.startswith(("check ", "result "))) + "\n", encoding="utf-8")
+    out_file = tmp_path / "learnt.yaml"
+    code, out, _ = run("box", "speicherstadt", "--infer", str(quiet), "-o", str(out_file))
+    assert code == 0
+    assert "nothing determined" in out and "determined by the checkpoints" not in out
+    assert all(a in out for a in fire_faces())  # each named as not told
+    assert not out_file.exists()
+
+
+def test_records_that_state_different_fire_points_contradict_each_other(fire_records, config):
+    records, _ = fire_records
+    sample = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"  # its first fire shows 2, the secret 3
+    code, out, _ = run("box", "speicherstadt", "--infer", str(records[0]), str(sample))
+    assert code == 1
+    clash = out.split("no printed numbers satisfy these checkpoints together: ")[1]
+    assert str(records[0]) in clash and str(sample) in clash
+
+
+def test_the_inference_speaks_the_language_asked(fire_records, config):
+    _, bare = fire_records
+    code, out, _ = referee_env(["box", "speicherstadt", "--infer", str(bare[0])], {"LANG": "hu_HU.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""})
+    assert code == 0 and "az ellenőrzőpontokból meghatározva (4):" in out and "jegyzőkönyv beolvasva" in out
+    code, out, _ = run("box", "speicherstadt", "--infer", str(bare[0]), "--lang", "hu")
+    assert code == 0 and "az ellenőrzőpontokból meghatározva (4):" in out
+    code, out, _ = run("box", "hamburgum", "--show", "--lang", "de")
+    assert code == 0 and "keine Schachteldatei in Gebrauch" in out
+    code, out, _ = run("box", "hamburgum", "--lang", "hu")
+    assert "# Civitas Hamburgum: a saját doboz számai." in out and "(helyettesítő: ismeretlen)" in out
+    code, out, _ = run("box", "canterbury", "--interactive", "--lang", "de", stdin="viele\nquit\n")
+    assert code == 0 and "abgelehnt:" in out
+
+
+def referee_env(argv: list[str], env: dict) -> tuple[int, str, str]:
+    result = referee(*argv, env=env)
+    return result.returncode, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    "game, text",
+    [
+        ("hamburgum", '[Game "hamburgum"]\n[Players "red, blue"]\nred: frobnicate\n'),
+        ("hamburgum", '[Game "canterbury"]\n[Players "blue, red"]\n'),
+        ("speicherstadt", ""),
+        ("speicherstadt", "\x00\x1b[2J not a record"),
+        ("speicherstadt", '[Game "speicherstadt"]\n[Players "beige, orange"]\ncheck nobody: points 3\nresult beige 99999999999999999999\n'),
+    ],
+)
+def test_no_traceback_on_records_that_teach_nothing(game, text, config, tmp_path):
+    path = tmp_path / "bad\x1b.log"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("box", game, "--infer", str(path))
+    assert code in (1, 2, 3), (code, err)
+    assert "Traceback" not in out + err and "internal error" not in err
+    assert "\x1b" not in out + err  # the file's name and text shown escaped
+    assert (out if code == 1 else err).strip()
+
+
+def test_fire_points_a_record_writes_are_read_as_the_lines_that_prove_them(config):
     record = ROOT / "specs" / "speicherstadt" / "examples" / "sample-3p.log"
-    code, _, err = run("box", "speicherstadt", "--infer", str(record))
-    assert code == 2 and "Canterbury" in err
+    found = infer("speicherstadt", [str(record)])
+    lines = record.read_text(encoding="utf-8").splitlines()
+    for address, value in found.values.items():
+        (proof,) = found.proofs[address]
+        assert lines[proof.line - 1].strip() == f"reveal fire {value}", address
+    assert len(found.values) == 4 and not found.refused
 
 
 # --- the Hamburg map, by sites and lines --------------------------------------------------------
@@ -313,6 +495,11 @@ def test_the_solver_names_the_lines_behind_each_value_and_what_is_left_open():
     assert found.contradiction is None
     assert found.values == {"a": 2, "b": 3}
     assert found.proofs == {"a": [0, 1], "b": [0, 1]}
+    # what is left open is said in whole numbers: 2a + b = 7, c + d = 4 and 2c - e = 5
+    relations = solve([eq(1, 7, a=2, b=1), eq(3, 4, c=1, d=1), eq(4, 5, c=2, e=-1)], {}).relations
+    assert {relation(*row)[0] for row in relations} == {"2 × a + b = 7", "2 × c - e = 5", "2 × d + e = 3"}
+    assert choices({"a": 2, "b": 1}, 7) == "(a, b) = (0, 7), (1, 5), (2, 3), (3, 1)"
+    assert choices({"a": 2, "b": 1}, 70) == choices({"c": 2, "e": -1}, 5) == ""  # too many ways; no bound
 
 
 def test_the_solver_refuses_lines_no_whole_numbers_satisfy():

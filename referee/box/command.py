@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import locale
-import os
+from fractions import Fraction
+from math import lcm
 from pathlib import Path
 
-from referee.box.questions import LANGUAGES, questions
+from referee.box.questions import questions
 from referee.errors import EXIT_OK, EXIT_VIOLATION, UsageError
+from referee.i18n import _, ngettext
 from referee.terminal import readable_name, visible
 
 PROOF_LINES = 6  # the checkpoints named for one value; more are counted
@@ -18,16 +19,7 @@ def language(chosen: str | None) -> str:
     locale when it is one of ours, or English."""
     from referee.i18n import current
 
-    if chosen:
-        return chosen
-    return current()
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(name)
-        if value:
-            code = value.split("_")[0].split(".")[0].lower()
-            return code if code in LANGUAGES else "en"
-    code = (locale.getlocale()[0] or "en").split("_")[0].lower()
-    return code if code in LANGUAGES else "en"
+    return chosen or current()
 
 
 def run(args, say, verdict) -> int:
@@ -40,7 +32,7 @@ def run(args, say, verdict) -> int:
     if not available_games():
         raise no_games()
     if game not in available_games():
-        raise UsageError(f"unknown game {game!r}; games: {', '.join(available_games())}")
+        raise UsageError(_("unknown game {game}; games: {games}").format(game=visible(repr(game)), games=", ".join(available_games())))
     lang = language(None)
     if args.use:
         lines, code = keep.use(game, Path(args.use)), EXIT_OK
@@ -84,7 +76,7 @@ def write_or_say(text: str, out: str | None, say) -> int:
         try:
             Path(out).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UsageError(f"cannot write {readable_name(out)}: {exc.strerror or exc}") from None
+            raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(out), reason=exc.strerror or exc)) from None
     else:
         say(text, end="")
     return EXIT_OK
@@ -98,53 +90,140 @@ def proved(proof) -> str:
     parts = []
     for name, numbers in by_file.items():
         numbers = sorted(set(numbers))
-        shown_lines = ", ".join(map(str, numbers[:PROOF_LINES])) + (f" and {len(numbers) - PROOF_LINES} more" if len(numbers) > PROOF_LINES else "")
-        parts.append(f"{visible(name)} line{'s' if len(numbers) > 1 else ''} {shown_lines}")
+        shown_lines = ", ".join(map(str, numbers[:PROOF_LINES]))
+        if len(numbers) > PROOF_LINES:
+            shown_lines = _("{lines} and {n} more").format(lines=shown_lines, n=len(numbers) - PROOF_LINES)
+        parts.append(ngettext("{file} line {lines}", "{file} lines {lines}", len(numbers)).format(file=visible(name), lines=shown_lines))
     return "; ".join(parts)
+
+
+def relation(coefficients: dict[str, Fraction], right: Fraction) -> tuple[str, dict[str, int], int]:
+    """A row of what the records say of numbers they leave open, in whole numbers:
+    `2 × a + b = 7`, with its coefficients and right side."""
+    scale = lcm(*(c.denominator for c in coefficients.values()), right.denominator)
+    whole = {a: int(c * scale) for a, c in sorted(coefficients.items())}
+    terms = []
+    for address, c in whole.items():
+        sign = "-" if c < 0 else "+"
+        size = abs(c)
+        term = address if size == 1 else f"{size} × {address}"
+        terms.append(("- " if sign == "-" else "") + term if not terms else f"{sign} {term}")
+    return " ".join(terms) + f" = {int(right * scale)}", whole, int(right * scale)
+
+
+def choices(whole: dict[str, int], right: int, most: int = 8) -> str:
+    """The whole numbers from 0 that satisfy `sum(c * x) = right`, when its coefficients are
+    all above 0 and there are at most `most` ways: `(a, b) = (0, 7), (1, 5)`; else ''."""
+    names = list(whole)
+    if not names or any(c <= 0 for c in whole.values()) or right < 0 or len(names) > 3:
+        return ""
+    found: list[tuple[int, ...]] = []
+
+    def fill(i: int, left: int, chosen: tuple[int, ...]) -> bool:
+        c = whole[names[i]]
+        if i == len(names) - 1:
+            if left % c == 0:
+                found.append((*chosen, left // c))
+            return len(found) <= most
+        return all(fill(i + 1, left - c * x, (*chosen, x)) for x in range(left // c + 1))
+
+    if not fill(0, right, ()) or not found:
+        return ""
+    return f"({', '.join(names)}) = " + ", ".join(f"({', '.join(map(str, f))})" for f in found)
+
+
+def _was(address: str, value: int, shipped, box_answers: dict) -> str:
+    """What the number found is beside the stand-in and the group's box."""
+    from referee.box.template import shown
+
+    standin = shipped.get(address) if shipped.has(address) else None
+    if standin is None:
+        was = _("no stand-in")
+    elif standin == value:
+        was = _("as the stand-in")
+    else:
+        was = _("stand-in {value}").format(value=shown(standin))
+    box = box_answers.get(address)
+    if box is not None and box != value:
+        was = _("{was}; your box says {value}").format(was=was, value=shown(box))
+    return was
+
+
+def _sure(further: int) -> str:
+    """How sure a number found is: the checkpoint figures that read it beyond those it rests on."""
+    if not further:
+        return _("no other checkpoint figure reads it")
+    return ngettext("{n} more checkpoint figure agrees", "{n} more checkpoint figures agree", further).format(n=further)
 
 
 def inferred(game: str, records: list[str], variants: list[str], out: str | None, lang: str) -> tuple[list[str], int]:
     """The report of --infer, and its exit code: 1 when a record is refused or the records
     contradict each other."""
     from referee.box.infer import infer
-    from referee.box.template import shown
     from referee.games import load_game
 
     found = infer(game, records, variants)
     shipped = load_game(game, box=False).spec
     lines = [
-        f"{game}: {len(records)} record{'s' if len(records) != 1 else ''} read, "
-        f"{found.figures} checkpoint figures over the printed numbers, "
-        f"settled in {found.rounds} round{'s' if found.rounds != 1 else ''}"
+        ", ".join(
+            (
+                ngettext("{game}: {n} record read", "{game}: {n} records read", len(records)).format(game=game, n=len(records)),
+                ngettext("{n} checkpoint figure over the printed numbers", "{n} checkpoint figures over the printed numbers", found.figures).format(n=found.figures),
+                ngettext("settled in {n} round", "settled in {n} rounds", found.rounds).format(n=found.rounds),
+            )
+        )
     ]
     if found.values:
-        lines.append(f"determined by the checkpoints ({len(found.values)}):")
+        lines.append(_("determined by the checkpoints ({n}):").format(n=len(found.values)))
         for address, value in sorted(found.values.items()):
+            proof = found.proofs[address]
+            was = _was(address, value, shipped, found.box)
+            if address in found.assumed:
+                name, choice = found.assumed[address]
+                was = _("{was}; if {address} is {value}").format(was=was, address=name, value=choice)
+            lines.append(_("  {address} = {value}  ({was}; from {proof}; {sure})").format(address=address, value=value, was=was, proof=proved(proof), sure=_sure(found.further.get(address, 0))))
+    if found.named:
+        lines.append(_("names the checkpoints tell apart ({n}):").format(n=len(found.named)))
+        for address, fits in sorted(found.named.items()):
             standin = shipped.get(address) if shipped.has(address) else None
-            was = f"stand-in {shown(standin)}" if standin != value else "as the stand-in"
-            box = found.used.get(address)
-            if box != standin and box != value:
-                was += f"; your box says {shown(box)}"
-            lines.append(f"  {address} = {value}  ({was}; from {proved(found.proofs[address])})")
+            if len(fits) == 1:
+                lines.append(_("  {address} = {value}  ({was}; no other choice fits the checkpoints as well)").format(address=address, value=fits[0], was=_was(address, fits[0], shipped, found.box)))
+            else:
+                lines.append(_("  {address}: {values} fit the checkpoints equally well (stand-in {value})").format(address=address, values=", ".join(fits), value=standin))
+    elif not found.refused and not found.conflict:
+        lines.append(_("nothing determined: the checkpoints of these records pin down none of the printed numbers, and no number is proposed"))
     if found.open:
-        lines.append(f"left open: the records read these but do not determine them ({len(found.open)}):")
+        lines.append(_("left open: the records read these but do not determine them ({n}):").format(n=len(found.open)))
         lines += [f"  {a}" for a in found.open]
+        relations = [relation(c, r) for c, r in found.relations if set(c) <= set(found.open)]
+        if relations:
+            lines.append(_("the numbers left open are consistent with the records when:"))
+            for text, whole, right in relations:
+                now = sum(c * _number(found.used.get(a)) for a, c in whole.items())
+                said = _("the numbers in use satisfy it") if now == right else _("the numbers in use give {value}").format(value=now)
+                lines.append(f"  {text}  ({said})")
+                allowed = choices(whole, right)
+                if allowed:
+                    lines.append(_("    whole numbers from 0 that satisfy it: {choices}").format(choices=allowed))
     if found.unread:
-        lines.append(f"not read: no move of the records uses these ({len(found.unread)}): " + ", ".join(found.unread))
+        lines.append(_("not read: no checkpoint of the records depends on these ({n}): {addresses}").format(n=len(found.unread), addresses=", ".join(found.unread)))
     code = EXIT_OK
     for name, why in sorted(found.refused.items()):
-        lines.append(f"{visible(name)}: refused: {visible(why)}")
+        lines.append(_("{file}: refused: {why}").format(file=visible(name), why=visible(why)))
         code = EXIT_VIOLATION
     if found.conflict:
-        lines.append(
-            "the records contradict each other: no printed numbers satisfy these checkpoints together: "
-            + ", ".join(visible(e.where()) for e in found.conflict[:12])
-            + (" ..." if len(found.conflict) > 12 else "")
-        )
+        where = ", ".join(visible(e.where()) for e in found.conflict[:12]) + (" ..." if len(found.conflict) > 12 else "")
+        lines.append(_("the records contradict each other: no printed numbers satisfy these checkpoints together: {lines}").format(lines=where))
         code = EXIT_VIOLATION
-    if out and found.values:
-        write_or_say(template_text(game, lang, found.values), out, lambda *a, **k: None)
-        lines.append(f"wrote {readable_name(out)}: the box template with these numbers filled in; check it, then referee box {game} --use {readable_name(out)}")
-    elif found.values:
-        lines.append(f"(-o FILE writes them into a box template, for referee box {game} --use FILE)")
+    # the template takes what the records tell outright, not a number resting on a name they leave open
+    learnt = {**{a: v for a, v in found.values.items() if a not in found.assumed}, **{a: fits[0] for a, fits in found.named.items() if len(fits) == 1}}
+    if out and learnt:
+        write_or_say(template_text(game, lang, learnt), out, lambda *a, **k: None)
+        lines.append(_("wrote {file}: the box template with these numbers filled in; check it, then referee box {game} --use {file}").format(file=readable_name(out), game=game))
+    elif learnt:
+        lines.append(_("(-o FILE writes them into a box template, for referee box {game} --use FILE)").format(game=game))
     return lines, code
+
+
+def _number(value) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

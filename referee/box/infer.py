@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 import tempfile
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -37,8 +37,9 @@ from typing import Any
 from referee.box.template import write_box
 from referee.errors import RecordError, UsageError, Violation
 from referee.games.base import Trace
+from referee.i18n import _, localized
 from referee.notation.parser import Checkpoint, Move, Ruling, decode, game_of, parse
-from referee.terminal import readable_name
+from referee.terminal import readable_name, visible
 
 ROUNDS = 6  # replays with the numbers found, at most; each round settles what the last one moved
 
@@ -72,6 +73,11 @@ class Finding:
     used: dict[str, Any]  # the value in use at each address (the spec with the group's box)
     rounds: int
     figures: int  # checkpoint figures that the numbers enter
+    further: dict[str, int] = field(default_factory=dict)  # for each number determined, the other checkpoint figures that read it
+    relations: list[tuple[dict[str, Fraction], Fraction]] = field(default_factory=list)  # what the open numbers must satisfy
+    box: dict[str, Any] = field(default_factory=dict)  # the answers of the group's box file in use
+    named: dict[str, list[str]] = field(default_factory=dict)  # a name the checkpoints tell apart -> the choices that fit best
+    assumed: dict[str, tuple[str, str]] = field(default_factory=dict)  # a number found -> the name it rests on, not told, and its choice
 
 
 class Unsupported(UsageError):
@@ -81,7 +87,7 @@ class Unsupported(UsageError):
 def printed_rules(game):
     name = type(game).printed_module
     if not name:
-        raise Unsupported(f"the {game.name} records teach no printed numbers yet: --infer knows Canterbury's builds")
+        raise Unsupported(_("the {game} records teach no printed numbers yet: --infer knows Canterbury, Civitas Hamburgum and The Speicherstadt").format(game=game.name))
     return importlib.import_module(name)
 
 
@@ -150,7 +156,7 @@ def _played(state, move):
         try:
             return accept(state, move, broken, holding=False)[0]
         except Refused as why:
-            raise RecordError(f"the move cannot be played whatever the printed numbers: {why}", move.pos) from None
+            raise RecordError(_("the move cannot be played whatever the printed numbers: {why}").format(why=why), move.pos) from None
 
 
 # --- solving ------------------------------------------------------------------------------
@@ -162,6 +168,7 @@ class Solution:
     proofs: dict[str, list[int]]  # rows (indices into the equations)
     contradiction: list[int] | None  # rows that no values satisfy together
     skipped: list[int]  # rows left out, each contradicting those before it
+    relations: list[tuple[dict[str, Fraction], Fraction]] = field(default_factory=list)  # sum(c * x) = r over open numbers
 
 
 class Elimination:
@@ -192,6 +199,11 @@ class Elimination:
         self.rows.append(row)
         return None
 
+    def relations(self) -> list[tuple[dict[str, Fraction], Fraction]]:
+        """The rows that still hold more than one unknown: what the records say of the numbers
+        they leave open."""
+        return [(dict(c), right) for c, right, _made in self.rows if len(c) > 1]
+
     def values(self) -> tuple[dict[str, Fraction], dict[str, list[int]]]:
         """The values determined (a row with no other unknown left) and the equations of each."""
         values, proofs = {}, {}
@@ -221,7 +233,7 @@ def solve(rows: list[Equation], used: dict[str, Any], skip: bool = False) -> Sol
     for name, value in values.items():
         if value.denominator != 1 or value < 0:
             return Solution({}, {}, proofs[name], skipped)
-    return Solution(values, proofs, None, skipped)
+    return Solution(values, proofs, None, skipped, work.relations())
 
 
 def _subtract(row, pivot, times: Fraction):
@@ -262,11 +274,18 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     for text, name in records:
         found = game_of(text)
         if not found or found[0].strip().lower() != game_name:
-            raise UsageError(f"{name} is not a {game_name} record" + (f" (it is {found[0]!r})" if found else " (no [Game] tag)"))
+            if found:
+                raise UsageError(_("{file} is not a {game} record (it is {other})").format(file=name, game=game_name, other=visible(repr(found[0]))))
+            raise UsageError(_("{file} is not a {game} record (no [Game] tag)").format(file=name, game=game_name))
     base = load_game(game_name, variants)
-    rules = printed_rules(base)
     box = box_in_use(game_name)
     answers = dict(read_answers(box, game_name)) if box else {}
+    if type(base).printed_module is None:
+        from referee.box.learn import learn, learns
+
+        if learns(game_name):
+            return learn(game_name, records, variants, base, answers)
+    rules = printed_rules(base)
     learnt: dict[str, int] = {}
     pinned: set[str] | None = None
     with tempfile.TemporaryDirectory(prefix="referee-infer-") as folder:
@@ -276,15 +295,15 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             used = _values(games[0][1] if games else base, rules.addresses(base))
             each: dict[str, list[Equation]] = {}
             unplayable: dict[str, str] = {}
-            for (text, name), (_, game) in zip(records, games):
+            for (text, name), (_wanted, game) in zip(records, games):
                 try:
                     each[name] = equations(game, text, name, pinned)
                 except RecordError as exc:
-                    unplayable[name] = f"line {exc.pos.line if exc.pos else '?'}: {exc.message}"
+                    unplayable[name] = _("line {line}: {message}").format(line=exc.pos.line if exc.pos else "?", message=localized(exc.message))
             # the records taken together, their earliest checkpoints first; one that clashes
             # with those before it (it may follow the numbers in other ways too, as a Levy
             # follows where the city marker stands) waits for a later round
-            mixed = [eq for _, _, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
+            mixed = interleaved(each)
             if rounds == 1:  # the figures that follow the printed numbers alone come first
                 alone = rules.first(base)
                 mixed = [eq for eq in mixed if (eq.owner, eq.figure) in alone] or mixed
@@ -294,6 +313,12 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
             if not changed and rounds > 1:
                 break
             learnt.update(changed)
+    return finding(each, unplayable, used, rules.addresses(base), rounds, answers)
+
+
+def finding(each: dict[str, list[Equation]], unplayable: dict[str, str], used: dict, every: list[str], rounds: int, box: dict) -> Finding:
+    """What the equations of the last round say: each record alone (refused when no numbers
+    satisfy it), then the records not refused together."""
     refused = dict(unplayable)
     for name, mine in each.items():
         alone = solve(mine, used)
@@ -304,9 +329,28 @@ def infer(game_name: str, paths: list[str], variants=()) -> Finding:
     values = {a: int(v) for a, v in solution.values.items()}
     proofs = {a: [rows[i] for i in solution.proofs[a]] for a in values}
     conflict = [rows[i] for i in solution.contradiction] if solution.contradiction is not None else []
-    read = {a for eq in rows for a, _ in eq.coefficients}
-    every = rules.addresses(base)
-    return Finding(values, proofs, [a for a in every if a in read and a not in values], [a for a in every if a not in read], refused, conflict, used, rounds, sum(1 for eq in rows if eq.coefficients))
+    read = {a for eq in rows for a, _c in eq.coefficients}
+    proof_rows = {a: set(solution.proofs[a]) for a in values}
+    further = {a: sum(1 for i, eq in enumerate(rows) if i not in proof_rows[a] and any(b == a for b, _c in eq.coefficients)) for a in values}
+    return Finding(
+        values,
+        proofs,
+        [a for a in every if a in read and a not in values],
+        [a for a in every if a not in read],
+        refused,
+        conflict,
+        used,
+        rounds,
+        sum(1 for eq in rows if eq.coefficients),
+        further,
+        solution.relations,
+        box,
+    )
+
+
+def interleaved(each: dict[str, list[Equation]]) -> list[Equation]:
+    """The equations of all records, the earliest of each record first."""
+    return [eq for _i, _n, eq in sorted((i, n, eq) for n, mine in enumerate(each.values()) for i, eq in enumerate(mine))]
 
 
 def _pinned(each: dict[str, list[Equation]], first: set, used: dict) -> set[str] | None:
@@ -318,7 +362,7 @@ def _pinned(each: dict[str, list[Equation]], first: set, used: dict) -> set[str]
 
 def _why(rows: list[Equation], contradiction: list[int]) -> str:
     lines = ", ".join(str(rows[i].line) for i in contradiction[:8]) + (" ..." if len(contradiction) > 8 else "")
-    return f"no printed numbers satisfy its checkpoints on lines {lines} together"
+    return _("no printed numbers satisfy its checkpoints on lines {lines} together").format(lines=lines)
 
 
 def _games(game_name: str, records, variants, trial: Path | None, answers: dict) -> list:
@@ -354,8 +398,8 @@ def _read(path: str) -> tuple[str, str]:
     try:
         data, name = read_source(path)
     except OSError as exc:
-        raise UsageError(f"cannot read {readable_name(path)}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot read {path}: {reason}").format(path=readable_name(path), reason=exc.strerror or exc)) from None
     try:
         return decode(data), readable_name(name)
     except RecordError as exc:
-        raise UsageError(f"{readable_name(name)}: {exc.message}") from None
+        raise UsageError(f"{readable_name(name)}: {localized(exc.message)}") from None

@@ -21,6 +21,7 @@ from typing import Any
 from referee.box.questions import Question
 from referee.box.template import shown, write_box
 from referee.errors import EXIT_OK, SpecError
+from referee.i18n import _
 from referee.spec.boxfile import DASH
 from referee.spec.loader import MAX_SPEC_NUMBER
 from referee.terminal import visible
@@ -42,26 +43,26 @@ def read_answer(q: Question, text: str) -> Any:
     if text.lower() in DASH:
         if q.standin is None or isinstance(q.standin, int):
             return "dash"
-        raise Refused("a dash answers only a number the tile may leave out")
+        raise Refused(_("a dash answers only a number the tile may leave out"))
     try:
         value = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise Refused(f"not readable as a value: {str(getattr(exc, 'problem', '') or exc).splitlines()[0]}") from None
+        raise Refused(_("not readable as a value: {why}").format(why=str(getattr(exc, "problem", "") or exc).splitlines()[0])) from None
     standin = q.standin
     if isinstance(standin, bool) or isinstance(value, bool):
         if not isinstance(value, bool) or not isinstance(standin, bool):
-            raise Refused("a yes or no (true or false) is asked for" if isinstance(standin, bool) else "a yes or no is not asked for here")
+            raise Refused(_("a yes or no (true or false) is asked for") if isinstance(standin, bool) else _("a yes or no is not asked for here"))
     elif isinstance(standin, int):
         if not isinstance(value, int):
-            raise Refused("a whole number is asked for")
+            raise Refused(_("a whole number is asked for"))
         if not -MAX_SPEC_NUMBER <= value <= MAX_SPEC_NUMBER:
-            raise Refused(f"numbers lie between -{MAX_SPEC_NUMBER} and {MAX_SPEC_NUMBER}")
+            raise Refused(_("numbers lie between -{most} and {most}").format(most=MAX_SPEC_NUMBER))
     elif isinstance(standin, dict) and not isinstance(value, dict):
-        raise Refused("a table is asked for, as {key: value, ...}")
+        raise Refused(_("a table is asked for, as {{key: value, ...}}").format())
     elif isinstance(standin, list) and not isinstance(value, list):
-        raise Refused("a list is asked for, as [a, b, ...]")
+        raise Refused(_("a list is asked for, as [a, b, ...]"))
     elif isinstance(standin, str) and not isinstance(value, str):
-        raise Refused("a name is asked for")
+        raise Refused(_("a name is asked for"))
     return value
 
 
@@ -83,8 +84,12 @@ def ask(game: str, out: str | None, lang: str, say, verdict) -> int:
         count = 0
         for number, q in enumerate(asked, 1):
             now = f" [{shown(answers[q.address])}]" if q.address in answers else ""
-            standin = "not known" if q.unknown else shown(q.standin)
-            say(f"({number}/{len(asked)}) {visible(q.group)}: {visible(q.text)} (stand-in: {visible(standin)}){now}")
+            standin = _("not known") if q.unknown else shown(q.standin)
+            say(
+                _("({number}/{count}) {group}: {question} (stand-in: {value}){now}").format(
+                    number=number, count=len(asked), group=visible(q.group), question=visible(q.text), value=visible(standin), now=now
+                )
+            )
             while True:
                 text = lines.send(q)
                 if text is None or text.strip().lower() in QUIT:
@@ -92,14 +97,14 @@ def ask(game: str, out: str | None, lang: str, say, verdict) -> int:
                 try:
                     value = read_answer(q, text)
                 except Refused as why:
-                    say(f"  refused: {why}; answer again, blank to skip")
+                    say(_("  refused: {why}; answer again, blank to skip").format(why=why))
                     continue
                 if value is None:
                     break
                 tried = {**answers, q.address: value}
                 problem = _problem(game, trial, tried)
                 if problem:
-                    say(f"  refused: {visible(problem)}; answer again, blank to skip")
+                    say(_("  refused: {why}; answer again, blank to skip").format(why=visible(problem)))
                     continue
                 answers, count = tried, count + 1
                 break
@@ -122,14 +127,14 @@ def _finish(game, answers, out, trial, count, say, verdict, keep) -> int:
     verdict(EXIT_OK)
     if out:
         write_box(Path(out), game, answers)
-        say(f"{count} answered in this session; wrote {visible(out)}: referee box {game} --use {visible(out)} puts it in use")
+        say(_("{n} answered in this session; wrote {file}: referee box {game} --use {file} puts it in use").format(n=count, file=visible(out), game=game))
         return EXIT_OK
     if not answers:
-        say("nothing answered: no box file kept")
+        say(_("nothing answered: no box file kept"))
         return EXIT_OK
     write_box(trial, game, answers)
-    say(f"{count} answered in this session")
-    for line in keep.use(game, trial, "the answers of this session and those kept before"):
+    say(_("{n} answered in this session").format(n=count))
+    for line in keep.use(game, trial, _("the answers of this session and those kept before")):
         say(line)
     return EXIT_OK
 

@@ -11,6 +11,7 @@ from typing import Any
 from referee.box.questions import ASKED, questions
 from referee.box.template import shown
 from referee.errors import UsageError
+from referee.i18n import _, ngettext
 from referee.spec.boxfile import box_in_use, box_path, read_box_bytes
 from referee.spec.loader import iter_uncertain
 from referee.terminal import readable_name
@@ -30,7 +31,7 @@ def use(game: str, source: Path, told: str | None = None) -> list[str]:
     try:
         data = read_box_bytes(source)
     except OSError as exc:
-        raise UsageError(f"cannot read {readable_name(str(source))}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot read {path}: {reason}").format(path=readable_name(str(source)), reason=exc.strerror or exc)) from None
     spec = try_box(game, source).spec
     target = box_path(game)
     try:
@@ -42,12 +43,16 @@ def use(game: str, source: Path, told: str | None = None) -> list[str]:
             os.fsync(out.fileno())
         os.replace(temporary, target)  # whole or not at all: a command never reads half a file
     except OSError as exc:
-        raise UsageError(f"cannot write {readable_name(str(target))}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(str(target)), reason=exc.strerror or exc)) from None
     left = sum(1 for _ in iter_uncertain(spec, ASKED))
+    answered = len(spec.box_replaced)
     return [
-        f"{game}: box file in use: {readable_name(str(target))} ({told or 'copied from ' + readable_name(str(source))})",
-        f"  {len(spec.box_replaced)} value{'s' if len(spec.box_replaced) != 1 else ''} answered; {left} provisional or unknown value{'s' if left != 1 else ''} left open",
-        f"  every command now uses it for {game}; referee box {game} --show lists what it changed",
+        _("{game}: box file in use: {path} ({whence})").format(game=game, path=readable_name(str(target)), whence=told or _("copied from {path}").format(path=readable_name(str(source)))),
+        "  "
+        + ngettext("{n} value answered", "{n} values answered", answered).format(n=answered)
+        + "; "
+        + ngettext("{n} provisional or unknown value left open", "{n} provisional or unknown values left open", left).format(n=left),
+        _("  every command now uses it for {game}; referee box {game} --show lists what it changed").format(game=game),
     ]
 
 
@@ -59,34 +64,38 @@ def show(game: str, lang: str = "en") -> list[str]:
     if path is None:
         shipped = load_game(game, box=False).spec
         open_ = sum(1 for _ in iter_uncertain(shipped, ASKED))
-        return [f"{game}: no box file in use (it would be {readable_name(str(box_path(game)))}); {open_} provisional or unknown values use their stand-ins. referee box {game} writes the questions."]
+        return [
+            _("{game}: no box file in use (it would be {path}); {n} provisional or unknown values use their stand-ins. referee box {game} writes the questions.").format(
+                game=game, path=readable_name(str(box_path(game))), n=open_
+            )
+        ]
     spec = load_game(game).spec
-    out = [f"{game}: box file in use: {readable_name(str(path))}"]
+    out = [_("{game}: box file in use: {path}").format(game=game, path=readable_name(str(path)))]
     changed = [(a, old, spec.get(a)) for a, old in sorted(spec.box_replaced.items())]
     differ = [(a, old, new) for a, old, new in changed if old != new]
-    out.append(f"  {len(changed)} value{'s' if len(changed) != 1 else ''} answered, {len(differ)} of them different from the stand-in:")
+    out.append("  " + ngettext("{n} value answered", "{n} values answered", len(changed)).format(n=len(changed)) + ", " + _("{n} of them different from the stand-in:").format(n=len(differ)))
     for address, old, new in changed:
-        mark = "changed" if old != new else "same   "
-        out.append(f"  {mark} {address}: {_short(old)} -> {_short(new)}")
+        line = _("  changed {address}: {old} -> {new}") if old != new else _("  same    {address}: {old} -> {new}")
+        out.append(line.format(address=address, old=_short(old), new=_short(new)))
     left = [q for q in questions(spec, lang)]
     if left:
-        out.append(f"  still open ({len(left)}): " + ", ".join(q.address for q in left[:12]) + (" ..." if len(left) > 12 else ""))
+        out.append(_("  still open ({n}): {addresses}").format(n=len(left), addresses=", ".join(q.address for q in left[:12]) + (" ..." if len(left) > 12 else "")))
     else:
-        out.append("  nothing left open: every provisional and unknown value is answered")
+        out.append(_("  nothing left open: every provisional and unknown value is answered"))
     return out
 
 
 def forget(game: str) -> list[str]:
     path = box_in_use(game)
     if path is None:
-        return [f"{game}: no box file in use"]
+        return [_("{game}: no box file in use").format(game=game)]
     try:
         path.unlink()
     except OSError as exc:
-        raise UsageError(f"cannot remove {readable_name(str(path))}: {exc.strerror or exc}") from None
-    return [f"{game}: box file removed ({readable_name(str(path))}); the stand-ins are used again"]
+        raise UsageError(_("cannot remove {path}: {reason}").format(path=readable_name(str(path)), reason=exc.strerror or exc)) from None
+    return [_("{game}: box file removed ({path}); the stand-ins are used again").format(game=game, path=readable_name(str(path)))]
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    text = "not known" if value is None else shown(value)
+    text = _("not known") if value is None else shown(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

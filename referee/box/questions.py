@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.i18n import _
 from referee.spec.loader import Spec, iter_uncertain, read_yaml, specs_root, validate_against_schema
 
 ASKED = ("provisional", "unknown")
@@ -152,7 +153,7 @@ def _name(spec: Spec, pattern: str, stars: tuple, lang: str) -> str:
 def _text(spec: Spec, data: dict, address: str, lang: str) -> str:
     entry = _matching(data.get("questions", ()), address, whole=True)
     if entry is None:
-        return f"the value of {address} in your box"
+        return _("the value of {address} in your box").format(address=address)
     return _fill(spec, data, entry["text"].get(lang) or entry["text"]["en"], entry, lang)
 
 

@@ -12,30 +12,18 @@ import json
 from typing import Any
 
 from referee.box.questions import Question
+from referee.i18n import _, speaking
 from referee.terminal import visible
 
-HEAD = {
-    "en": (
+
+def head() -> str:
+    """The comment at the top of a template, in the language in use."""
+    return _(
         "{title}: the numbers of your own box.\n"
         "Answer what your box shows after each question's address; leave an answer blank when you\n"
         "cannot tell (the referee keeps its stand-in and says so). Then: referee box {game} --use FILE\n"
         "Tables and lists are written as YAML: {{1: 3, 2: 5}} or [5, 5, 6]."
-    ),
-    "hu": (
-        "{title}: a saját doboz számai.\n"
-        "Írja be, amit a doboz mutat, az egyes kérdések címe után; hagyja üresen, amit nem tud eldönteni\n"
-        "(a bíró a helyettesítő értéket használja, és jelzi). Utána: referee box {game} --use FÁJL\n"
-        "Táblázatok és listák YAML-ként: {{1: 3, 2: 5}} vagy [5, 5, 6]."
-    ),
-    "de": (
-        "{title}: die Zahlen der eigenen Schachtel.\n"
-        "Tragen Sie hinter der Adresse jeder Frage ein, was Ihre Schachtel zeigt; lassen Sie offen, was Sie\n"
-        "nicht erkennen (der Schiedsrichter behält den Ersatzwert und sagt es). Dann: referee box {game} --use DATEI\n"
-        "Tabellen und Listen als YAML: {{1: 3, 2: 5}} oder [5, 5, 6]."
-    ),
-}
-STANDIN = {"en": "stand-in", "hu": "helyettesítő", "de": "Ersatzwert"}
-NOT_KNOWN = {"en": "not known", "hu": "nem ismert", "de": "nicht bekannt"}
+    )
 
 
 def shown(value: Any) -> str:
@@ -47,15 +35,20 @@ def shown(value: Any) -> str:
 
 def template(game: str, title: str, asked: list[Question], answers: dict[str, Any], lang: str = "en") -> str:
     """The template text; `answers` (a box file in use) fills in what the group has answered."""
-    lines = [f"# {line}" if line else "#" for line in HEAD.get(lang, HEAD["en"]).format(title=title, game=game).split("\n")]
+    with speaking(lang):
+        return _template(game, title, asked, answers)
+
+
+def _template(game: str, title: str, asked: list[Question], answers: dict[str, Any]) -> str:
+    lines = [f"# {line}" if line else "#" for line in head().format(title=title, game=game).split("\n")]
     lines += ["kind: box", f"game: {game}", "answers:"]
     group = None
     for q in asked:
         if q.group != group:
             group = q.group
             lines += ["", f"  # == {_comment(group)} =="]
-        standin = NOT_KNOWN.get(lang, "not known") if q.unknown else shown(q.standin)
-        lines.append(f"  # {_comment(q.text)} ({STANDIN.get(lang, 'stand-in')}: {_comment(standin)})")
+        standin = _("not known") if q.unknown else shown(q.standin)
+        lines.append("  # " + _("{question} (stand-in: {value})").format(question=_comment(q.text), value=_comment(standin)))
         answer = f" {shown(answers[q.address])}" if q.address in answers else ""
         lines.append(f"  {q.address}:{answer}")
     return "\n".join(lines) + "\n"
