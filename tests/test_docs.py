@@ -56,6 +56,12 @@ def test_every_uncertain_value_is_on_the_verify_page(game_pages):
         assert f'<span id="{docs.markdown.verify_anchor(p)}"></span>`specs/{spec.game}/{p.file}.yaml`<br>key `{p.key}`' in verify
 
 
+def test_the_verify_page_offers_learning_numbers_from_records(game_pages):
+    # every game's `referee box GAME --infer` works, so every verify page shows the step
+    spec, pages = game_pages
+    assert f"`referee box {spec.game} --infer *.log -o learnt.yaml`" in pages[f"{spec.game}/verify.md"]
+
+
 def all_names(node):
     if docs.markdown.is_names(node):
         yield node

@@ -25,10 +25,11 @@ STATUS_MEANING = {
 
 def steps(doc: GamePages) -> list[str]:
     """The flow from the box template to every command using the group's numbers."""
+    from referee.box.learn import learns
     from referee.games import game_class
 
     game = doc.spec.game
-    infer = game_class(game).printed_module is not None
+    infer = game_class(game).printed_module is not None or learns(game)
     out = [
         "## Your box's numbers, step by step {#your-box}",
         "",
@@ -49,8 +50,8 @@ def steps(doc: GamePages) -> list[str]:
     if infer:
         out.append(
             f"6. Your records can fill in numbers too: `referee box {game} --infer *.log -o learnt.yaml` reads the "
-            "checkpoints of your records (every build changes its builder's money by the tile's cost and prosperity by "
-            "its points, and the city's prosperity by its city points), solves for the printed numbers they determine, "
+            "checkpoints of your records (each figure a table wrote down depends on the printed numbers the moves used), "
+            "solves for the printed numbers they determine, "
             "names the checkpoint lines that prove each one, lists the numbers the records leave open, and refuses a "
             "record that no numbers can satisfy. Check the proposals, answer the rest, then `--use` the file."
         )
