@@ -45,3 +45,24 @@ def expected(lang: str, text: str) -> str:
         line = t(text[:1].lower() + text[1:-1])
         return line[:1].upper() + line[1:] + "."
     return t(text)
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_the_commands_own_messages_in_the_language_asked(lang, capsys, tmp_path):
+    """Usage errors and reports of the commands themselves (not of argparse) are the catalogue's."""
+    from referee.cli.main import main
+
+    t = translations(lang).gettext
+    record = tmp_path / "game.log"
+    record.write_text('[Game "speicherstadt"]\n[Players "beige, orange"]\n', encoding="utf-8")
+    cases = [
+        (["repair", str(record), "--in-place", "-o", "x.log"], 2, "err", "give either --in-place or -o OUT, not both", {}),
+        (["show", str(record), "--at", "-1"], 2, "err", "--at takes a move number of 0 or more", {}),
+        (["lab", "speicherstadt"], 2, "err", "lab needs --players N", {}),
+        (["repair", str(record)], 0, "err", "{file}: nothing to repair", {"file": record}),
+        (["rule", "purchase-funds"], 0, "out", "referee check says:", {}),
+    ]
+    for args, code, stream, english, values in cases:
+        assert main([*args, "--lang", lang]) == code, args
+        shown = getattr(capsys.readouterr(), stream)
+        assert t(english) != english and t(english).format(**values) in shown, args

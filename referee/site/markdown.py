@@ -8,10 +8,11 @@ import re
 from typing import Any
 
 from referee.errors import SpecError
+from referee.i18n import N_
 from referee.notation.names import folded_forms, spelling
 from referee.spec.loader import Provenance
 
-LANGS = {"en": "English", "de": "German", "hu": "Hungarian"}
+LANGS = {"en": N_("English"), "de": N_("German"), "hu": N_("Hungarian")}
 MAX_INLINE_ITEMS = 12  # longer lists and mappings get a table of their own
 
 
