@@ -404,7 +404,7 @@ def cmd_docs(args) -> int:
     if not args.out.strip():
         raise UsageError(_("--out needs a folder name"))
     try:
-        written = write_docs(Path(args.out))
+        written = write_docs(Path(args.out), cli=build_parser)
     except OSError as exc:
         where = f" ({readable_name(str(exc.filename))})" if exc.filename and str(exc.filename) != args.out else ""
         raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(args.out), reason=exc.strerror or exc) + where) from None
