@@ -38,6 +38,6 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     try:
-        return docs.expand_snippets(markdown)
+        return docs.expand_snippets(markdown, lang=docs.language_of_page(page.file.src_uri))
     except SpecError as exc:
         raise PluginError(f"{page.file.src_uri}: {exc}") from None

@@ -86,6 +86,9 @@ def test_the_built_site_has_the_pages_in_each_language(site):
                 assert (site / game / f"{stem}.{lang}.html").is_file(), (game, stem, lang)
     assert (site / "cli.hu.html").is_file() and (site / "cli.de.html").is_file()
     assert (site / "search" / "search_index.js").is_file()  # the offline plugin's index, read by a script tag
+    for lang in ("hu", "de"):  # a home page in each language, whose games table leads to that language's pages
+        home = (site / f"index.{lang}.html").read_text(encoding="utf-8")
+        assert f'href="speicherstadt/index.{lang}.html"' in home and f'href="speicherstadt/tables.{lang}.html"' in home
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ from referee.site.markdown import LANGS, OWN_NAMES, PAGE_LANGS, DocsError, page_
 from referee.site.tables import GamePages
 from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
 
-__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets"]
+__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets", "language_of_page"]
 
 
 @dataclass
@@ -186,19 +186,21 @@ def nav(pages: list[Page]) -> list:
 
 
 def games_table(data: Path | None = None) -> str:
-    """A table of the games with links to their pages, for the home page."""
+    """A table of the games with links to their pages, for the home page (in the language in
+    use: its links lead to the pages in that language where there are some)."""
     rows = []
+    words = [(_("rules"), "rules"), (_("gallery"), "gallery"), (_("tables"), "tables"), (_("variants"), "variants"), (_("notation"), "notation"), (_("verify"), "verify")]
     for spec in game_specs(data)[1]:
         names, players, game = spec.meta["names"], spec.meta["players"], spec.game
         rows.append(
             [
-                f"[{names['en']}]({game}/index.md)",
+                f"[{names.get(current()) or names['en']}]({game}/{page_file('index')})",
                 *(names.get(lang, "—") for lang in ("de", "hu")),
                 f"{players['min']}–{players['max']}",
-                f"[rules]({game}/rules.md) · [gallery]({game}/gallery.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
+                " · ".join(f"[{word}]({game}/{page_file(stem)})" for word, stem in words),
             ]
         )
-    return table(["Game", LANGS["de"], LANGS["hu"], "Players", "Pages"], rows)
+    return table([_("Game"), _(LANGS["de"]).capitalize(), _(LANGS["hu"]).capitalize(), _("Players"), _("Pages")], rows)
 
 
 def notation_links(data: Path | None = None) -> str:
@@ -210,12 +212,20 @@ SNIPPETS = {"games": games_table, "notation": notation_links}
 SNIPPET = re.compile(r"<!-- referee:([a-z-]+) -->")
 
 
-def expand_snippets(markdown: str, data: Path | None = None) -> str:
-    """Replace `<!-- referee:NAME -->` in a hand-written page by generated Markdown."""
+def expand_snippets(markdown: str, data: Path | None = None, lang: str = "en") -> str:
+    """Replace `<!-- referee:NAME -->` in a hand-written page by generated Markdown, in the
+    page's language `lang`."""
 
     def expand(match: re.Match) -> str:
         if match.group(1) not in SNIPPETS:
             raise DocsError("docs", match.group(0), f"no generated snippet {match.group(1)!r}; known: {', '.join(SNIPPETS)}")
-        return SNIPPETS[match.group(1)](data)
+        with speaking(lang):
+            return SNIPPETS[match.group(1)](data)
 
     return SNIPPET.sub(expand, markdown)
+
+
+def language_of_page(path: str) -> str:
+    """The language of a hand-written page by its file name: index.hu.md is Hungarian."""
+    parts = path.rsplit("/", 1)[-1].split(".")
+    return parts[-2] if len(parts) >= 3 and parts[-2] in PAGE_LANGS else "en"
