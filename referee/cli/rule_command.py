@@ -12,7 +12,7 @@ import difflib
 import textwrap
 
 from referee.errors import UsageError
-from referee.i18n import _, localized
+from referee.i18n import _, current, localized
 from referee.report.diagnostics import rule_link
 from referee.site import counterexamples
 from referee.site.markdown import LANGS
@@ -58,7 +58,8 @@ def describe(spec: Spec, rule: Rule, lang: str = "en") -> list[str]:
     out += wrapped(text)
     out += ["", _("source: {source}").format(source=rule.source) + " · " + _(CHECKED.get(rule.checked, rule.checked))]
     if rule.reading:
-        out += ["", _("how we read it:"), *wrapped(rule.reading, "  ")]
+        heading = _("how we read it:") if current() == "en" else _("how we read it (in English only):")
+        out += ["", heading, *wrapped(rule.reading, "  ")]
     out += worked_example(spec, rule)
     found = counterexamples.load(spec)
     if rule.id in found.by_rule:
