@@ -6,6 +6,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from referee import site as docs
+from referee.cli.arguments import build_parser
 from referee.errors import SpecError
 from referee.games import forget_loaded_data
 
@@ -19,7 +20,7 @@ def on_config(config):
     global _pages, _files
     forget_loaded_data()
     try:
-        _pages = docs.render_site()
+        _pages = docs.render_site(cli=build_parser)  # the command-line reference from the command's own parser
         _files = docs.site_files()
     except SpecError as exc:
         raise PluginError(f"the rulebook pages cannot be rendered: {exc}") from None
@@ -37,6 +38,6 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     try:
-        return docs.expand_snippets(markdown)
+        return docs.expand_snippets(markdown, lang=docs.language_of_page(page.file.src_uri))
     except SpecError as exc:
         raise PluginError(f"{page.file.src_uri}: {exc}") from None

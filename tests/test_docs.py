@@ -8,6 +8,7 @@ import pytest
 
 from referee import site as docs
 from referee.cli import main as cli
+from referee.cli.arguments import build_parser
 from referee.report.diagnostics import rule_link
 from referee.spec.loader import available_games, data_root, iter_uncertain, load_spec
 
@@ -24,7 +25,7 @@ def data_copy(tmp_path):
 
 
 def pages_of(data: Path) -> dict[str, str]:
-    return {page.path: page.text for page in docs.render_site(data)}
+    return {page.path: page.text for page in docs.render_site(data, cli=build_parser)}
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -159,7 +160,7 @@ def test_an_unknown_snippet_in_a_hand_written_page_fails():
 
 
 def test_the_command_line_reference_lists_every_command():
-    page = docs.commandline.render()
+    page = docs.commandline.render(build_parser())
     for command in ("check", "show", "draw", "replay", "moves", "play", "validate", "docs"):
         assert f"## referee {command} {{#{command}}}" in page
     assert "| `--format` | Text for people, json for programs. One of `text`, `json`. Default: `text`. |" in page

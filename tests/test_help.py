@@ -47,18 +47,18 @@ def test_docs_out_is_described_as_a_folder_with_its_default(capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "Render the rulebook pages from the specs" in out
     assert "--out DIR the folder to write the pages into" in out and "default: docs/generated" in out
-    page = commandline.render()
+    page = commandline.render(build_parser())
     row = next(line for line in page.splitlines() if line.startswith("| `--out DIR` |") and "pages" in line)
     assert "folder" in row and row.count("docs/generated") == 1 and "FILE" not in row
 
 
 def test_players_is_described():
-    row = next(line for line in commandline.render().splitlines() if line.startswith("| `--players N` |"))
+    row = next(line for line in commandline.render(build_parser()).splitlines() if line.startswith("| `--players N` |"))
     assert "players" in row.split("|")[2].lower()
 
 
 def test_game_is_written_on_the_page_as_the_command_accepts_it(tmp_path, capsys):
-    row = next(line for line in commandline.render().splitlines() if line.startswith("| `GAME` |"))
+    row = next(line for line in commandline.render(build_parser()).splitlines() if line.startswith("| `GAME` |"))
     assert "speicherstadt, canterbury or hamburgum" in row
     for spelling in ("Speicherstadt", "CANTERBURY", "hamburgum"):
         out = tmp_path / f"{spelling}.log"

@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from referee.i18n import _
+
 IN_FLIGHT_PER_WORKER = 4  # jobs handed out ahead of the one whose result is printed next
 PARENT_CHECK_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
@@ -68,7 +70,7 @@ def _in_processes(work: Callable[[Any], Any], jobs: list, workers: int, lost: Ca
     from multiprocessing.connection import wait
 
     crew: list[_Worker] = []
-    for _ in range(workers):
+    for _worker in range(workers):
         try:
             crew.append(_Worker(work, [worker.pipe for worker in crew]))
         except OSError:  # no more processes to be had (a limit on them): fewer workers
@@ -89,7 +91,7 @@ def _in_processes(work: Callable[[Any], Any], jobs: list, workers: int, lost: Ca
                         busy[worker] = handed
                         handed += 1
                     else:
-                        broken = "a worker process stopped before this file was checked"
+                        broken = _("a worker process stopped before this file was checked")
             if shown in done:
                 yield done.pop(shown)
                 shown += 1
@@ -103,7 +105,7 @@ def _in_processes(work: Callable[[Any], Any], jobs: list, workers: int, lost: Ca
                 try:
                     answer = worker.answer()
                 except (EOFError, OSError):
-                    broken = "a worker process stopped (killed?) before this file was checked"
+                    broken = _("a worker process stopped (killed?) before this file was checked")
                     continue
                 if index is not None:
                     done[index] = _returned(answer)

@@ -33,7 +33,7 @@ read from it with the same checks and messages (the answer to that question is t
 line read). The exit code is check's for the file at the end.""")
 
 
-SERVE_EPILOG = """Open the address it prints in a browser. A new game is started from a form (game, variant,
+SERVE_EPILOG = N_("""Open the address it prints in a browser. A new game is started from a form (game, variant,
 players, start player), or a record of DIR is opened. Each tapped move is checked against
 the rules and appended to the record file, synced to the disk, before any phone is told it
 is kept, so `referee check` and `referee record` read the same file, and a stopped server
@@ -41,7 +41,7 @@ loses nothing. Every phone on a game sees each move within a second.
 
 Bound to this machine (the default), no code is asked. With --host 0.0.0.0 the address of
 the server is printed with its join code and a QR code of both; each game has its own join
-code, shown on its page for the next phone. Stop the server with Ctrl-C."""
+code, shown on its page for the next phone. Stop the server with Ctrl-C.""")
 
 
 SHOW = N_("""Where the game stands: the round and phase, who acts next and what the game waits for,
@@ -54,7 +54,7 @@ Civitas Hamburgum's rondel, harbour and churches, The Speicherstadt's display an
 and every player's figures. Values that rest on a provisional spec value are marked '?'.
 The picture scales to the width of the screen or page it is shown on.""")
 
-LAB = """Simulated games by agents that play, and what they show about the game and its data:
+LAB = N_("""Simulated games by agents that play, and what they show about the game and its data:
 each seat's win rate with its 95% interval, scores, game length, margin of victory, lead
 changes, how often each action, card or structure is chosen and how that goes with winning,
 and the uncertain spec values the games relied on. Every figure comes with its sample size.
@@ -83,14 +83,14 @@ or an existing one (ray start --head; then --ray HEAD:6379, or --ray auto on a n
 'referee lab replay RECORDS... --variant V' checks real records again under a variant and
 lists those whose verdict or winner changes. Exit codes: 0 when every game was played, 2 usage,
 4 a variant or spec the games cannot be played with (or that left a game no legal way on),
-5 internal error (a game the referee could not play; the report counts and names it)."""
+5 internal error (a game the referee could not play; the report counts and names it).""")
 
 REPLAY = N_("""One HTML file that needs nothing else (no network, opens from disk): the record's moves
 beside a picture of the position, each move told in a plain sentence, the left and right arrow
 keys to step, diagnostics at their lines, and a chart of each player's score and money by round.""")
 
 
-BOX = """The numbers of your own box for what no source prints (Canterbury's tile costs and points,
+BOX = N_("""The numbers of your own box for what no source prints (Canterbury's tile costs and points,
 Civitas Hamburgum's city map and church tokens, The Speicherstadt's fire points).
 
   referee box GAME                  the questions, one per value, as a file to fill in (-o FILE)
@@ -102,7 +102,7 @@ Civitas Hamburgum's city map and church tokens, The Speicherstadt's fire points)
 
 The file is kept in the configuration folder ($XDG_CONFIG_HOME/referee/box, or
 ~/.config/referee/box). A record can still name variants on top of it. With --infer, the
-exit code is 1 when a record's checkpoints fit no numbers at all."""
+exit code is 1 when a record's checkpoints fit no numbers at all.""")
 
 
 def _position_options(parser: argparse.ArgumentParser) -> None:
@@ -131,13 +131,13 @@ def processes(text: str) -> int:
     try:
         count = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of processes").format(text=text)) from None
     if count < 1:
-        raise argparse.ArgumentTypeError(f"{count}: give 1 or more processes")
+        raise argparse.ArgumentTypeError(_("{count}: give 1 or more processes").format(count=count))
     return count
 
 
-RULE = """\
+RULE = N_("""\
 Look a rule up by the id a diagnostic names, without a browser: its title and text, its source,
 how the referee checks it, the shortest record that breaks it with what `referee check` says
 about it and the line that passes instead (or why no record can break it), and its link on the
@@ -145,7 +145,7 @@ rulebook site.
 
   referee rule speicherstadt/purchase-funds
   referee rule purchase-funds          (the game may be left out when the id is unique)
-"""
+""")
 
 VARIANT_HELP = N_("a variant by name, or (on the command line only) the path of an overlay file of your own; repeatable")
 FILE_HELP = N_("a game record, or - for standard input")
@@ -170,13 +170,13 @@ def language_asked(argv: list[str]) -> str | None:
     return None
 
 
-REPAIR_EPILOG = """\
+REPAIR_EPILOG = N_("""\
 Each repaired place gets a comment line naming the line it was and what the record wrote there;
 a line left out stays as a comment. The repaired record is checked before it is written: when
 it still breaks a rule (a slip no edit could repair), nothing is written and the problems left
 are listed, with the exit code they give. Exit 0: the repaired record (or the record, when
 nothing needed a repair) was written and is legal.
-"""
+""")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -232,11 +232,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
 
-    fx = command("repair", "write the record with each slip's proposed repair applied, as check --keep-going proposes them", epilog=REPAIR_EPILOG)
-    fx.add_argument("file", metavar="FILE", help=FILE_HELP)
-    fx.add_argument("-o", "--out", metavar="OUT", help="write the repaired record to OUT (default: standard output)")
-    fx.add_argument("--in-place", action="store_true", help="replace FILE itself with the repaired record (FILE is never changed otherwise)")
-    fx.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
+    fx = command("repair", N_("write the record with each slip's proposed repair applied, as check --keep-going proposes them"), epilog=REPAIR_EPILOG)
+    fx.add_argument("file", metavar="FILE", help=_(FILE_HELP))
+    fx.add_argument("-o", "--out", metavar="OUT", help=_("write the repaired record to OUT (default: standard output)"))
+    fx.add_argument("--in-place", action="store_true", help=_("replace FILE itself with the repaired record (FILE is never changed otherwise)"))
+    fx.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
 
     s = command("show", N_("where the game stands after move N: whose turn, the phase, each player's figures, the board"), description=SHOW)
     s.add_argument("file", metavar="FILE", help=_(FILE_HELP))
@@ -275,17 +275,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--start", metavar="C", help=_("the start player's colour in a new record (default: the first seat)"))
     r.add_argument("--variant", action="append", default=[], metavar="V", help=_("variant name or overlay file (repeatable); a new record names the variants in its header"))
 
-    sv = command("serve", "a local web app for the phones at the table: one tap a move, every phone in step", epilog=SERVE_EPILOG)
+    sv = command("serve", N_("a local web app for the phones at the table: one tap a move, every phone in step"), epilog=SERVE_EPILOG)
     sv.add_argument(
-        "--games", metavar="DIR", default=None, help="the folder of record files the app opens and writes (default: referee/games in the user's data folder, e.g. ~/.local/share/referee/games)"
+        "--games", metavar="DIR", default=None, help=_("the folder of record files the app opens and writes (default: referee/games in the user's data folder, e.g. ~/.local/share/referee/games)")
     )
     sv.add_argument(
         "--host",
         metavar="H",
         default="127.0.0.1",
-        help="the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code",
+        help=_("the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code"),
     )
-    sv.add_argument("--port", metavar="P", type=int, default=8765, help="the port to listen on (default: 8765)")
+    sv.add_argument("--port", metavar="P", type=int, default=8765, help=_("the port to listen on (default: 8765)"))
 
     pl = command("play", N_("write a complete random legal game as a record"), epilog=None)
     pl.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: speicherstadt, canterbury or hamburgum"))
@@ -294,20 +294,20 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
     pl.add_argument("--out", metavar="FILE", help=_("write to FILE instead of standard output ('-' is standard output)"))
 
-    lab = command("lab", "simulated games by agents: seat win rates, lengths, margins, choices, with intervals; HTML and JSON", description=LAB, epilog=None)
-    lab.add_argument("game", metavar="GAME", type=game_name, help="the game (speicherstadt, canterbury or hamburgum), or 'replay' to check RECORDS again under --variant")
-    lab.add_argument("records", nargs="*", metavar="RECORDS", help="with 'replay': the game records to check again")
-    lab.add_argument("--players", type=int, metavar="N", help="how many players sit at the table (required for a run)")
-    lab.add_argument("--games", type=int, default=100, metavar="K", help="games to play per side (default: 100)")
-    lab.add_argument("--variant", action="append", default=[], metavar="V", help=VARIANT_HELP)
-    lab.add_argument("--against", action="append", default=None, metavar="BASE", help="compare with this side on the same seeds: a variant (repeatable), or 'none' for the plain rules")
+    lab = command("lab", N_("simulated games by agents: seat win rates, lengths, margins, choices, with intervals; HTML and JSON"), description=LAB, epilog=None)
+    lab.add_argument("game", metavar="GAME", type=game_name, help=_("the game (speicherstadt, canterbury or hamburgum), or 'replay' to check RECORDS again under --variant"))
+    lab.add_argument("records", nargs="*", metavar="RECORDS", help=_("with 'replay': the game records to check again"))
+    lab.add_argument("--players", type=int, metavar="N", help=_("how many players sit at the table (required for a run)"))
+    lab.add_argument("--games", type=int, default=100, metavar="K", help=_("games to play per side (default: 100)"))
+    lab.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
+    lab.add_argument("--against", action="append", default=None, metavar="BASE", help=_("compare with this side on the same seeds: a variant (repeatable), or 'none' for the plain rules"))
     lab.add_argument(
-        "--agent", default="random", metavar="A", help="the agents in seat order, comma-separated (random, greedy, greedy:N, mcts, mcts:N); the last fills the other seats (default: random)"
+        "--agent", default="random", metavar="A", help=_("the agents in seat order, comma-separated (random, greedy, greedy:N, mcts, mcts:N); the last fills the other seats (default: random)")
     )
-    lab.add_argument("--rotate", action="store_true", help="move the agents one seat on for each game, so every agent sits in every seat equally often")
-    lab.add_argument("--seed", type=int, default=1, metavar="S", help="the run's seed: the same seed plays the same games (default: 1)")
-    lab.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help="play games in N local worker processes (default: 1)")
-    lab.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help="play the games on Ray: a local Ray without ADDRESS, else the cluster at ADDRESS ('auto' on a node of one)")
+    lab.add_argument("--rotate", action="store_true", help=_("move the agents one seat on for each game, so every agent sits in every seat equally often"))
+    lab.add_argument("--seed", type=int, default=1, metavar="S", help=_("the run's seed: the same seed plays the same games (default: 1)"))
+    lab.add_argument("-j", "--jobs", type=processes, default=1, metavar="N", help=_("play games in N local worker processes (default: 1)"))
+    lab.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=_("play the games on Ray: a local Ray without ADDRESS, else the cluster at ADDRESS ('auto' on a node of one)"))
     lab.add_argument(
         "--sensitivity",
         nargs="?",
@@ -315,30 +315,30 @@ def build_parser() -> argparse.ArgumentParser:
         const=0.25,
         default=None,
         metavar="SHARE",
-        help="also vary each provisional number the games relied on down and up by SHARE of itself (default 0.25, at least 1), and rank the values by how far the results move",
+        help=_("also vary each provisional number the games relied on down and up by SHARE of itself (default 0.25, at least 1), and rank the values by how far the results move"),
     )
-    lab.add_argument("--sensitivity-games", type=int, default=40, metavar="K", help="games per setting for --sensitivity (default: 40, at most --games)")
-    lab.add_argument("-o", "--out", metavar="REPORT.html", help="write the self-contained HTML report (charts included) to this file")
-    lab.add_argument("--json", metavar="FILE", dest="json_out", help="write the figures (and every game's result) as JSON to FILE")
-    lab.add_argument("--format", choices=("text", "json"), default="text", help="what standard output gets: text for people (default), json for programs")
+    lab.add_argument("--sensitivity-games", type=int, default=40, metavar="K", help=_("games per setting for --sensitivity (default: 40, at most --games)"))
+    lab.add_argument("-o", "--out", metavar="REPORT.html", help=_("write the self-contained HTML report (charts included) to this file"))
+    lab.add_argument("--json", metavar="FILE", dest="json_out", help=_("write the figures (and every game's result) as JSON to FILE"))
+    lab.add_argument("--format", choices=("text", "json"), default="text", help=_("what standard output gets: text for people (default), json for programs"))
 
     v = command("validate", N_("validate every spec and variant (schema, cross-references, totals)"), epilog=None)
     v.add_argument("specdir", nargs="?", metavar="SPECDIR", help=_("a specs directory or one game's directory (default: the bundled specs)"))
     v.add_argument("--provenance", action="store_true", help=_("list every value whose source is less than certain"))
 
-    ru = command("rule", "one rule by its id: its text, the record that breaks it with what check says, the fix, and its page", epilog=None, description=RULE)
-    ru.add_argument("rule", metavar="ID", help="a rule id as a diagnostic names it in error[...], such as speicherstadt/purchase-funds (the game may be left out when only one game has the rule)")
+    ru = command("rule", N_("one rule by its id: its text, the record that breaks it with what check says, the fix, and its page"), epilog=None, description=RULE)
+    ru.add_argument("rule", metavar="ID", help=_("a rule id as a diagnostic names it in error[...], such as speicherstadt/purchase-funds (the game may be left out when only one game has the rule)"))
 
-    b = command("box", "the group's own printed numbers for what no source gives, entered once and used by every command", description=BOX, epilog=None)
-    b.add_argument("game", metavar="GAME", type=game_name, help="the game, in any case: speicherstadt, canterbury or hamburgum")
+    b = command("box", N_("the group's own printed numbers for what no source gives, entered once and used by every command"), description=BOX, epilog=None)
+    b.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: speicherstadt, canterbury or hamburgum"))
     mode = b.add_mutually_exclusive_group()
-    mode.add_argument("--interactive", action="store_true", help="ask the questions one by one and keep the answers (or write them to -o FILE)")
-    mode.add_argument("--use", metavar="FILE", help="check a filled box file and keep it: every command uses it for GAME")
-    mode.add_argument("--show", action="store_true", help="say which box file is in use, what it changed and what is still open")
-    mode.add_argument("--forget", action="store_true", help="stop using the box file of GAME")
-    mode.add_argument("--infer", nargs="+", metavar="RECORDS", help="work out printed numbers from the checkpoints of these records")
-    b.add_argument("-o", "--out", metavar="FILE", help="write the template (or with --infer, the template with the numbers found) to FILE")
-    b.add_argument("--variant", action="append", default=[], metavar="V", help="with --infer: a variant for every record, on top of their own")
+    mode.add_argument("--interactive", action="store_true", help=_("ask the questions one by one and keep the answers (or write them to -o FILE)"))
+    mode.add_argument("--use", metavar="FILE", help=_("check a filled box file and keep it: every command uses it for GAME"))
+    mode.add_argument("--show", action="store_true", help=_("say which box file is in use, what it changed and what is still open"))
+    mode.add_argument("--forget", action="store_true", help=_("stop using the box file of GAME"))
+    mode.add_argument("--infer", nargs="+", metavar="RECORDS", help=_("work out printed numbers from the checkpoints of these records"))
+    b.add_argument("-o", "--out", metavar="FILE", help=_("write the template (or with --infer, the template with the numbers found) to FILE"))
+    b.add_argument("--variant", action="append", default=[], metavar="V", help=_("with --infer: a variant for every record, on top of their own"))
 
     d = command("docs", N_("render the rulebook pages from the specs as Markdown files (mkdocs build makes the site)"), epilog=None)
     d.add_argument(

@@ -107,7 +107,7 @@ def cmd_check(args) -> int:
     from referee.cli.parallel import load_games_of, worth_processes
 
     if "-" in args.files and len(args.files) > 1:
-        raise UsageError("'-' (standard input) cannot be combined with other files")
+        raise UsageError(_("'-' (standard input) cannot be combined with other files"))
     jobs = [(f, args.variant, args.details, args.keep_going, args.format, args.quiet) for f in args.files]
     workers = min(args.jobs, len(jobs), usable_processors())
     if workers > 1 and not worth_processes(args.files):
@@ -165,11 +165,11 @@ def cmd_repair(args) -> int:
     from referee.report.diagnostics import format_diagnostic
 
     if args.in_place and args.out:
-        raise UsageError("give either --in-place or -o OUT, not both")
+        raise UsageError(_("give either --in-place or -o OUT, not both"))
     if args.in_place and args.file == "-":
-        raise UsageError("--in-place needs a file, not standard input")
+        raise UsageError(_("--in-place needs a file, not standard input"))
     if args.out and args.file != "-" and args.out != "-" and _same_file(args.out, args.file):
-        raise UsageError(f"-o {args.out} is the record itself; --in-place replaces the record")
+        raise UsageError(_("-o {out} is the record itself; --in-place replaces the record").format(out=readable_name(args.out)))
     data, name = _read(args.file)
     name = readable_name(name)
     report = check_bytes(data, name, args.variant, keep_going=True)
@@ -182,12 +182,16 @@ def cmd_repair(args) -> int:
     repaired = repaired_text(report.source, report.repairs)
     after = check_bytes(repaired.encode("utf-8"), name, args.variant)
     if after.errors:
-        warn(f"{name}: not written: the repaired record still has {len(after.errors)} problem{'' if len(after.errors) == 1 else 's'}:")
+        problems = len(after.errors)
+        warn(ngettext("{file}: not written: the repaired record still has {n} problem:", "{file}: not written: the repaired record still has {n} problems:", problems).format(file=name, n=problems))
         for d in after.errors:
             warn(format_diagnostic(after, d))
         return after.exit_code
     count = len(report.repairs)
-    warn(f"{name}: {count} repair{'' if count == 1 else 's'}; the repaired record is legal" if count else f"{name}: nothing to repair")
+    if count:
+        warn(ngettext("{file}: {n} repair; the repaired record is legal", "{file}: {n} repairs; the repaired record is legal", count).format(file=name, n=count))
+    else:
+        warn(_("{file}: nothing to repair").format(file=name))
     output.verdict(EXIT_OK)
     if args.in_place:
         _replace(args.file, repaired)
@@ -221,7 +225,7 @@ def _replace(path: str, text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError, UnboundLocalError):
             os.unlink(temporary)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(path), reason=exc.strerror or exc)) from None
 
 
 def cmd_replay(args) -> int:
@@ -316,7 +320,7 @@ def cmd_lab(args) -> int:
 
     if args.game == "replay":
         if not args.records:
-            raise UsageError("lab replay needs the records to check again")
+            raise UsageError(_("lab replay needs the records to check again"))
         data = experiment.replay_records(args.records, args.variant)
         _write_lab_files(args, data, page=None)
         output.verdict(EXIT_OK)
@@ -327,13 +331,13 @@ def cmd_lab(args) -> int:
                 say(line)
         return EXIT_OK
     if args.records:
-        raise UsageError(f"unexpected arguments after the game: {' '.join(args.records)} (records go with 'lab replay')")
+        raise UsageError(_("unexpected arguments after the game: {arguments} (records go with 'lab replay')").format(arguments=" ".join(args.records)))
     if not available_games():
         raise no_games()
     if args.game not in available_games():
-        raise UsageError(f"unknown game {args.game!r}; games: {', '.join(available_games())}, or replay")
+        raise UsageError(_("unknown game {game!r}; games: {games}, or replay").format(game=args.game, games=", ".join(available_games())))
     if args.players is None:
-        raise UsageError("lab needs --players N")
+        raise UsageError(_("lab needs --players N"))
     against = None
     if args.against is not None:
         against = [] if [a.strip().lower() for a in args.against] == ["none"] else args.against
@@ -374,7 +378,7 @@ def _write_lab_files(args, data: dict, page) -> None:
             try:
                 Path(path).write_text(text, encoding="utf-8")
             except OSError as exc:
-                raise UsageError(f"cannot write {readable_name(path)}: {exc.strerror or exc}") from None
+                raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(path), reason=exc.strerror or exc)) from None
 
 
 def cmd_validate(args) -> int:
@@ -398,15 +402,19 @@ def cmd_docs(args) -> int:
     from referee.site import write_docs
 
     if not args.out.strip():
-        raise UsageError("--out needs a folder name")
+        raise UsageError(_("--out needs a folder name"))
     try:
-        written = write_docs(Path(args.out))
+        written = write_docs(Path(args.out), cli=build_parser)
     except OSError as exc:
         where = f" ({readable_name(str(exc.filename))})" if exc.filename and str(exc.filename) != args.out else ""
-        raise UsageError(f"cannot write {readable_name(args.out)}: {exc.strerror or exc}{where}") from None
+        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(args.out), reason=exc.strerror or exc) + where) from None
     output.verdict(EXIT_OK)
     pages = sum(1 for path in written if path.suffix == ".md")
-    say(f"wrote {pages} pages and {len(written) - pages} files beside them (replay pages, pictures, counter-example records) to {readable_name(args.out)}")
+    say(
+        _("wrote {pages} pages and {files} files beside them (replay pages, pictures, counter-example records) to {folder}").format(
+            pages=pages, files=len(written) - pages, folder=readable_name(args.out)
+        )
+    )
     return EXIT_OK
 
 

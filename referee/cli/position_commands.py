@@ -14,9 +14,11 @@ from referee.cli import output
 from referee.cli.output import say, warn
 from referee.engine.positions import Position, find
 from referee.errors import UsageError
+from referee.i18n import _, ngettext
 from referee.pictures.position import draw_position
 from referee.report.diagnostics import format_errors, format_report
 from referee.report.situation import quietly
+from referee.terminal import readable_name
 
 
 def position_of(args, data: bytes, name: str) -> Position:
@@ -24,16 +26,16 @@ def position_of(args, data: bytes, name: str) -> Position:
     when the record or the data allow none."""
     at, line = getattr(args, "at", None), getattr(args, "line", None)
     if at is not None and at < 0:
-        raise UsageError("--at takes a move number of 0 or more")
+        raise UsageError(_("--at takes a move number of 0 or more"))
     if line is not None and line < 1:
-        raise UsageError("--line takes a line number of 1 or more")
+        raise UsageError(_("--line takes a line number of 1 or more"))
     position = find(data, name, args.variant, at=at, line=line)
     report = position.report
     if position.state is None:
         warn(format_report(report))
         return position
     if at is not None and report.moves < at and report.status == "legal":
-        raise UsageError(f"the record has only {report.moves} moves")
+        raise UsageError(ngettext("the record has only {n} move", "the record has only {n} moves", report.moves).format(n=report.moves))
     for shown in format_errors(report):  # why the position stops where it does, in every format
         warn(shown)
     output.verdict(report.exit_code)
@@ -68,7 +70,7 @@ def show(args, data: bytes, name: str) -> int:
     else:
         import yaml
 
-        say(f"{report.name}: state {position.where} ({report.status})")
+        say(_("{file}: state {where} ({status})").format(file=report.name, where=position.where, status=report.status))
         say(yaml.safe_dump(summary["state"], sort_keys=False, allow_unicode=True, width=100).rstrip())
     return report.exit_code
 
@@ -92,7 +94,7 @@ def write(out: str | None, text: str) -> None:
     try:
         Path(out).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(out), reason=exc.strerror or exc)) from None
 
 
 def replay(args, data: bytes, name: str) -> int:

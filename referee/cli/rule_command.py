@@ -12,6 +12,7 @@ import difflib
 import textwrap
 
 from referee.errors import UsageError
+from referee.i18n import _, current, localized
 from referee.report.diagnostics import rule_link
 from referee.site import counterexamples
 from referee.site.markdown import LANGS
@@ -33,11 +34,12 @@ def find_rule(text: str) -> tuple[Spec, Rule]:
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
-        raise UsageError(f"{wanted!r} is a rule of several games: " + ", ".join(r.id for _, r in matches) + "; give the game too")
+        raise UsageError(_("{rule!r} is a rule of several games: {rules}; give the game too").format(rule=wanted, rules=", ".join(r.id for _spec, r in matches)))
     known = [rid for s in specs for rid in s.rules]
     close = difflib.get_close_matches(wanted, known + [rid.split("/", 1)[1] for rid in known], n=3, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; the rules pages list every id, and a diagnostic names one in error[...]"
-    raise UsageError(f"no rule {wanted!r}{hint}")
+    if close:
+        raise UsageError(_("no rule {rule!r}; did you mean {names}?").format(rule=wanted, names=", ".join(close)))
+    raise UsageError(_("no rule {rule!r}; the rules pages list every id, and a diagnostic names one in error[...]").format(rule=wanted))
 
 
 def wrapped(text: str, indent: str = "") -> list[str]:
@@ -49,30 +51,31 @@ def describe(spec: Spec, rule: Rule, lang: str = "en") -> list[str]:
     out: list[str] = []
     words = rule.words(lang)
     if words is None:
-        out += [f"note: this rule has no {LANGS[lang]} text yet; shown in English", ""]
+        out += [_("note: this rule has no {lang} text yet; shown in English").format(lang=_(LANGS[lang])), ""]
         words = rule.title, rule.text
     title, text = words
     out += [f"{rule.id}: {title}", ""]
     out += wrapped(text)
-    out += ["", f"source: {rule.source} · {CHECKED.get(rule.checked, rule.checked)}"]
+    out += ["", _("source: {source}").format(source=rule.source) + " · " + _(CHECKED.get(rule.checked, rule.checked))]
     if rule.reading:
-        out += ["", "how we read it:", *wrapped(rule.reading, "  ")]
+        heading = _("how we read it:") if current() == "en" else _("how we read it (in English only):")
+        out += ["", heading, *wrapped(rule.reading, "  ")]
     out += worked_example(spec, rule)
     found = counterexamples.load(spec)
     if rule.id in found.by_rule:
         judged = counterexamples.judge(found.by_rule[rule.id], str(found.path))
         example = judged.example
-        out += ["", f"a record that breaks it ({example.name}, its last lines):", *counterexamples.snippet(example)]
+        out += ["", _("a record that breaks it ({file}, its last lines):").format(file=example.name), *counterexamples.snippet(example)]
         if example.variants:
-            out += [f"  (checked with the overlay {', '.join(v.rsplit('/', 1)[-1] for v in example.variants)})"]
-        out += ["", "referee check cannot read it:" if example.unreadable else "referee check says:", *judged.diagnostic.splitlines()]
+            out += ["  (" + _("checked with the overlay {overlays}").format(overlays=", ".join(v.rsplit("/", 1)[-1] for v in example.variants)) + ")"]
+        out += ["", _("referee check cannot read it:") if example.unreadable else _("referee check says:"), *judged.diagnostic.splitlines()]
         if example.fix is None:
-            out += ["", "it passes with that line left out"]
+            out += ["", _("it passes with that line left out")]
         else:
-            out += ["", "it passes with this instead:", *counterexamples.numbered(example.fix.splitlines() or [""], example.line)]
+            out += ["", _("it passes with this instead:"), *counterexamples.numbered(example.fix.splitlines() or [""], example.line)]
     elif rule.id in found.reasons:
-        out += ["", "no record breaks it under its own id:", *wrapped(found.reasons[rule.id], "  ")]
-    out += ["", f"see: {rule_link(rule.id)}"]
+        out += ["", _("no record breaks it under its own id:"), *wrapped(found.reasons[rule.id], "  ")]
+    out += ["", _("see: {link}").format(link=rule_link(rule.id))]
     return out
 
 
@@ -91,16 +94,20 @@ def worked_example(spec: Spec, rule: Rule) -> list[str]:
     text = path.read_text(encoding="utf-8")
     report = check_bytes(text.encode("utf-8"), path.name, overlays(doc, picture))
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.startswith(("check ", "result "))]
-    verdict = "confirmed" if report.status == "legal" and not report.errors else f"not confirmed: {report.errors[0].message if report.errors else report.status}"
-    out = ["", f"worked example: {path}", *wrapped(picture.caption, "  ")]
+    if report.status == "legal" and not report.errors:
+        confirmed = _("the figures it records, confirmed by the referee:")
+    else:
+        why = localized(report.errors[0].message) if report.errors else report.status
+        confirmed = _("the figures it records, not confirmed by the referee: {why}").format(why=why)
+    out = ["", _("worked example: {path}").format(path=path), *wrapped(picture.caption, "  ")]
     if picture.variants:
-        out += [f"  checked with the overlay {', '.join(picture.variants)}"]
-    out += [f"  the figures it records, {verdict} by the referee:"]
+        out += ["  " + _("checked with the overlay {overlays}").format(overlays=", ".join(picture.variants))]
+    out += ["  " + confirmed]
     return out + [f"{n:>5} | {line}" for n, line in lines]
 
 
 def run(rule_id: str, lang: str = "en") -> list[str]:
     if lang not in LANGS:
-        raise UsageError(f"no language {lang!r}; choose {', '.join(LANGS)}")
+        raise UsageError(_("no language {lang!r}; choose {langs}").format(lang=lang, langs=", ".join(LANGS)))
     spec, rule = find_rule(rule_id)
     return describe(spec, rule, lang)

@@ -7,6 +7,7 @@ from pathlib import Path
 from referee.engine.replay import SETUP_ERRORS, setup_error
 from referee.errors import EXIT_OK, EXIT_SPEC, SpecError
 from referee.games import cross_check, game_class
+from referee.i18n import _, ngettext
 from referee.notation.parser import parser_for
 from referee.pictures.svg import colours_of
 from referee.site.markdown import LANGS
@@ -36,10 +37,12 @@ def untranslated(spec) -> None:
         missing = [r.id for r in spec.rules.values() if r.words(lang) is None]
         missing_sections = [sid for sid in sections if sid not in given]
         if missing:
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise SpecError(where, f"rules.{missing[0]}", f"rule {missing[0]} has no {LANGS[lang]} title and text{more}")
+            message = _("rule {rule} has no {lang} title and text").format(rule=missing[0], lang=_(LANGS[lang]))
+            if len(missing) > 1:
+                message += " " + _("(and {n} more)").format(n=len(missing) - 1)
+            raise SpecError(where, f"rules.{missing[0]}", message)
         if missing_sections:
-            raise SpecError(where, f"sections.{missing_sections[0]}", f"section {missing_sections[0]} has no {LANGS[lang]} title")
+            raise SpecError(where, f"sections.{missing_sections[0]}", _("section {section} has no {lang} title").format(section=missing_sections[0], lang=_(LANGS[lang])))
 
 
 NOTE_INDENT = " " * 14  # under the status column of --provenance
@@ -66,7 +69,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
     for game in games:
         variants = sorted(p.stem for p in (specs_root / game / "variants").glob("*.yaml"))
         for combo in [()] + [(v,) for v in variants]:
-            label = game + (f" + variant {combo[0]}" if combo else "")
+            label = game + (" + " + _("variant {name}").format(name=combo[0]) if combo else "")
             loaded = False
             try:
                 spec = load_spec(game, combo, root=specs_root)
@@ -74,7 +77,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 try:
                     cls = game_class(game)
                 except SpecError as exc:
-                    lines.append(f"{label}: data valid; {exc.message}")
+                    lines.append(_("{label}: data valid; {message}").format(label=label, message=exc.message))
                     continue
                 cross_check(cls, spec)
                 cls(spec)  # the game module can read everything it needs
@@ -87,7 +90,11 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 if not combo and not loaded and variants:
                     # each variant is read over the same broken files: the same error again, and
                     # again the time to read them (a large file read once per variant)
-                    lines.append(f"{game}: its {len(variants)} variants are not checked until its own spec is valid")
+                    lines.append(
+                        ngettext("{game}: its {n} variant is not checked until its own spec is valid", "{game}: its {n} variants are not checked until its own spec is valid", len(variants)).format(
+                            game=game, n=len(variants)
+                        )
+                    )
                     break
                 continue
             except SETUP_ERRORS as exc:
@@ -95,12 +102,12 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                 code = EXIT_SPEC
                 continue
             uncertain = list(iter_uncertain(spec))
-            lines.append(f"{label}: valid ({len(spec.files)} files, {len(spec.rules)} rules, {len(uncertain)} uncertain values)")
+            lines.append(_("{label}: valid ({files} files, {rules} rules, {uncertain} uncertain values)").format(label=label, files=len(spec.files), rules=len(spec.rules), uncertain=len(uncertain)))
             if provenance and not combo:
                 for p in uncertain:
                     where = f"  {p.status:<11} {spec.path_of(p.file)}:{p.key}"
                     if p.status == "unknown":
-                        lines.append(f"{where} = not known")
+                        lines.append(f"{where} = " + _("not known"))
                     elif isinstance(p.value, (dict, list)) and p.value:
                         lines.append(f"{where}:")
                         lines.extend(f"{NOTE_INDENT}{line}" for line in readable_yaml(p.value).splitlines())
@@ -110,8 +117,8 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
     colours = specs_root / "common" / "colours.yaml"
     if colours.is_file() or (specs_root / "common").is_dir():
         try:
-            table, _ = colours_of(str(specs_root))
-            lines.append(f"colours: valid ({len(table)} colours for pictures)")
+            table = colours_of(str(specs_root))[0]
+            lines.append(_("colours: valid ({n} colours for pictures)").format(n=len(table)))
         except SpecError as exc:
             lines.append(f"{exc.display()}  (colours)")
             code = EXIT_SPEC

@@ -24,6 +24,7 @@ from referee.engine.rulings import Refused, accept
 from referee.errors import Pos, RecordError, Violation
 from referee.games.base import State, Trace, missing_rule
 from referee.i18n import Message
+from referee.notation.colours import colour_named
 from referee.notation.names import did_you_mean
 from referee.notation.parser import Checkpoint, Header, Move, Record, Result, Ruling
 from referee.report.diagnostics import Diagnostic, RulingNote
@@ -165,7 +166,7 @@ class Position:
         if isinstance(entry, Result):
             return self._guarded(entry, self._result)
         if isinstance(entry, Ruling):
-            return self._problem(entry, f"{self.game.name}/ruling", "a ruling decides on the move on the line before it, and is given with it", entry.pos)
+            return self._problem(entry, f"{self.game.name}/ruling", Message("a ruling decides on the move on the line before it, and is given with it"), entry.pos)
         raise TypeError(f"not an entry of a record: {type(entry).__name__}")
 
     def end(self) -> Outcome:
@@ -192,7 +193,7 @@ class Position:
         if ruling is not None and ruling.verdict == "adopt":  # adopts a checkpoint's figures, not a move
             outcome = self._move(move, None, carry_on)
             outcome.diagnostics.append(
-                self._diagnostic(f"{name}/ruling", "ruling adopt takes the figures of the checkpoint on the line before it; a move is decided on with accept or void", ruling.pos)
+                self._diagnostic(f"{name}/ruling", Message("ruling adopt takes the figures of the checkpoint on the line before it; a move is decided on with accept or void"), ruling.pos)
             )
             return outcome
         outcome = Outcome(move)
@@ -202,10 +203,10 @@ class Position:
             if ruling is not None and ruling.verdict == "void":
                 outcome.ruling = RulingNote("void", ruling.pos.line, move.pos.line, [rule], ruling.text)
                 return outcome
-            outcome.diagnostics.append(self._diagnostic(rule, "the game is already over; no more moves may follow", move.pos))
+            outcome.diagnostics.append(self._diagnostic(rule, Message("the game is already over; no more moves may follow"), move.pos))
             return outcome
         if move.number is not None and move.number != self.move_lines:
-            outcome.diagnostics.append(self._diagnostic(f"{name}/move-number", f"move number {move.number}, but this is move {self.move_lines}", move.pos))
+            outcome.diagnostics.append(self._diagnostic(f"{name}/move-number", Message("move number {number}, but this is move {move}", number=move.number, move=self.move_lines), move.pos))
             if not carry_on:
                 return outcome
         state, book = self.state, self.book
@@ -224,7 +225,7 @@ class Position:
             try:
                 self.state, waived = accept(state, move, v)
             except Refused as why:
-                outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"the ruling cannot be honoured: {why}", ruling.pos))
+                outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", Message("the ruling cannot be honoured: {why}", why=str(why)), ruling.pos))
                 return outcome
             outcome.ruling = RulingNote("accept", ruling.pos.line, move.pos.line, waived, ruling.text)
             self._played(outcome, move, ruling.pos.line)
@@ -234,7 +235,9 @@ class Position:
             outcome.diagnostics.append(
                 self._diagnostic(
                     f"{name}/ruling",
-                    f"ruling {ruling.verdict}, but the move on line {move.pos.line} breaks no rule" + ("; it is taken back all the same" if taken_back else ""),
+                    Message("ruling {verdict}, but the move on line {line} breaks no rule; it is taken back all the same", verdict=ruling.verdict, line=move.pos.line)
+                    if taken_back
+                    else Message("ruling {verdict}, but the move on line {line} breaks no rule", verdict=ruling.verdict, line=move.pos.line),
                     ruling.pos,
                 )
             )
@@ -287,7 +290,7 @@ class Position:
                 outcome.diagnostics.append(
                     Diagnostic(
                         "error",
-                        f"{cp.player} {fig.key} recorded as {written(stated)}, but the rules give {written(ours)}",
+                        Message("{player} {figure} recorded as {stated}, but the rules give {ours}", player=cp.player, figure=fig.key, stated=written(stated), ours=written(ours)),
                         fig.pos,
                         f"{name}/checkpoint",
                         figure=(owner, fig.key),
@@ -304,13 +307,15 @@ class Position:
             outcome.diagnostics.append(
                 self._diagnostic(
                     f"{name}/ruling",
-                    f"ruling {ruling.verdict} decides on the move on the line before it (after a checkpoint, ruling adopt takes its figures), and this one follows a checkpoint",
+                    Message(
+                        "ruling {verdict} decides on the move on the line before it (after a checkpoint, ruling adopt takes its figures), and this one follows a checkpoint", verdict=ruling.verdict
+                    ),
                     ruling.pos,
                 )
             )
             return
         if not contradicted:
-            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"ruling adopt, but the rules agree with every figure on line {cp.pos.line}", ruling.pos))
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", Message("ruling adopt, but the rules agree with every figure on line {line}", line=cp.pos.line), ruling.pos))
             return
         trial = copy_state(self.state)
         stated = {fig.key: fig for fig in cp.figures}
@@ -319,11 +324,11 @@ class Position:
                 owner, key = d.figure
                 trial.adopt(owner, key, stated[key].value)
         except ValueError as why:
-            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"the ruling cannot be honoured: {why}", ruling.pos))
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", Message("the ruling cannot be honoured: {why}", why=str(why)), ruling.pos))
             return
         problem = trial.cannot_hold()
         if problem:
-            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", f"the ruling cannot be honoured: {problem}", ruling.pos))
+            outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", Message("the ruling cannot be honoured: {why}", why=str(problem)), ruling.pos))
             return
         self.state = trial
         outcome.diagnostics = [d for d in outcome.diagnostics if not d.figure]
@@ -336,7 +341,7 @@ class Position:
         name = self.game.name
         self.end()
         if not self.state.is_over():
-            outcome.diagnostics.append(self._diagnostic(f"{name}/result", "a result is stated but the game is not over", result.pos))
+            outcome.diagnostics.append(self._diagnostic(f"{name}/result", Message("a result is stated but the game is not over"), result.pos))
             return
         totals = {s.seat.colour: s.total for s in self.state.standings()}
         for colour, points, pos in result.scores:
@@ -346,7 +351,7 @@ class Position:
                 outcome.diagnostics.append(
                     Diagnostic(
                         "error",
-                        f"result gives {colour} {points} points, but the final scoring gives {totals[colour]}",
+                        Message("result gives {colour} {points} points, but the final scoring gives {total}", colour=colour_named(colour), points=points, total=totals[colour]),
                         pos,
                         f"{name}/result",
                         figure=(colour, self.state.score_figure),

@@ -15,20 +15,23 @@ changes, the next build shows the change.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import UsageError
+from referee.i18n import N_, _, current, speaking
 from referee.site import commandline, counterexamples, gallery, notation, overview, replays, rules, tables, variants, verify
-from referee.site.markdown import LANGS, DocsError, table
+from referee.site.markdown import LANGS, OWN_NAMES, PAGE_LANGS, DocsError, page_file, table
 from referee.site.tables import GamePages
 from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
 
-__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets"]
+__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets", "language_of_page"]
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Page:
     title: str  # its title in the navigation
     group: str | None  # the navigation section it belongs to (a game's name)
     text: str
+    lang: str = "en"  # the language it is written in; a game's pages in another are a section of their own
 
 
 def game_specs(data: Path | None = None) -> tuple[Path, list[Spec]]:
@@ -50,31 +54,52 @@ def game_specs(data: Path | None = None) -> tuple[Path, list[Spec]]:
     return data, [load_spec(game, root=data / "specs") for game in games]
 
 
-def render_site(data: Path | None = None) -> list[Page]:
-    """Every generated page: the command-line reference, then eight pages per game."""
+def render_site(data: Path | None = None, cli: Callable[[], argparse.ArgumentParser] | None = None) -> list[Page]:
+    """Every generated page: the command-line reference in each language (from the parser
+    `cli` builds, which the command line or the mkdocs hooks hand in; none without it), then
+    each game's pages."""
     data, specs = game_specs(data)
-    pages = [Page("cli.md", "Command line", None, commandline.render())]
+    pages = []
+    if cli is not None:
+        for lang in PAGE_LANGS:
+            with speaking(lang):  # the parser's help is built in the language of its page
+                pages.append(Page(page_file("cli"), _("Command line"), None, commandline.render(cli(), lang), lang))
     for spec in specs:
         pages += game_pages(spec, data)
     return pages
 
 
+# A game's pages written in every language (the others are English only): title and renderer.
+TRANSLATED_PAGES = {
+    "index": (N_("Overview"), overview.render),
+    "rules": (N_("Rules"), lambda doc: rules.render_in(doc, current())),
+    "tables": (N_("Components and tables"), tables.render),
+    "variants": (N_("Variants"), variants.render),
+    "notation": (N_("Notation"), notation.render),
+}
+
+
 def game_pages(spec: Spec, data: Path) -> list[Page]:
-    """The eight pages of one game."""
+    """The eight pages of one game in English, and those of TRANSLATED_PAGES in Hungarian and
+    German; each is rendered in its own language, whatever the locale of the build."""
     doc = GamePages(spec, data)
-    table_page = tables.render(doc)  # first: it records the anchors the other pages link to
     game, title = doc.game, doc.title
-    return [
-        Page(f"{game}/index.md", "Overview", title, overview.render(doc)),
-        Page(f"{game}/rules.md", "Rules", title, rules.render(doc)),
-        *(Page(f"{game}/{rules.page_name(lang)}", f"Rules ({rules.OWN_NAMES[lang]})", title, rules.render_in(doc, lang)) for lang in rules.PAGE_LANGS if lang != "en"),
-        Page(f"{game}/gallery.md", "Component gallery", title, gallery.render(doc)),
-        Page(f"{game}/tables.md", "Components and tables", title, table_page),
-        Page(f"{game}/variants.md", "Variants", title, variants.render(doc)),
-        Page(f"{game}/verify.md", "Verify with your box", title, verify.render(doc)),
-        Page(f"{game}/notation.md", "Notation", title, notation.render(doc)),
-        Page(f"{game}/replays.md", "Replays", title, replays.render(doc)),
-    ]
+    with speaking("en"):
+        table_page = tables.render(doc)  # first: it records the anchors the other pages link to
+        pages = [
+            Page(f"{game}/index.md", "Overview", title, overview.render(doc)),
+            Page(f"{game}/rules.md", "Rules", title, rules.render(doc)),
+            Page(f"{game}/gallery.md", "Component gallery", title, gallery.render(doc)),
+            Page(f"{game}/tables.md", "Components and tables", title, table_page),
+            Page(f"{game}/variants.md", "Variants", title, variants.render(doc)),
+            Page(f"{game}/verify.md", "Verify with your box", title, verify.render(doc)),
+            Page(f"{game}/notation.md", "Notation", title, notation.render(doc)),
+            Page(f"{game}/replays.md", "Replays", title, replays.render(doc)),
+        ]
+    for lang in PAGE_LANGS[1:]:
+        with speaking(lang):
+            pages += [Page(f"{game}/{page_file(stem)}", _(name), title, render(doc), lang) for stem, (name, render) in TRANSLATED_PAGES.items()]
+    return pages
 
 
 def site_files(data: Path | None = None) -> list[tuple[str, str]]:
@@ -87,7 +112,7 @@ def site_files(data: Path | None = None) -> list[tuple[str, str]]:
 MARKER = ".referee-docs"  # in a folder `write_docs` wrote, which it may therefore replace
 
 
-def write_docs(out: Path, data: Path | None = None) -> list[Path]:
+def write_docs(out: Path, data: Path | None = None, cli: Callable[[], argparse.ArgumentParser] | None = None) -> list[Path]:
     """Write the generated pages as Markdown under `out`, with the replay pages and pictures;
     returns the paths written.
 
@@ -95,7 +120,7 @@ def write_docs(out: Path, data: Path | None = None) -> list[Path]:
     page of an earlier build stays behind, and a failure leaves the old folder as it was. A
     folder that holds anything but files of `referee docs` is refused, not replaced.
     """
-    files = [(page.path, page.text) for page in render_site(data)] + site_files(data)  # first: a spec error leaves `out` untouched
+    files = [(page.path, page.text) for page in render_site(data, cli)] + site_files(data)  # first: a spec error leaves `out` untouched
     out = Path(out)
     if out.exists() or out.is_symlink():
         _check_replaceable(out, {relative for relative, _ in files})
@@ -136,17 +161,24 @@ def _check_replaceable(out: Path, ours: set[str]) -> None:
 
 
 def nav(pages: list[Page]) -> list:
-    """mkdocs navigation entries for the generated pages, a section per game."""
+    """mkdocs navigation entries for the generated pages, a section per game, in which the
+    pages in Hungarian and in German are a section each, titled in its own language."""
     entries: list = []
-    groups: dict[str, list] = {}
+    groups: dict[tuple, list] = {}
     for page in pages:
         if page.group is None:
             entries.append({page.title: page.path})
-        else:
-            if page.group not in groups:
-                groups[page.group] = []
-                entries.append({page.group: groups[page.group]})
-            groups[page.group].append({page.title: page.path})
+            continue
+        if (page.group,) not in groups:
+            groups[(page.group,)] = []
+            entries.append({page.group: groups[(page.group,)]})
+        section = groups[(page.group,)]
+        if page.lang != "en":
+            if (page.group, page.lang) not in groups:
+                groups[(page.group, page.lang)] = []
+                section.append({OWN_NAMES[page.lang]: groups[(page.group, page.lang)]})
+            section = groups[(page.group, page.lang)]
+        section.append({page.title: page.path})
     return entries
 
 
@@ -154,19 +186,21 @@ def nav(pages: list[Page]) -> list:
 
 
 def games_table(data: Path | None = None) -> str:
-    """A table of the games with links to their pages, for the home page."""
+    """A table of the games with links to their pages, for the home page (in the language in
+    use: its links lead to the pages in that language where there are some)."""
     rows = []
+    words = [(_("rules"), "rules"), (_("gallery"), "gallery"), (_("tables"), "tables"), (_("variants"), "variants"), (_("notation"), "notation"), (_("verify"), "verify")]
     for spec in game_specs(data)[1]:
         names, players, game = spec.meta["names"], spec.meta["players"], spec.game
         rows.append(
             [
-                f"[{names['en']}]({game}/index.md)",
+                f"[{names.get(current()) or names['en']}]({game}/{page_file('index')})",
                 *(names.get(lang, "—") for lang in ("de", "hu")),
                 f"{players['min']}–{players['max']}",
-                f"[rules]({game}/rules.md) · [gallery]({game}/gallery.md) · [tables]({game}/tables.md) · [variants]({game}/variants.md) · [notation]({game}/notation.md) · [verify]({game}/verify.md)",
+                " · ".join(f"[{word}]({game}/{page_file(stem)})" for word, stem in words),
             ]
         )
-    return table(["Game", LANGS["de"], LANGS["hu"], "Players", "Pages"], rows)
+    return table([_("Game"), _(LANGS["de"]).capitalize(), _(LANGS["hu"]).capitalize(), _("Players"), _("Pages")], rows)
 
 
 def notation_links(data: Path | None = None) -> str:
@@ -178,12 +212,20 @@ SNIPPETS = {"games": games_table, "notation": notation_links}
 SNIPPET = re.compile(r"<!-- referee:([a-z-]+) -->")
 
 
-def expand_snippets(markdown: str, data: Path | None = None) -> str:
-    """Replace `<!-- referee:NAME -->` in a hand-written page by generated Markdown."""
+def expand_snippets(markdown: str, data: Path | None = None, lang: str = "en") -> str:
+    """Replace `<!-- referee:NAME -->` in a hand-written page by generated Markdown, in the
+    page's language `lang`."""
 
     def expand(match: re.Match) -> str:
         if match.group(1) not in SNIPPETS:
             raise DocsError("docs", match.group(0), f"no generated snippet {match.group(1)!r}; known: {', '.join(SNIPPETS)}")
-        return SNIPPETS[match.group(1)](data)
+        with speaking(lang):
+            return SNIPPETS[match.group(1)](data)
 
     return SNIPPET.sub(expand, markdown)
+
+
+def language_of_page(path: str) -> str:
+    """The language of a hand-written page by its file name: index.hu.md is Hungarian."""
+    parts = path.rsplit("/", 1)[-1].split(".")
+    return parts[-2] if len(parts) >= 3 and parts[-2] in PAGE_LANGS else "en"

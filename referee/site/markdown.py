@@ -8,11 +8,29 @@ import re
 from typing import Any
 
 from referee.errors import SpecError
+from referee.i18n import N_, _, current
 from referee.notation.names import folded_forms, spelling
 from referee.spec.loader import Provenance
 
-LANGS = {"en": "English", "de": "German", "hu": "Hungarian"}
+LANGS = {"en": N_("English"), "de": N_("German"), "hu": N_("Hungarian")}
+PAGE_LANGS = ("en", "hu", "de")  # the languages the site's pages are written in
+OWN_NAMES = {"en": "English", "hu": "Magyar", "de": "Deutsch"}  # each language by its own name
+# The pages written in every language, by stem (cli.md, cli.hu.md; a game's tables.md, tables.de.md):
+# a page in Hungarian links to the Hungarian page where there is one, else to the English.
+TRANSLATED = ("cli", "index", "rules", "tables", "variants", "notation")
 MAX_INLINE_ITEMS = 12  # longer lists and mappings get a table of their own
+
+
+def page_file(stem: str, lang: str | None = None) -> str:
+    """The Markdown file of a page in `lang` (default: the language in use): `tables.md`,
+    `tables.hu.md`; a page that is not translated is the English one in every language."""
+    lang = lang or current()
+    return f"{stem}.md" if lang == "en" or stem not in TRANSLATED else f"{stem}.{lang}.md"
+
+
+def language_links(stem: str, lang: str) -> str:
+    """The line at the top of a translated page that leads to the same page in the others."""
+    return " · ".join(f"**{OWN_NAMES[code]}**" if code == lang else f"[{OWN_NAMES[code]}]({page_file(stem, code)})" for code in PAGE_LANGS)
 
 
 class DocsError(SpecError):
@@ -58,10 +76,10 @@ def names_of(value: Any) -> dict:
 def names_line(names: dict) -> str:
     """A thing's names in each language, and how they may be typed without their accents
     (szonyegkereskedo, Kaffeeroester), which a record accepts and the site's search finds."""
-    line = " · ".join(f"{LANGS[lang]}: **{escape(names[lang])}**" for lang in LANGS if names.get(lang))
+    line = " · ".join(_(LANGS[lang]).capitalize() + f": **{escape(names[lang])}**" for lang in LANGS if names.get(lang))
     shown = {spelling(n) for n in names.values() if isinstance(n, str)}
     typed = sorted({form for n in names.values() if isinstance(n, str) for form in folded_forms(n)} - shown)
-    return line + (f" · typed as: {escape(', '.join(typed))}" if typed and line else "")
+    return line + (" · " + _("typed as: {names}").format(names=escape(", ".join(typed))) if typed and line else "")
 
 
 def is_scalar(value: Any) -> bool:

@@ -1,72 +1,105 @@
 """A game's overview page: what it is, its turn structure, the pages of its rulebook, its
-names in three languages and its sources."""
+names in three languages and its sources; in each language of the site, the summary and
+the turn's text from the game's rule texts in that language (rules.<lang>.yaml)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from referee.site.markdown import LANGS, count, dotted, escape, human, is_names, link_or_text, names_line, slug, table
+from referee.i18n import N_, _, current, localized, ngettext
+from referee.notation.colours import colour_named
+from referee.site.markdown import LANGS, dotted, escape, is_names, language_links, link_or_text, names_line, page_file, slug, table
 from referee.site.tables import GamePages
 from referee.spec.loader import iter_uncertain
 
 
 def render(doc: GamePages) -> str:
-    meta = doc.spec.meta
+    meta, lang = doc.spec.meta, current()
     players = meta["players"]
-    out = [f"# {doc.title}", "", names_line(meta["names"]), "", escape(meta["summary"]), ""]
-    facts = [["Players", f"{players['min']}–{players['max']}"]]
-    facts += [[human(k), doc.cell(meta[k], "game", (k,))] for k in ("designer", "publisher", "colours") if k in meta]
-    out += [*at_a_glance(facts), "## Turn structure {#turn-structure}", ""]
+    rules, tables = page_file("rules"), page_file("tables")
+    out = [f"# {escape(doc.name())}", "", language_links("index", lang), "", names_line(meta["names"]), "", escape(doc.words("summary", meta["summary"])), ""]
+    facts = [[_("Players"), f"{players['min']}–{players['max']}"]]
+    facts += [[_(label), colours(doc) if k == "colours" else doc.cell(meta[k], "game", (k,))] for k, label in FACTS.items() if k in meta]
+    out += [*at_a_glance(facts), "## " + _("Turn structure") + " {#turn-structure}", ""]
     out += turn_structure(doc)
-    out += ["The rules come in these groups:", ""]
-    out += [f"- [{escape(title)}](rules.md#section-{slug(sid)})" for sid, title in doc.rule_groups()]
-    out += ["", "## In this rulebook {#pages}", ""]
+    out += [_("The rules come in these groups:"), ""]
+    out += [f"- [{escape(doc.group_title(sid, title))}]({rules}#section-{slug(sid)})" for sid, title in doc.rule_groups()]
+    out += ["", "## " + _("In this rulebook") + " {#pages}", ""]
     uncertain = len(list(iter_uncertain(doc.spec)))
     examples = len(doc.examples())
-    out += [
-        f"- [Rules](rules.md): {count(len(doc.spec.rules), 'rule')}, from setting up to final scoring and tie-breaks, each under its id.",
-        "- [Components and tables](tables.md): components, setup by player count and every table of the spec.",
-        f"- [Variants](variants.md): {count(len(doc.variant_files()), 'overlay file')} and what each changes.",
-        f"- [Verify with your box](verify.md): {count(uncertain, 'value')} that are less than certain.",
-        f"- [Notation](notation.md): how to write a game down, with {count(examples, 'complete example record')}.",
-        "",
+    n_rules, n_variants = len(doc.spec.rules), len(doc.variant_files())
+    listed = [
+        (_("Rules"), rules),
+        (_("Components and tables"), tables),
+        (_("Variants"), page_file("variants")),
+        (_("Verify with your box"), page_file("verify")),
+        (_("Notation"), page_file("notation")),
     ]
+    says = [
+        ngettext("{n} rule, from setting up to final scoring and tie-breaks, each under its id.", "{n} rules, from setting up to final scoring and tie-breaks, each under its id.", n_rules).format(
+            n=n_rules
+        ),
+        _("components, setup by player count and every table of the spec."),
+        ngettext("{n} overlay file and what it changes.", "{n} overlay files and what each changes.", n_variants).format(n=n_variants),
+        ngettext("{n} value that is less than certain.", "{n} values that are less than certain.", uncertain).format(n=uncertain),
+        ngettext("how to write a game down, with {n} complete example record.", "how to write a game down, with {n} complete example records.", examples).format(n=examples),
+    ]
+    out += [f"- [{title}]({page}): {text}" for (title, page), text in zip(listed, says, strict=True)] + [""]
     groups = dict(doc.rule_groups())
-    for title, section, stem in (("Setting up", "setup", "setup"), ("Final scoring and tie-breaks", "end", "scoring")):
-        links = [f"[the rules](rules.md#section-{section})"] if section in groups else []
-        links += [f"[the {stem} tables](tables.md#{stem})"] if stem in doc.spec.files else []
+    for title, section, stem, tables_of in (
+        (_("Setting up"), "setup", "setup", _("the setup tables")),
+        (_("Final scoring and tie-breaks"), "end", "scoring", _("the scoring tables")),
+    ):
+        the_rules = _("the rules")
+        links = [f"[{the_rules}]({rules}#section-{section})"] if section in groups else []
+        links += [f"[{tables_of}]({tables}#{stem})"] if stem in doc.spec.files else []
         if links:
-            out += [f"**{title}:** see {' and '.join(links)}.", ""]
+            out += [_("**{title}:** see {links}.").format(title=title, links=_(" and ").join(links)), ""]
     glossary = names_glossary(doc)
     if glossary:
-        out += ["## Names in three languages {#names}", "", "Names as printed in the English, German and Hungarian editions, where known.", ""]
-        out.append(table([*LANGS.values(), "Shown in"], glossary))
-    out += ["## Sources {#sources}", ""]
-    out.append(table(["Id", "Source", "Where"], [[f"`{s['id']}`", escape(s["title"]), link_or_text(s["where"])] for s in meta["sources"]]))
+        out += ["## " + _("Names in three languages") + " {#names}", "", _("Names as printed in the English, German and Hungarian editions, where known."), ""]
+        out.append(table([*(_(name).capitalize() for name in LANGS.values()), _("Shown in")], glossary))
+    out += ["## " + _("Sources") + " {#sources}", ""]
+    out.append(table([_("Id"), _("Source"), _("Where")], [[f"`{s['id']}`", escape(s["title"]), link_or_text(s["where"])] for s in meta["sources"]]))
     return "\n".join(out)
+
+
+FACTS = {"designer": N_("Designer"), "publisher": N_("Publisher"), "colours": N_("Colours")}  # game.yaml keys shown at a glance
+
+
+def colours(doc: GamePages) -> str:
+    """The players' colours, named in the language in use (specs/common/colours.yaml)."""
+    listed = doc.spec.meta["colours"]
+    if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed):
+        return doc.cell(listed, "game", ("colours",))
+    return escape(", ".join(localized(colour_named(c)) for c in listed)) + doc.mark("game", ("colours",))
 
 
 def at_a_glance(facts: list[list[str]]) -> list[str]:
     """The box of facts under the summary: a line per fact, with no table header to leave empty."""
-    return ['!!! info "At a glance"', "", *(f"    **{label}:** {value}  " for label, value in facts), ""]
+    title = _("At a glance")
+    return [f'!!! info "{title}"', "", *(f"    **{label}:** {value}  " for label, value in facts), ""]
 
 
 def turn_structure(doc: GamePages) -> list[str]:
     """Phases that every round runs through in order (game.yaml, phases), or the actions a
     player chooses one of on a turn (game.yaml, turn)."""
     meta, out = doc.spec.meta, []
+    rules_page = page_file("rules")
     sections = {s["id"]: s.get("title", "") for s in doc.spec.files["rules"].get("sections", [])}
+    languages = [_(name).capitalize() for name in LANGS.values()]
     if meta.get("phases"):
-        out += [f"A round of {doc.title} runs through these phases in order.", ""]
-        rows = []
+        out += [_("A round of {game} runs through these phases in order.").format(game=escape(doc.name())), ""]
+        rows, phase_rules = [], _("rules")
         for i, phase in enumerate(meta["phases"], 1):
-            rules = f"[rules](rules.md#section-{slug(phase['id'])})" if phase["id"] in sections else "—"
+            rules = f"[{phase_rules}]({rules_page}#section-{slug(phase['id'])})" if phase["id"] in sections else "—"
             rows.append([str(i), *(escape(phase["names"].get(lang, "—")) for lang in LANGS), rules])
-        out.append(table(["", *LANGS.values(), "Rules"], rows))
+        out.append(table(["", *languages, _("Rules")], rows))
     if meta.get("turn"):
         turn = meta["turn"]
-        out += [escape(turn.get("text") or f"On a turn, a player of {doc.title} takes one of these actions."), ""]
+        text = doc.words("turn", turn["text"]) if turn.get("text") else _("On a turn, a player of {game} takes one of these actions.").format(game=doc.name())
+        out += [escape(text), ""]
         anchors = {rule.anchor: rule for rule in doc.spec.rules.values()}
         rows = []
         for action, entry in doc.spec.get(turn["actions"]).items():
@@ -74,9 +107,12 @@ def turn_structure(doc: GamePages) -> list[str]:
             # its own rule, else its own group of rules, else the group whose title names it
             name = str(entry["names"].get("en", action)).lower()
             section = action if action in sections else next((sid for sid, title in sections.items() if re.search(rf"\b{re.escape(name)}\b", title.lower())), None)
-            rules = f"[{escape(rule.title)}](rules.md#{rule.anchor})" if rule else f"[{escape(sections[section])}](rules.md#section-{slug(section)})" if section else "—"
+            if rule:
+                rules = f"[{escape(doc.rule_title(rule))}]({rules_page}#{rule.anchor})"
+            else:
+                rules = f"[{escape(doc.group_title(section, sections[section]))}]({rules_page}#section-{slug(section)})" if section else "—"
             rows.append([f"`{action}`", *(escape(entry["names"].get(lang, "—")) for lang in LANGS), rules])
-        out.append(table(["Action", *LANGS.values(), "Rules"], rows))
+        out.append(table([_("Action"), *languages, _("Rules")], rows))
     return out
 
 

@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from referee.i18n import _, current
 from referee.site.markdown import (
     LANGS,
     MAX_INLINE_ITEMS,
@@ -31,8 +32,10 @@ from referee.site.markdown import (
     is_names,
     is_scalar,
     key_header,
+    language_links,
     names_line,
     names_of,
+    page_file,
     slug,
     table,
     table_like,
@@ -72,7 +75,7 @@ class GamePages:
         p = self.spec.provenance.get(f"{stem}:{dotted(path)}")
         if not p:
             return ""
-        return f" <sup>[{p.status}](verify.md#{verify_anchor(p)})</sup>" if self.verify_links else f" <sup>{p.status}</sup>"
+        return f" <sup>[{p.status}]({page_file('verify')}#{verify_anchor(p)})</sup>" if self.verify_links else f" <sup>{p.status}</sup>"
 
     def cell(self, value: Any, stem: str, path: tuple) -> str:
         """A value as the text of one table cell."""
@@ -80,23 +83,23 @@ class GamePages:
 
     def inline(self, value: Any, stem: str, path: tuple) -> str:
         if value is None:
-            return "*not known*"
+            return "*" + _("not known") + "*"
         if isinstance(value, bool):
-            return "yes" if value else "no"
+            return _("yes") if value else _("no")
         if isinstance(value, datetime.date):
             return value.isoformat()
         if isinstance(value, (int, float, str)):
             return escape(value)
         if isinstance(value, list):
             if not value:
-                return "none"
+                return _("none")
             sep = "; " if any(isinstance(v, (dict, list)) for v in value) else ", "
             return sep.join(self.cell(v, stem, path + (i,)) for i, v in enumerate(value))
         if isinstance(value, dict):
             if names_of(value):
-                return escape(names_of(value).get("en", ""))
+                return escape(self.named(names_of(value)))
             if not value:
-                return "none"
+                return _("none")
             parts = []
             for k, v in value.items():
                 text = self.cell(v, stem, path + (k,))
@@ -116,9 +119,10 @@ class GamePages:
         out = [f"{'#' * level} {escape(title)} {{#{anchor}}}", ""]
         p = self.spec.provenance.get(f"{stem}:{dotted(path)}")
         if p:
-            out += [f"*{p.status.capitalize()} data:* {escape(p.note)} [Verify]({'verify.md#' + verify_anchor(p)}).", ""]
+            status, verify = _("{status} data:").format(status=p.status.capitalize()), _("Verify")
+            out += [f"*{status}* {escape(p.note)} [{verify}]({page_file('verify')}#{verify_anchor(p)}).", ""]
         if ident is not None:
-            out += [f"Id: `{ident}`", ""]
+            out += [_("Id") + f": `{ident}`", ""]
         return out + self.body(node, stem, path, level)
 
     def body(self, node: Any, stem: str, path: tuple, level: int) -> list[str]:
@@ -126,7 +130,7 @@ class GamePages:
             out = [names_line(node["names"]), ""] if is_names(node.get("names")) else []
             items = {k: v for k, v in node.items() if k != "kind" and not (k == "names" and out)}
             if not items:
-                return out or ["*(empty)*", ""]
+                return out or ["*(" + _("empty") + ")*", ""]
             if level <= 2:  # a whole file: every part gets a heading
                 return out + self.fields(items, stem, path, level, split=True)
             if is_entries(items):
@@ -148,40 +152,40 @@ class GamePages:
         small = {k: v for k, v in items.items() if not (table_like(v) or (split and isinstance(v, dict)))}
         out = []
         if small:
-            out.append(table(["", "Value"], [[human(k), self.cell(v, stem, path + (k,))] for k, v in small.items()]))
+            out.append(table(["", _("Value")], [[human(k), self.cell(v, stem, path + (k,))] for k, v in small.items()]))
         for k, v in items.items():
             if k not in small:
-                out += self.block(v, stem, path + (k,), level + 1, entry_title(v) or human(k))
+                out += self.block(v, stem, path + (k,), level + 1, self.entry_title(v) or human(k))
         return out
 
     def entries(self, entries: list[tuple], stem: str, path: tuple, level: int, listed: bool) -> list[str]:
         """Mappings side by side: a row each, or a small table each when they do not fit in one table."""
         entries = [(key, {"names": e} if is_names(e) else e) for key, e in entries]
         flat = {key: flatten(entry) for key, entry in entries}
-        langs = [lang for lang in LANGS if any(names_of(e).get(lang) for _, e in entries)]  # columns with a name in them
-        by_id = listed and all(is_scalar(e.get("id")) and e.get("id") is not None for _, e in entries)
+        langs = [lang for lang in LANGS if any(names_of(e).get(lang) for _key, e in entries)]  # columns with a name in them
+        by_id = listed and all(is_scalar(e.get("id")) and e.get("id") is not None for _key, e in entries)
         columns: list[tuple] = []
-        for leaves, _ in flat.values():
+        for leaves, _opened in flat.values():
             columns += [c for c in leaves if c not in columns and not (by_id and c == ("id",))]
         # fields that few entries have share one column
-        rare = [c for c in columns if len(entries) >= 4 and 4 * sum(c in leaves for leaves, _ in flat.values()) < len(entries)]
+        rare = [c for c in columns if len(entries) >= 4 and 4 * sum(c in leaves for leaves, _opened in flat.values()) < len(entries)]
         main = [c for c in columns if c not in rare]
-        nested = any(table_like(v) for leaves, _ in flat.values() for v in leaves.values())
+        nested = any(table_like(v) for leaves, _opened in flat.values() for v in leaves.values())
         if nested or len(main) + bool(rare) > MAX_TABLE_COLUMNS:
             out = []
             for key, entry in entries:
                 if listed:  # the third of the faces, ...
                     title = f"{human(path[-1] if path else stem)} {key + 1}"
                 else:  # a card type, a player count
-                    title = human(key) if key_header(path) == "Id" else f"{key_header(path)}: {key}"
-                out += self.block(entry, stem, path + (key,), level + 1, entry_title(entry) or title, None if listed else key)
+                    title = human(key) if key_header(path) == "Id" else f"{self.key_header(path)}: {key}"
+                out += self.block(entry, stem, path + (key,), level + 1, self.entry_title(entry) or title, None if listed else key)
             return out
         keyed = not listed or by_id
-        header = [key_header(path)] if keyed else []
-        header += [LANGS[lang] for lang in langs]
-        header += [" › ".join(human(k) for k in c) for c in main] + (["Other"] if rare else [])
+        header = [self.key_header(path)] if keyed else []
+        header += [_(LANGS[lang]).capitalize() for lang in langs]
+        header += [" › ".join(human(k) for k in c) for c in main] + ([_("Other")] if rare else [])
         if not header:  # mappings with nothing in them
-            return ["none", ""]
+            return [_("none"), ""]
         rows = []
         for key, entry in entries:
             anchor = slug(stem, *path, key)
@@ -205,7 +209,7 @@ class GamePages:
             header = [""] + [escape(k) for k in keys]
             return table(header, [[human(path[-1]) if path else ""] + [self.cell(items[k], stem, path + (k,)) for k in keys]])
         if keys != list(range(keys[0], keys[0] + len(keys))):
-            return table(["", "Value"], [[escape(k), self.cell(items[k], stem, path + (k,))] for k in keys])
+            return table(["", _("Value")], [[escape(k), self.cell(items[k], stem, path + (k,))] for k in keys])
         rows = []
         for start in range(keys[0], keys[-1] + 1, GRID_WIDTH):
             row = [self.cell(items[k], stem, path + (k,)) if k in items else "" for k in range(start, start + GRID_WIDTH)]
@@ -227,17 +231,17 @@ class GamePages:
 
     def link(self, address: str) -> str:
         """A spec address as a link to the closest table that shows it."""
-        stem, _, key = address.partition(":")
+        stem, _colon, key = address.partition(":")
         parts = key.split(".") if key else []
         if "*" in parts:
             parts = parts[: parts.index("*")]
         text = f"`{address}`"
         if stem == "game":
-            return f"[{text}](index.md)"
+            return f"[{text}]({page_file('index')})"
         while True:
             anchor = self.anchors.get(f"{stem}:{'.'.join(parts)}")
             if anchor:
-                return f"[{text}](tables.md#{anchor})"
+                return f"[{text}]({page_file('tables')}#{anchor})"
             if not parts:
                 return text
             parts.pop()
@@ -248,6 +252,47 @@ class GamePages:
         used = list(dict.fromkeys(r.section or "other" for r in self.spec.rules.values()))
         groups = [(sid, title) for sid, title in declared if sid in used]
         return groups + [(sid, "Other rules" if sid == "other" else human(sid)) for sid in used if sid not in dict(declared)]
+
+    # --- words in the language in use -----------------------------------------------------
+
+    def texts(self) -> dict:
+        """The game's rule texts in the language in use (rules.<lang>.yaml); none in English."""
+        return (self.spec.files.get(f"rules.{current()}") or {}) if current() != "en" else {}
+
+    def name(self) -> str:
+        """The game's name in the language in use."""
+        return self.spec.meta["names"].get(current()) or self.title
+
+    def named(self, names: dict) -> str:
+        """A thing's name in the language in use, else its English name."""
+        return names.get(current()) or names.get("en", "")
+
+    def words(self, key: str, english: str) -> str:
+        """A text of game.yaml (its summary, its turn) in the language in use, where the rule
+        texts of that language give it; else the English."""
+        return self.texts().get(key) or english
+
+    def group_title(self, sid: str, english: str) -> str:
+        """A group of rules' title in the language in use."""
+        if sid == "other" and english == "Other rules":
+            return _("Other rules")
+        return ((self.texts().get("sections") or {}).get(sid) or {}).get("title") or english
+
+    def rule_title(self, rule) -> str:
+        """A rule's title in the language in use, else the English."""
+        return (rule.words(current()) or (rule.title, rule.text))[0]
+
+    def entry_title(self, value: Any) -> str | None:
+        """A heading for one entry: its name in the language in use, or its id or title."""
+        names = names_of(value)
+        if names.get(current()) and names.get("en"):
+            return human(names[current()]) if current() != "en" else entry_title(value)
+        return entry_title(value)
+
+    @staticmethod
+    def key_header(path: tuple) -> str:
+        header = key_header(path)
+        return _("Id") if header == "Id" else header
 
     def variant_files(self) -> list[Path]:
         return sorted((self.spec.directory / "variants").glob("*.yaml"))
@@ -268,17 +313,24 @@ class GamePages:
 
 
 def render(doc: GamePages) -> str:
+    game = escape(doc.name())
     out = [
-        f"# {doc.title}: components and tables",
+        "# " + _("{game}: components and tables").format(game=game),
         "",
-        f"Every number below is read from the spec files of {doc.title} when the site is built. "
-        "A value marked *likely*, *guess*, *provisional* or *unknown* is less than certain; "
-        "its link leads to the page that says where it came from.",
+        language_links("tables", current()),
+        "",
+        _(
+            "Every number below is read from the spec files of {game} when the site is built. "
+            "A value marked *likely*, *guess*, *provisional* or *unknown* is less than certain; "
+            "its link leads to the page that says where it came from."
+        ).format(game=game),
         "",
     ]
+    if current() != "en":
+        out += [_("The spec's keys (the row and column names) are written as in the spec files, in English, in every language."), ""]
     extra = {k: v for k, v in doc.spec.meta.items() if k not in GAME_KEYS}
     if extra:
-        out += file_section(doc, "game", extra, "Game")
+        out += file_section(doc, "game", extra, _("Game"))
     for stem in doc.table_stems():
         out += file_section(doc, stem, doc.spec.files[stem], human(stem))
     return "\n".join(out)
@@ -286,8 +338,10 @@ def render(doc: GamePages) -> str:
 
 def file_section(doc: GamePages, stem: str, data: dict, title: str) -> list[str]:
     doc.anchors[f"{stem}:"] = slug(stem)
-    about = doc.about(str(data.get("kind", "")))
-    out = [f"## {title} {{#{slug(stem)}}}", "", f"From `{doc.where(stem)}`" + (f": {escape(about)}." if about else "."), ""]
+    about = doc.about(str(data.get("kind", ""))) if current() == "en" else ""  # a schema's title is English
+    where = f"`{doc.where(stem)}`"
+    came = _("From {file}: {about}.").format(file=where, about=escape(about)) if about else _("From {file}.").format(file=where)
+    out = [f"## {title} {{#{slug(stem)}}}", "", came, ""]
     out += doc.body(data, stem, (), 2)
     touch = TOUCHES.get(str(data.get("kind")))
     return out + (touch(doc, stem, data) if touch else [])
@@ -302,15 +356,16 @@ def deck_by_season(doc: GamePages, stem: str, data: dict) -> list[str]:
         counts = card.get("counts") or {}
         for sid in ids:
             totals[sid] += counts.get(sid, 0)
-        name = f"[{escape(card['names']['en'])}](#{slug(stem, 'types', key)})"
+        name = f"[{escape(doc.named(card['names']))}](#{slug(stem, 'types', key)})"
         rows.append([name, *(str(counts[sid]) if sid in counts else "" for sid in ids), str(sum(counts.values()))])
-    rows.append(["**Cards counted**", *(f"**{totals[sid]}**" for sid in ids), f"**{sum(totals.values())}**"])
-    rows.append(["Cards in the stack", *(doc.cell(s.get("cards"), stem, ("seasons", i, "cards")) for i, s in enumerate(seasons)), doc.cell(data.get("deck"), stem, ("deck",))])
-    header = ["Card", *(f"{s['id']}: {escape(s['names']['en'])}" for s in seasons), "Total"]
+    counted = _("Cards counted")
+    rows.append([f"**{counted}**", *(f"**{totals[sid]}**" for sid in ids), f"**{sum(totals.values())}**"])
+    rows.append([_("Cards in the stack"), *(doc.cell(s.get("cards"), stem, ("seasons", i, "cards")) for i, s in enumerate(seasons)), doc.cell(data.get("deck"), stem, ("deck",))])
+    header = [_("Card"), *(f"{s['id']}: {escape(doc.named(s['names']))}" for s in seasons), _("Total")]
     return [
-        "### The deck by season {#cards-deck-by-season}",
+        "### " + _("The deck by season") + " {#cards-deck-by-season}",
         "",
-        "The draw pile is built from the season stacks, the first season on top. A card type's row says how many copies each stack holds.",
+        _("The draw pile is built from the season stacks, the first season on top. A card type's row says how many copies each stack holds."),
         "",
         table(header, rows),
     ]

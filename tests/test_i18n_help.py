@@ -1,0 +1,68 @@
+"""Every help text of every command, in Hungarian and German: none is left in English."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from referee.cli.arguments import build_parser
+from referee.i18n import speaking
+from referee.i18n.catalogue import translations
+
+
+def texts(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Each help text of the parser and its commands, by where it is shown."""
+    found = {"referee: description": parser.description, "referee: epilog": parser.epilog}
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        found[f"{name}: description"] = sub.description
+        found[f"{name}: epilog"] = sub.epilog
+        for action in sub._actions:
+            if not isinstance(action, argparse._HelpAction):
+                found[f"{name} {'/'.join(action.option_strings) or action.dest}"] = action.help
+    for action in commands._choices_actions:
+        found[f"referee --help: {action.dest}"] = action.help
+    return {where: text for where, text in found.items() if text and text != argparse.SUPPRESS}
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_every_help_text_of_every_command_is_translated(lang):
+    english = texts(build_parser())
+    with speaking(lang):
+        translated = texts(build_parser())
+    assert set(translated) == set(english)
+    assert {"serve --host", "box: description", "rule rule", "lab --agent", "repair: epilog"} <= set(english)
+    left = [where for where, text in english.items() if translated[where] == text or translated[where] != expected(lang, text)]
+    assert left == []
+
+
+def expected(lang: str, text: str) -> str:
+    """A help text as the catalogue of `lang` gives it; a command's description that is its
+    one-line help made a sentence is the translated one-liner made a sentence."""
+    t = translations(lang).gettext
+    if t(text) == text and text.endswith("."):
+        line = t(text[:1].lower() + text[1:-1])
+        return line[:1].upper() + line[1:] + "."
+    return t(text)
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_the_commands_own_messages_in_the_language_asked(lang, capsys, tmp_path):
+    """Usage errors and reports of the commands themselves (not of argparse) are the catalogue's."""
+    from referee.cli.main import main
+
+    t = translations(lang).gettext
+    record = tmp_path / "game.log"
+    record.write_text('[Game "speicherstadt"]\n[Players "beige, orange"]\n', encoding="utf-8")
+    cases = [
+        (["repair", str(record), "--in-place", "-o", "x.log"], 2, "err", "give either --in-place or -o OUT, not both", {}),
+        (["show", str(record), "--at", "-1"], 2, "err", "--at takes a move number of 0 or more", {}),
+        (["lab", "speicherstadt"], 2, "err", "lab needs --players N", {}),
+        (["repair", str(record)], 0, "err", "{file}: nothing to repair", {"file": record}),
+        (["rule", "purchase-funds"], 0, "out", "referee check says:", {}),
+    ]
+    for args, code, stream, english, values in cases:
+        assert main([*args, "--lang", lang]) == code, args
+        shown = getattr(capsys.readouterr(), stream)
+        assert t(english) != english and t(english).format(**values) in shown, args
