@@ -36,7 +36,8 @@ class Terminal:
         self.stream = pyte.ByteStream(self.screen)
         self.written = bytearray()
         self.screen.write_process_input = lambda answer: self.child.send(answer)
-        env = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8", "LANGUAGE": "en"}
+        # the messages' language as in this process (the expected texts are made here); UTF-8 text
+        env = {**os.environ, "TERM": "xterm", "LC_CTYPE": "C.UTF-8"}
         env.pop("COLUMNS", None), env.pop("LINES", None)
         self.child = pexpect.spawn(sys.executable, ["-m", "referee", "record", str(path), *args], cwd=str(ROOT), env=env, dimensions=(ROWS, COLUMNS))
 
@@ -61,7 +62,7 @@ class Terminal:
             self.stream.feed(data)
 
     def wait_for_prompt(self, move: int) -> None:
-        self.wait(lambda t: f"{move} · round " in t.text(), f"the prompt of move {move}")
+        self.wait(lambda t: any(row.startswith(f"{move} · ") for row in t.screen.display), f"the prompt of move {move}")
 
     def wait_for_output(self, text: str) -> None:
         self.wait(lambda t: text.encode() in t.written, repr(text))
