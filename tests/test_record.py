@@ -556,6 +556,21 @@ def test_lines_tags_rulings_and_undo_go_to_the_engine_without_a_replay_of_the_fi
     assert path.read_text().endswith('[Event "club night"]\nreveal warehouse\nreveal fireman 3\nreveal contract coffee tea\n')
 
 
+def test_a_contradicted_checkpoint_the_table_played_on_from_is_written_with_ruling_adopt(tmp_path):
+    path = tmp_path / "game.log"
+    recording = two_player_supply(path)
+    refused = recording.enter("check beige: coins 7")  # the rules give 5
+    assert not refused.accepted and "ruling adopt" in refused.messages[-1]
+    assert recording.enter("ruling adopt: Ann counted twice").accepted
+    assert recording.state.figures("beige")["coins"] == 7
+    agrees_with_check(recording, path)
+    assert [r.verdict for r in check_bytes(path.read_bytes(), str(path)).rulings] == ["adopt"]
+    assert recording.enter("check beige: coins 7").accepted  # the session plays on from the table's figures
+    assert not recording.enter("check orange: coins 2").accepted
+    assert not recording.enter("ruling accept").accepted  # after a checkpoint only adopt decides
+    assert path.read_text().endswith("check beige: coins 7\nruling adopt: Ann counted twice\ncheck beige: coins 7\n")
+
+
 def test_undo_goes_back_past_the_session_into_the_lines_it_read_from_the_file(tmp_path, monkeypatch):
     text = play_game("hamburgum", 3, seed=23)
     lines = text.split("\n")
