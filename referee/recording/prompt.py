@@ -9,6 +9,11 @@ as the line is typed). A bar at the bottom says how many of the listed legal mov
 typed so far can still become, or, where that many are not counted as one types, that there
 are more than a dozen. Ctrl-C clears the line; Ctrl-D on an empty line (or `quit`) ends the
 session.
+
+Nothing the editor draws is cut at a narrow terminal: the bar is folded at its width, and a
+question's earlier lines (the diagnostics it follows from) are printed, not made part of the
+prompt, whose earlier lines the editor does not wrap. A long paste reaches the editor as one
+(`PastedRuns`), and a line over the record's line limit is refused as soon as it passes it.
 """
 
 from __future__ import annotations
