@@ -510,6 +510,88 @@ def test_a_ruling_on_a_move_the_rules_accept_is_refused_as_check_refuses_it(tmp_
     outcome, report = refused_as_check_refuses_it(recording, path, "ruling accept")
 
 
+# --- one entry at a time ----------------------------------------------------------------------
+
+
+def no_replay(monkeypatch) -> None:
+    """From here on the session may not replay its file: each line goes to the engine alone."""
+    import referee.recording.session as session
+
+    def replayed(*args, **kwargs):
+        raise AssertionError("the session replayed its file")
+
+    monkeypatch.setattr(session, "check_bytes", replayed)
+
+
+def agrees_with_check(recording: Recording, path: Path) -> None:
+    """The session stands where `check` of its file stands: the same figures, moves and prompt."""
+    report = check_bytes(path.read_bytes(), str(path), open_end=True)
+    assert report.status == "legal", report.errors
+    owners = report.state.figure_owners()
+    assert {o: recording.state.figures(o) for o in owners} == {o: report.state.figures(o) for o in owners}
+    assert recording.played == report.moves
+    assert recording.where() == Recording(str(path), [], report.source, report).where()
+
+
+def test_lines_tags_rulings_and_undo_go_to_the_engine_without_a_replay_of_the_file(tmp_path, monkeypatch):
+    path = tmp_path / "game.log"
+    recording = started(path, players="beige Ann, orange Ben")
+    no_replay(monkeypatch)
+    assert recording.enter('[Event "club night"]').accepted
+    for line in ["reveal warehouse", "reveal fireman 3", "reveal contract coffee tea"]:
+        assert recording.enter(line).accepted
+    assert not recording.enter("orange: place 1").accepted  # beige places first
+    assert recording.enter("ruling accept").accepted
+    agrees_with_check(recording, path)
+    assert not recording.enter("beige: place 1").accepted  # orange's turn now
+    assert recording.enter("ruling void: a slip of the pen").accepted
+    agrees_with_check(recording, path)
+    refused = recording.enter("ruling accept")  # after a line the ruling above wrote: as check refuses it
+    assert not refused.accepted and "a ruling decides on the move on the line before it" in refused.messages[0]
+    assert recording.enter("orange: place 2").accepted
+    agrees_with_check(recording, path)
+    for _ in range(3):  # the move, then each ruling with the move it decides on
+        assert recording.undo().accepted
+        agrees_with_check(recording, path)
+    assert path.read_text().endswith('[Event "club night"]\nreveal warehouse\nreveal fireman 3\nreveal contract coffee tea\n')
+
+
+def test_a_contradicted_checkpoint_the_table_played_on_from_is_written_with_ruling_adopt(tmp_path):
+    path = tmp_path / "game.log"
+    recording = two_player_supply(path)
+    refused = recording.enter("check beige: coins 7")  # the rules give 5
+    assert not refused.accepted and "ruling adopt" in refused.messages[-1]
+    assert recording.enter("ruling adopt: Ann counted twice").accepted
+    assert recording.state.figures("beige")["coins"] == 7
+    agrees_with_check(recording, path)
+    assert [r.verdict for r in check_bytes(path.read_bytes(), str(path)).rulings] == ["adopt"]
+    assert recording.enter("check beige: coins 7").accepted  # the session plays on from the table's figures
+    assert not recording.enter("check orange: coins 2").accepted
+    assert not recording.enter("ruling accept").accepted  # after a checkpoint only adopt decides
+    assert path.read_text().endswith("check beige: coins 7\nruling adopt: Ann counted twice\ncheck beige: coins 7\n")
+
+
+def test_undo_goes_back_past_the_session_into_the_lines_it_read_from_the_file(tmp_path, monkeypatch):
+    text = play_game("hamburgum", 3, seed=23)
+    lines = text.split("\n")
+    path = tmp_path / "game.log"
+    path.write_text("\n".join(lines[:60]) + "\n")
+    recording, new = open_recording(str(path), no)
+    assert not new
+    no_replay(monkeypatch)
+    for line in lines[60:63]:
+        assert recording.enter(line).accepted
+    for _ in range(8):
+        assert recording.undo().accepted
+        agrees_with_check(recording, path)
+    kept = path.read_text().count("\n")
+    assert kept < 60
+    for line in lines[kept:63]:  # typed again, they give the same file
+        assert recording.enter(line).accepted
+    assert path.read_text() == "\n".join(lines[:63]) + "\n"
+    agrees_with_check(recording, path)
+
+
 # --- fewer keystrokes ----------------------------------------------------------------------
 
 

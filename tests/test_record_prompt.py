@@ -216,6 +216,20 @@ def test_a_line_over_the_limit_is_refused_at_once_and_the_next_line_is_read(tmp_
     assert body(path) == ["reveal warehouse"]
 
 
+def test_a_long_run_of_characters_reaches_the_editor_as_one_paste_and_typing_as_keys():
+    from prompt_toolkit.key_binding import KeyPress
+    from prompt_toolkit.keys import Keys
+
+    from referee.recording.prompt import pasted_runs
+
+    pasted = "1" + "x" * 5000
+    keys = pasted_runs([KeyPress(c) for c in pasted] + [KeyPress(Keys.ControlM), KeyPress("2")])
+    assert [key.key for key in keys] == ["1", Keys.BracketedPaste, Keys.ControlM, "2"]  # a digit first still picks
+    assert "".join(key.data for key in keys[:2]) == pasted
+    typed = [KeyPress(c) for c in "beige: place 2"] + [KeyPress(Keys.Tab), KeyPress(Keys.ControlM)]
+    assert pasted_runs(typed) == typed
+
+
 def test_keys_typed_while_a_line_is_checked_are_not_echoed_and_the_terminal_comes_back():
     import os
     import termios

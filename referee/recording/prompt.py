@@ -9,23 +9,31 @@ as the line is typed). A bar at the bottom says how many of the listed legal mov
 typed so far can still become, or, where that many are not counted as one types, that there
 are more than a dozen. Ctrl-C clears the line; Ctrl-D on an empty line (or `quit`) ends the
 session.
+
+Nothing the editor draws is cut at a narrow terminal: the bar is folded at its width, and a
+question's earlier lines (the diagnostics it follows from) are printed, not made part of the
+prompt, whose earlier lines the editor does not wrap. A long paste reaches the editor as one
+(`PastedRuns`), and a line over the record's line limit is refused as soon as it passes it.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import threading
 from collections.abc import Iterable
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app
+from prompt_toolkit.application import get_app, get_app_session
 from prompt_toolkit.buffer import CompletionState
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPress, merge_key_bindings
+from prompt_toolkit.keys import Keys
 
 from referee.engine.continuations import MoreThan
 from referee.notation.parser import MAX_LINE_CHARS
@@ -108,13 +116,26 @@ def toolbar(recording: Recording):
     """The bar under the line: what `bar_text` says of the line typed so far."""
 
     def text() -> str:
+        app = get_app()
         ready = recording.ready_continuations()
         if ready is None:
-            return " working out the legal moves..."
-        typed = get_app().current_buffer.document.text_before_cursor
-        return bar_text(ready.open_moves(typed)) + ("" if typed else picks_text(recording.numbered()))
+            said = " working out the legal moves..."
+        else:
+            typed = app.current_buffer.document.text_before_cursor
+            said = bar_text(ready.open_moves(typed)) + ("" if typed else picks_text(recording.numbered()))
+        return wrapped(said, app.output.get_size().columns)
 
     return text
+
+
+def wrapped(text: str, width: int) -> str:
+    """The bar's lines folded at the terminal's width (the editor cuts a bar's line there),
+    between words where a line has room for one; a folded line goes on indented."""
+    folded = []
+    for line in text.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip()) + 1)
+        folded.extend(textwrap.wrap(line, max(width, len(indent) + 1), subsequent_indent=indent, break_on_hyphens=False) or [""])
+    return "\n".join(folded)
 
 
 def picks_text(picks: list[str]) -> str:
@@ -173,7 +194,80 @@ class LineLimit:
         return bindings
 
 
-def session_for(recording: Recording, limit: LineLimit | None = None) -> PromptSession:
+PASTED_RUN = 32  # more characters in one read of the keyboard than a person types between two reads
+
+
+class PastedRuns(Input):
+    """The keyboard, with a long run of plain characters read at once (a paste without the
+    terminal's paste brackets, or typed-ahead text) given to the editor as one paste, not as
+    a key press each: the editor takes a tenth of a millisecond over every key press, so a
+    hundred thousand of them kept it busy for seconds, the line limit notwithstanding. The
+    run's first character stays a key press (a digit on an empty line picks a move), and a
+    person's typing, a few keys at a time, is untouched."""
+
+    def __init__(self, keyboard: Input):
+        self.keyboard = keyboard
+
+    def read_keys(self) -> list[KeyPress]:
+        return pasted_runs(self.keyboard.read_keys())
+
+    def flush_keys(self) -> list[KeyPress]:
+        return pasted_runs(self.keyboard.flush_keys())
+
+    def fileno(self) -> int:
+        return self.keyboard.fileno()
+
+    def typeahead_hash(self) -> str:
+        return self.keyboard.typeahead_hash()
+
+    @property
+    def closed(self) -> bool:
+        return self.keyboard.closed
+
+    def flush(self) -> None:
+        self.keyboard.flush()
+
+    def raw_mode(self):
+        return self.keyboard.raw_mode()
+
+    def cooked_mode(self):
+        return self.keyboard.cooked_mode()
+
+    def attach(self, input_ready_callback):
+        return self.keyboard.attach(input_ready_callback)
+
+    def detach(self):
+        return self.keyboard.detach()
+
+    def close(self) -> None:
+        self.keyboard.close()
+
+
+def pasted_runs(keys: list[KeyPress]) -> list[KeyPress]:
+    """`keys` with each run of more than PASTED_RUN plain characters as its first key and one
+    paste of the rest."""
+    out: list[KeyPress] = []
+    run: list[KeyPress] = []
+
+    def end_run() -> None:
+        if len(run) > PASTED_RUN:
+            out.append(run[0])
+            out.append(KeyPress(Keys.BracketedPaste, "".join(key.data for key in run[1:])))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for key in keys:
+        if not isinstance(key.key, Keys) and key.key.isprintable():
+            run.append(key)
+            continue
+        end_run()
+        out.append(key)
+    end_run()
+    return out
+
+
+def session_for(recording: Recording, limit: LineLimit | None = None, keyboard: Input | None = None) -> PromptSession:
     completer = MoveCompleter(recording)
     limit = limit or LineLimit()
     session = PromptSession(
@@ -182,6 +276,7 @@ def session_for(recording: Recording, limit: LineLimit | None = None) -> PromptS
         key_bindings=merge_key_bindings([key_bindings(completer), limit.bindings()]),
         history=InMemoryHistory(),
         bottom_toolbar=toolbar(recording),
+        input=keyboard,
     )
     session.default_buffer.on_text_changed += limit.watch
     return session
@@ -233,11 +328,12 @@ def record_terminal(path: str, say=print, verdict=None, **options) -> int:
     state: dict = {}
     limit = LineLimit()
     ahead = TypeAhead()
+    keyboard = PastedRuns(get_app_session().input)
 
     def read_line(prompt: str, retry: str) -> str:
         session = state.get("session")
         if session is None:
-            session = state["session"] = PromptSession(history=InMemoryHistory(), key_bindings=limit.bindings())
+            session = state["session"] = PromptSession(history=InMemoryHistory(), key_bindings=limit.bindings(), input=keyboard)
             session.default_buffer.on_text_changed += limit.watch
         while True:
             try:
@@ -248,13 +344,19 @@ def record_terminal(path: str, say=print, verdict=None, **options) -> int:
                 retry = ""
 
     def ask(question: str) -> str:
+        """A question with the lines it follows from (a diagnostic): those are printed, so
+        that the terminal wraps them, and only its last line is the prompt (the editor cuts
+        a prompt's earlier lines at the terminal's width)."""
+        before, _, last = question.rpartition("\n")
+        if before:
+            say(before)
         try:
-            return read_line(question, "")
+            return read_line(last, "")
         except EOFError:
             return ""
 
     def prepare(recording: Recording):
-        state["session"] = session_for(recording, limit)
+        state["session"] = session_for(recording, limit, keyboard)
         return lambda: warm(recording)
 
     try:

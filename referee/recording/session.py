@@ -1,12 +1,16 @@
 """`referee record`: a game written down as it is played, each line checked before it is kept.
 
-A session holds the record's text and the state of the game after its last line. A new line
-is read with the record's header (so its line number and names are as in the file), applied
-to a copy of that state by the engine's `Position`, one entry at a time, and
-kept only if the rules accept it: appended to the file, flushed and synced to the disk before
-the next prompt. A rejected line is not written; its diagnostic is shown as `check` shows it,
-with the nearest legal moves. The state after an accepted line is never changed again (the
-next line gets a copy), so the legal moves of a position may be worked out in the background.
+A session holds the record's text and the engine's position after its last line (the public
+API of `referee`: `read_entry`, `Position.apply`, `snapshot` and `restore`). The file is
+replayed once, when the session starts; after that a new line is read as one entry at its
+line number and applied to the position, and kept only if the rules accept it: appended to
+the file, flushed and synced to the disk before the next prompt. A rejected line is not
+written and the position goes back to where it was; its diagnostic is shown as `check` shows
+it, with the nearest legal moves. A ruling is applied with the entry it decides on, a header
+tag starts the position again from the new header, and `undo` goes back to the position kept
+for the line before (for lines read from the file, worked out once from the nearest kept
+one). The state after an accepted line is a snapshot that is never changed again, so the
+legal moves of a position may be worked out in the background.
 
 Nothing is lost: the file only ever grows by whole checked lines, and `undo` cuts it back by
 whole lines where it stands, so a process killed at any moment leaves a record that `check`
@@ -23,7 +27,6 @@ is not a terminal is read here line by line, with the same checks and the same m
 from __future__ import annotations
 
 import bisect
-import copy
 import datetime
 import difflib
 import os
@@ -35,16 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from referee import Mark, Position, ReportBuilder, read_entry, read_record, replay
 from referee.engine.continuations import Continuations, spec_spellings
-from referee.engine.players import Players
-from referee.engine.players import resolve as resolve_players
-from referee.engine.position import Position
-from referee.engine.replay import check_bytes
-from referee.engine.rulings import copy_state
+from referee.engine.copying import copy_state
+from referee.engine.replay import check_bytes, record_variants
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.i18n import _, ngettext
-from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parse, parser_for
+from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parser_for
 from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
 from referee.report.diagnostics import MAX_SHOWN, Diagnostic, Report, format_diagnostic, format_errors, format_report, rank
 from referee.report.movelist import move_lines as listed
@@ -112,6 +113,38 @@ class Outcome:
     code: int = 0  # for a line not recorded: the exit code it stands for (check's for its kind)
 
 
+@dataclass
+class Step:
+    """One entry of the record as the engine takes it: a move, a checkpoint or the result, with
+    the ruling given with it, and the lines they stand on."""
+
+    entry: object
+    ruling: Ruling | None
+    first: int
+    last: int
+
+
+def steps_of(entries: list) -> list[Step]:
+    """A record's entries as steps: each ruling goes with the entry before it, as `check` reads it."""
+    steps = []
+    for i, entry in enumerate(entries):
+        if isinstance(entry, Ruling):
+            continue
+        ruling = entries[i + 1] if i + 1 < len(entries) and isinstance(entries[i + 1], Ruling) else None
+        steps.append(Step(entry, ruling, entry.pos.line, (ruling or entry).pos.line))
+    return steps
+
+
+def problem(exc: Exception, pos: Pos | None) -> Diagnostic:
+    """An error met while a line is read or applied, as `check` reports it: the record's, the
+    spec's, or (anything else) a fault of the referee."""
+    if isinstance(exc, RecordError):
+        return Diagnostic("error", exc.message, exc.pos)
+    if isinstance(exc, SpecError):
+        return Diagnostic("error", f"{exc.key}: {exc.message}" if exc.key else exc.message, None, file=exc.where)
+    return Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", pos)
+
+
 # --- the session ---------------------------------------------------------------------------
 
 
@@ -147,21 +180,63 @@ class Recording:
             pass
 
     def _load(self, text: str, report: Report) -> None:
-        """Take the text and the replay of it (`check_bytes` with an open end) as the session's."""
+        """Take the text and the replay of it (`check_bytes` with an open end, once, as the
+        session starts) as the session's: the engine's position at its end goes on from there."""
         assert report.state is not None and report.record is not None
+        record = report.record
         self.text = text
-        self.state: State = report.state
         self.game = report.state.game
         self.report = report
-        tags = report.record.header.tags.values()
-        self.header_end = max((tag.pos.line for tag in tags), default=0)
-        self.header_text = "\n".join(text.split("\n")[: self.header_end]) + "\n"
-        self.has_entries = bool(report.record.entries)
-        self.result_given = any(isinstance(e, Result) for e in report.record.entries)
-        self.last_move_line = max((e.pos.line for e in report.record.entries if isinstance(e, Move) and e.pos), default=None)
-        self.move_lines = sum(isinstance(e, Move) for e in report.record.entries)  # void ones too: move numbers count them
+        self.header = record.header
+        self.header_end = max((tag.pos.line for tag in self.header.tags.values()), default=0)
         self.refused_move: str | None = None  # a move the rules refused on the line before, which a ruling may decide on
         self.seats = [s.label for s in report.state.seats]
+        move_lines = sum(isinstance(e, Move) for e in record.entries)  # void ones too: move numbers count them
+        self.position = Position.at(self.game, copy_state(report.state), self.header, moves=report.moves, move_lines=move_lines)
+        self.steps = steps_of(record.entries)
+        # the position after each step; those the session read from the file are worked out
+        # when first needed (`_mark`), the one at the end is the session's state
+        self.marks: list[Mark | None] = [None] * len(self.steps) + [self.position.snapshot()]
+        self._entries_changed()
+
+    def _entries_changed(self) -> None:
+        self.has_entries = bool(self.steps)
+        self.result_given = any(isinstance(step.entry, Result) for step in self.steps)
+        self.last_move_line = max((step.first for step in self.steps if isinstance(step.entry, Move)), default=None)
+
+    @property
+    def state(self) -> State:
+        """The state after the last line kept: never changed again (the next line is applied to
+        the engine's own copy), so its legal moves may be worked out in the background."""
+        return self.marks[-1].state
+
+    @property
+    def played(self) -> int:
+        """Moves played so far."""
+        return self.marks[-1].moves
+
+    @property
+    def move_lines(self) -> int:
+        """Move lines so far, void ones too: move numbers count them."""
+        return self.marks[-1].move_lines
+
+    def _mark(self, steps: int) -> Mark:
+        """The position after the first `steps` steps: kept since it was reached, or, for lines
+        the session read from the file, played from the nearest position kept before it (the
+        start at first) by the engine, one step at a time, and kept from then on."""
+        if self.marks[steps] is None:
+            known = max((i for i in range(steps) if self.marks[i] is not None), default=None)
+            position = Position(self.game, self.header)
+            if known is None:
+                known = 0
+                self.marks[0] = position.snapshot()
+            else:
+                position.restore(self.marks[known])
+            for i in range(known, steps):
+                step = self.steps[i]
+                position.apply(step.entry, step.ruling)
+                self.marks[i + 1] = position.snapshot()
+        return self.marks[steps]
 
     # --- where the record stands ---
 
@@ -189,7 +264,7 @@ class Recording:
         return visible(" · ".join(parts))
 
     def opening(self, new: bool) -> str:
-        where = _("a new record") if new else _("recording goes on after move {n} (line {line})").format(n=self.report.moves, line=self.next_line() - 1)
+        where = _("a new record") if new else _("recording goes on after move {n} (line {line})").format(n=self.played, line=self.next_line() - 1)
         return visible(_("{file}: {game}, {seats}; {where}. Type help for the commands.").format(file=self.name, game=self.game.name, seats=", ".join(self.seats), where=where))
 
     # --- the legal next moves, worked out once per position ---
@@ -329,13 +404,9 @@ class Recording:
 
     def _reads(self, line: str) -> bool:
         """Whether a line reads as a line of this record (its syntax only)."""
-        number = self.next_line()
-        text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
         try:
-            parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
-        except RecordError:
-            return False
-        except Exception:
+            read_entry(self.game, line, self.next_line())
+        except Exception:  # RecordError, or a fault of the reading: not read either way
             return False
         return True
 
@@ -364,7 +435,8 @@ class Recording:
 
     def enter(self, line: str) -> Outcome:
         """Check a line against the rules and, if they accept it, write it to the file (without
-        the spaces a completion leaves at its end)."""
+        the spaces a completion leaves at its end). The line is read as an entry at its line
+        number and applied to the engine's position; a line the rules refuse leaves it as it was."""
         line = line.rstrip(" \t")
         number = self.next_line()
         refused, self.refused_move = self.refused_move, None
@@ -379,59 +451,52 @@ class Recording:
             if outcome.accepted:
                 outcome.messages.insert(0, visible(f"line {number}: {meant}"))
             return outcome
-        text = self.header_text + "\n" * (number - self.header_end - 1) + line + "\n"
+        if not line.strip():  # a blank line (which `read_entry` takes for an empty record)
+            return self._keep(line)
         try:
-            parsed = parse(text, self.name, self.game.name, self.game.build_move, keywords=self.game.keywords())
+            entry = read_entry(self.game, line, number)
         except RecordError as exc:
             return self._refuse([Diagnostic("error", exc.message, exc.pos)], line, number, nearest=self._looks_like_move(line))
-        if not parsed.entries:  # a comment or a blank line
-            return self._keep(line, self.state, self.report, None)
-        resolve_players(parsed.entries, Players(self.state.seats))  # a player's name stands for their colour
-        entry = parsed.entries[-1]
+        if entry is None:  # a comment or a blank line
+            return self._keep(line)
         if isinstance(entry, Ruling):
             return self._enter_ruling(line, number, refused)
-        trial = copy.copy(self.report)
-        trial.diagnostics, trial.rulings = list(self.report.diagnostics), list(self.report.rulings)
-        record = Record(self.name, self._text_with(line), Header(), [entry])
-        position = Position.at(self.game, copy_state(self.state), record.header, record, self.report.moves, self.move_lines)
+        self.position.resolve([entry])  # a player's name stands for their colour
+        errors, fault = self._apply(self.position, entry)
+        if not errors:
+            return self._keep(line, Step(entry, None, number, number))
+        if isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+            self._ledger_tails(line, errors)
+        outcome = self._refuse(errors, line, number, nearest=isinstance(entry, Move))
+        if fault:
+            outcome.code = EXIT_INTERNAL
+        if isinstance(entry, Move) and all(d.rule for d in errors):
+            self.refused_move = line
+            outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
+        elif isinstance(entry, Checkpoint) and all(d.figure for d in errors):
+            self.refused_move = line  # a ruling adopt writes it with the ruling
+            outcome.messages.append("if the table played on from the figures it wrote, record that with `ruling adopt` next")
+        return outcome
+
+    def _apply(self, position: Position, entry, ruling: Ruling | None = None) -> tuple[list[Diagnostic], bool]:
+        """Apply an entry (with the ruling given with it) to a position: the errors it draws,
+        as `check` reports them, and whether one is a fault of the referee. The session's own
+        position goes back to the session's state when the entry draws an error."""
         try:
-            outcome = position.apply(entry)
+            outcome = position.apply(entry, ruling)
             if outcome.unreadable is not None:
                 raise outcome.unreadable
-            trial.diagnostics.extend(outcome.diagnostics)
-            trial.checkpoints_confirmed += outcome.confirmed
-            trial.moves, trial.state = position.moves, position.state
-        except RecordError as exc:
-            trial.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
-        except SpecError as exc:
-            trial.diagnostics.append(Diagnostic("error", f"{exc.key}: {exc.message}" if exc.key else exc.message, None, file=exc.where))
-        except Exception as exc:  # a bug in the referee, reported as `check` reports it
-            trial.diagnostics.append(Diagnostic("error", f"internal error: {type(exc).__name__}: {exc}", entry.pos))
-            fault = True
-        else:
-            fault = False
-        errors = [d for d in trial.diagnostics[len(self.report.diagnostics) :] if d.severity == "error"]
-        if errors:
-            if isinstance(entry, Checkpoint) and all(d.figure for d in errors):
-                self._ledger_tails(line, errors)
-            outcome = self._refuse(errors, line, number, nearest=isinstance(entry, Move))
-            if fault:
-                outcome.code = EXIT_INTERNAL
-            if isinstance(entry, Move) and all(d.rule for d in errors):
-                self.refused_move = line
-                outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
-            elif isinstance(entry, Checkpoint) and all(d.figure for d in errors):
-                self.refused_move = line  # a ruling adopt writes it with the ruling
-                outcome.messages.append("if the table played on from the figures it wrote, record that with `ruling adopt` next")
-            return outcome
-        outcome = self._keep(line, trial.state, trial, entry)
-        if outcome.accepted:
-            self.move_lines = position.move_lines
-        return outcome
+            errors, fault = [d for d in outcome.diagnostics if d.severity == "error"], False
+        except Exception as exc:
+            errors, fault = [problem(exc, entry.pos)], not isinstance(exc, (RecordError, SpecError))
+        if errors and position is self.position:
+            position.restore(self.marks[-1])
+        return errors, fault
 
     def _ledger_tails(self, line: str, errors: list[Diagnostic]) -> None:
         """Each contradicted figure with its last changes, as `check` shows them: from a replay
-        of the record with the checkpoint (a contradicted figure is rare)."""
+        of the record with the checkpoint that keeps the ledger behind every figure (the
+        session's position keeps none; a contradicted figure is rare)."""
         full = check_bytes(self._text_with(line).encode("utf-8"), self.name, self.variants, open_end=True)
         tails = {(d.pos.line, d.pos.column): d.ledger for d in full.diagnostics if d.figure and d.pos}
         for d in errors:
@@ -439,22 +504,45 @@ class Recording:
                 d.ledger = tails.get((d.pos.line, d.pos.column), [])
 
     def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:
-        """A ruling decides on the move on the line before it: the move the rules just refused
-        is written with it, if the record with both replays (a ruling is rare: the record is
-        replayed whole, as `check` replays it)."""
-        lines = [refused, line] if refused is not None else [line]
-        text = self._text_with("\n".join(lines))
-        report = check_bytes(text.encode(), self.name, self.variants, open_end=True)
-        if report.status != "legal" or report.state is None:
-            outcome = self._refuse(report.errors, line, number, nearest=False, report=report)
-            if refused is not None:
-                outcome.messages[-1] = f"lines {number}-{number + 1} are not recorded"
+        """A ruling decides on the move (or the checkpoint) on the line before it: the one the
+        rules just refused is applied again with it and, if the ruling can be honoured, both
+        lines are written. A ruling after a line already kept is decided on as `check`
+        decides on it (the engine applies that entry again, with the ruling, to the position
+        before it), which refuses it."""
+        if refused is None:
+            return self._ruling_after_kept(line, number)
+        entry, ruling = read_entry(self.game, refused, number), read_entry(self.game, line, number + 1)
+        self.position.resolve([entry])
+        errors, fault = self._apply(self.position, entry, ruling)
+        lines = f"{refused}\n{line}"
+        if errors:
+            outcome = self._refuse(errors, lines, number, nearest=False)
+            outcome.messages[-1] = f"lines {number}-{number + 1} are not recorded"
+            if fault:
+                outcome.code = EXIT_INTERNAL
             return outcome
-        outcome = self._keep("\n".join(lines), report.state, report, None)
+        outcome = self._keep(lines, Step(entry, ruling, number, number + 1))
         if outcome.accepted:
-            self._load(self.text, report)
-            if refused is not None:
-                outcome.messages.insert(0, visible(f"line {number}: {refused.strip()}  (the ruling on line {number + 1} decides on it)"))
+            outcome.messages.insert(0, visible(f"line {number}: {refused.strip()}  (the ruling on line {number + 1} decides on it)"))
+        return outcome
+
+    def _ruling_after_kept(self, line: str, number: int) -> Outcome:
+        """A ruling typed after a line the rules accepted (or after no entry)."""
+        ruling = read_entry(self.game, line, number)
+        last = self.steps[-1] if self.steps else None
+        if last is None or last.ruling is not None or isinstance(last.entry, Result):
+            follows = "no move" if last is None else "another ruling" if last.ruling is not None else "the result"
+            errors = self.position.misplaced_ruling(ruling, follows).diagnostics
+            return self._refuse(errors, line, number, nearest=False)
+        trial = Position(self.game, self.header)
+        trial.restore(self._mark(len(self.steps) - 1))
+        errors, fault = self._apply(trial, last.entry, ruling)
+        # the rules refuse a ruling on an entry they accept; should that change, the line is
+        # still not written after the fact: the ruling belongs with the line it decides on
+        errors = errors or self.position.misplaced_ruling(ruling, "a line the rules accepted").diagnostics
+        outcome = self._refuse(errors, line, number, nearest=False)
+        if fault:
+            outcome.code = EXIT_INTERNAL
         return outcome
 
     @staticmethod
@@ -485,10 +573,14 @@ class Recording:
         if self.has_entries:
             return self._refuse([Diagnostic("error", "a header tag belongs before the first move; this record has moves already", Pos(number, column))], line, number, nearest=False)
         text = self._text_with(line)
-        report = check_bytes(text.encode(), self.name, self.variants, open_end=True)
-        if report.status != "legal":
-            return self._refuse(report.errors, line, number, nearest=False, report=report)
-        outcome = self._keep(line, report.state, report, None)
+        report = Report(self.name)
+        try:  # the header read again, and the position it starts (no entry follows it yet)
+            record, game = read_record(text, self.name, self.variants)
+            report.record, report.source, report.game = record, text, game.name
+            replay(record, game, ReportBuilder(report), open_end=True, header_variants=record_variants(text, game.name))
+        except Exception as exc:
+            return self._refuse([problem(exc, Pos(number, column))], line, number, nearest=False)
+        outcome = self._keep(line)
         if outcome.accepted:
             self._load(self.text, report)
         return outcome
@@ -496,27 +588,35 @@ class Recording:
     def _text_with(self, line: str) -> str:
         return self.text + ("\n" if self.text and not self.text.endswith("\n") else "") + line + "\n"
 
-    def _keep(self, line: str, state: State, report: Report, entry: object) -> Outcome:
-        """Write an accepted line (`entry` is what it holds, None for a comment, a blank line or
-        a tag); the session moves on only once the disk has it."""
+    def _keep(self, line: str, step: Step | None = None) -> Outcome:
+        """Write an accepted line (or a ruling's two); `step` is the entry the engine's position
+        has just taken from it, None for a comment, a blank line or a tag. The session moves on
+        only once the disk has the line; if it cannot be written, the position goes back."""
         was_over = self.state.is_over()
         warned = len(self.state.trace.warnings)
         text = self._text_with(line)
         added = text[len(self.text) :].encode("utf-8")
-        if len(self.disk) + len(added) > MAX_RECORD_BYTES:
-            return Outcome(False, [visible(f"{self.name}: error: the record would be longer than {MAX_RECORD_BYTES} bytes on the disk, the most a record may hold; it is not recorded")], EXIT_USAGE)
-        self.unchanged()
+        written = False
         try:
+            if len(self.disk) + len(added) > MAX_RECORD_BYTES:
+                return Outcome(
+                    False, [visible(f"{self.name}: error: the record would be longer than {MAX_RECORD_BYTES} bytes on the disk, the most a record may hold; it is not recorded")], EXIT_USAGE
+                )
+            self.unchanged()
             append_synced(self.path, added)
+            written = True
         except OSError as exc:
             return Outcome(False, [visible(f"{self.name}: error: cannot write the line: {exc.strerror or exc}; it is not recorded")], EXIT_USAGE)
+        finally:
+            if step is not None and not written:
+                self.position.restore(self.marks[-1])
         self.disk += added
         self.text = text
-        self.has_entries = self.has_entries or entry is not None
-        self.result_given = self.result_given or isinstance(entry, Result)
-        if isinstance(entry, Move):
-            self.last_move_line = self.next_line() - 1
-        self.state, self.report = state, report
+        if step is not None:
+            self.steps.append(step)
+            self.marks.append(self.position.snapshot())
+            self._entries_changed()
+        state = self.state
         messages = [visible(f"warning[{rule}]: {message}") for rule, message, _ in state.trace.warnings[warned:]]
         if state.is_over() and not was_over:
             messages.append(visible(format_report(self.final_report()), keep_lines=True))
@@ -550,10 +650,8 @@ class Recording:
         first = last
         if RULING_LINE.match(lines[last]):  # a ruling goes with the move it decides on
             first = max((i for i in range(last) if lines[i].strip()), default=last)
-        kept = "\n".join(lines[:first]) + "\n"
-        report = check_bytes(kept.encode(), self.name, self.variants, open_end=True)
-        if report.status != "legal" or report.state is None:
-            return Outcome(False, [visible(f"cannot take back line {last + 1}: what is left does not replay ({'; '.join(d.message for d in report.errors)})")])
+        steps = sum(step.last <= first for step in self.steps)  # the steps on the lines kept (1 to `first`)
+        mark = self._mark(steps)
         self.unchanged()
         size = len(b"\n".join(self.disk.split(b"\n")[:first])) + (1 if first else 0)  # the disk's bytes of the lines kept
         try:
@@ -561,7 +659,11 @@ class Recording:
         except OSError as exc:
             return Outcome(False, [visible(f"{self.name}: error: cannot cut the file back: {exc.strerror or exc}; nothing is taken back")])
         self.disk = self.disk[:size]
-        self._load(kept, report)
+        self.text = "\n".join(lines[:first]) + "\n"
+        del self.steps[steps:], self.marks[steps + 1 :]
+        self.position.restore(mark)
+        self.refused_move = None
+        self._entries_changed()
         taken = [f"took back line {i + 1}: {lines[i].strip()}" for i in range(first, last + 1) if lines[i].strip()]
         return Outcome(True, [visible("\n".join(taken), keep_lines=True)])
 
@@ -570,7 +672,7 @@ class Recording:
         from referee.engine.positions import Position
         from referee.report.show import render
 
-        return render(Position(self.report, copy_state(self.state), self.report.moves, self.last_move_line))
+        return render(Position(self.report, copy_state(self.state), self.played, self.last_move_line))
 
     def explain(self, who: str, figure: str) -> str:
         """The ledger behind one figure of the record so far, as `referee explain` prints it."""
@@ -586,7 +688,7 @@ class Recording:
         hints = self.hints()
         if not hints:
             return _("no legal move follows: the game is over")
-        count = ngettext("{n} legal next move after move {move}", "{n} legal next moves after move {move}", len(hints)).format(n=len(hints), move=self.report.moves)
+        count = ngettext("{n} legal next move after move {move}", "{n} legal next moves after move {move}", len(hints)).format(n=len(hints), move=self.played)
         return visible("\n".join([count] + [f"  {m}" for m in listed(hints)]), keep_lines=True)
 
     def unchanged(self) -> None:
