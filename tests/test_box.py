@@ -482,13 +482,13 @@ def test_the_hamburg_map_entered_in_the_box_has_its_rules_checked(config, tmp_pa
 
 
 def eq(line: int, written: int, **counts):
-    from referee.box.infer import Equation
+    from referee.box.solving import Equation
 
     return Equation("r.log", line, "blue", "money", written, 0, tuple(sorted(counts.items())))
 
 
 def test_the_solver_names_the_lines_behind_each_value_and_what_is_left_open():
-    from referee.box.infer import solve
+    from referee.box.solving import solve
 
     # 2a + b = 7 (line 1), a + b = 5 (line 2), c + d = 4 (line 3): a = 2, b = 3, c and d open
     found = solve([eq(1, 7, a=2, b=1), eq(2, 5, a=1, b=1), eq(3, 4, c=1, d=1)], {})
@@ -503,7 +503,7 @@ def test_the_solver_names_the_lines_behind_each_value_and_what_is_left_open():
 
 
 def test_the_solver_refuses_lines_no_whole_numbers_satisfy():
-    from referee.box.infer import solve
+    from referee.box.solving import solve
 
     assert solve([eq(1, 5, a=1), eq(2, 6, a=1), eq(3, 9, b=1)], {}).contradiction == [0, 1]
     assert solve([eq(1, 3, a=2)], {}).contradiction == [0]  # a = 3/2 is printed on no tile

@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import referee
-from referee.box.infer import ROUNDS, Equation, finding, interleaved, solve
 from referee.box.questions import questions
+from referee.box.solving import ROUNDS, Equation, finding, interleaved, solve
 from referee.errors import SpecError
 from referee.i18n import _, localized
 
