@@ -19,6 +19,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -28,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from referee.errors import RecordError, SpecError, UsageError
 from referee.server import exports, guard, taps
+from referee.server.pictures import Writer
 from referee.server.tables import NoSuchGame, Table, Tables, shown
 from referee.spec.loader import available_games, specs_root
 from referee.terminal import visible
@@ -37,6 +39,7 @@ EVENT_POLL = 0.25  # seconds between looks at a game's version for its listeners
 HEARTBEAT = 15.0  # seconds between comments that keep an idle event stream open
 MOST_LISTENERS = 256  # event streams open at once
 RECENT = 8  # record lines shown under the buttons
+CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
 
 class Settings:
@@ -61,6 +64,7 @@ def _templates() -> Environment:
 def create_app(settings: Settings) -> Starlette:
     tables = Tables(settings.folder)
     env = _templates()
+    writer = Writer()
     listeners = {"open": 0}
     if settings.codes:
         try:
@@ -84,40 +88,67 @@ def create_app(settings: Settings) -> Starlette:
 
     # --- the checks every request passes -------------------------------------------------
 
-    async def guarded(request: Request, call_next):
+    def check(request: Request) -> list[tuple[str, str, str]]:
+        """The checks every request passes before it is served (a `Refused` if it fails), and
+        the join cookies it earns."""
         address = request.client.host if request.client else ""
-        request.state.form_token = request.cookies.get(guard.FORM_COOKIE) or guard.new_token()
-        new_cookies: list[tuple[str, str, str]] = []
-        try:
-            if not settings.rates.allow(address):
-                raise guard.Refused(429, "too many requests from this phone; wait a moment and tap again")
-            length = request.headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > guard.MOST_BODY):
-                raise guard.Refused(413, f"the request is larger than {guard.MOST_BODY} bytes, the most a form may send")
-            if request.method not in ("GET", "HEAD", "POST"):
-                raise guard.Refused(405, "this server takes only GET and POST requests")
-            path = request.url.path
-            if not settings.codes and not guard.local_host_header(request.headers.get("host", "")):
-                # a page of another site whose name was pointed at this machine (DNS rebinding)
-                raise guard.Refused(421, "this server answers to its own address on this machine only")
-            if settings.codes and not path.startswith("/static/"):
-                new_cookies += _join(request, path)
-            if request.method == "POST":
-                if not guard.same_site(request.headers.get("origin"), request.headers.get("host")):
-                    raise guard.Refused(403, "a request from another site is not taken")
-            response = await call_next(request)
-        except guard.Refused as refused:
-            response = message(request, refused.status, refused.message)
+        if not settings.rates.allow(address):
+            raise guard.Refused(429, "too many requests from this phone; wait a moment and tap again")
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > guard.MOST_BODY):
+            raise guard.Refused(413, f"the request is larger than {guard.MOST_BODY} bytes, the most a form may send")
+        if request.method not in ("GET", "HEAD", "POST"):
+            raise guard.Refused(405, "this server takes only GET and POST requests")
+        path = request.url.path
+        if not settings.codes and not guard.local_host_header(request.headers.get("host", "")):
+            # a page of another site whose name was pointed at this machine (DNS rebinding)
+            raise guard.Refused(421, "this server answers to its own address on this machine only")
+        joined = _join(request, path) if settings.codes and not path.startswith("/static/") else []
+        if request.method == "POST":
+            if not guard.same_site(request.headers.get("origin"), request.headers.get("host")):
+                raise guard.Refused(403, "a request from another site is not taken")
+        return joined
+
+    def headers_of(request: Request, joined: list[tuple[str, str, str]]) -> list[tuple[bytes, bytes]]:
+        """The cookies a response sets (the form token once, join codes as they are shown)."""
+        cookies = Response()
         if guard.FORM_COOKIE not in request.cookies:
-            response.set_cookie(guard.FORM_COOKIE, request.state.form_token, httponly=True, samesite="strict")
-        for name, value, where in new_cookies:
-            response.set_cookie(name, value, httponly=True, samesite="lax", path=where)
-        response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-        )
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make a browser send Origin: null on a form
-        return response
+            cookies.set_cookie(guard.FORM_COOKIE, request.state.form_token, httponly=True, samesite="strict")
+        for name, value, where in joined:
+            cookies.set_cookie(name, value, httponly=True, samesite="lax", path=where)
+        return [(k, v) for k, v in cookies.raw_headers if k == b"set-cookie"]
+
+    def guarded(app):
+        """Every request's checks, and the headers every answer carries, as plain ASGI (a
+        `BaseHTTPMiddleware` costs each request a task and a stream of its own)."""
+
+        async def serve(scope, receive, send):
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            request = Request(scope)
+            request.state.form_token = request.cookies.get(guard.FORM_COOKIE) or guard.new_token()
+            try:
+                joined = check(request)
+            except guard.Refused as refused:
+                joined, app_or_page = [], message(request, refused.status, refused.message)
+            else:
+                app_or_page = app
+            extra = headers_of(request, joined)
+
+            async def sending(event):
+                if event["type"] == "http.response.start":
+                    headers = MutableHeaders(scope=event)
+                    for key, value in extra:
+                        headers.append(key.decode("latin-1"), value.decode("latin-1"))
+                    headers["Content-Security-Policy"] = CSP
+                    headers["X-Content-Type-Options"] = "nosniff"
+                    headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make a browser send Origin: null on a form
+                await send(event)
+
+            await app_or_page(scope, receive, sending)
+
+        return serve
 
     def _join(request: Request, path: str) -> list[tuple[str, str, str]]:
         """Off localhost: the join code of the game a request is about (or of the server for
@@ -211,8 +242,9 @@ def create_app(settings: Settings) -> Starlette:
         with table.lock:
             recording = table.recording
             state = recording.state
-            menu = taps.menu(recording, text)
+            menu = table.cached(f"menu {text}", lambda: taps.menu(recording, text))
             offer = table.cached("offer", lambda: taps.checkpoint_offer(recording))
+            then = table.cached("then", lambda: taps.forced_line(recording, offered_too=True)) if offer else None
             owners = table.cached("figures", lambda: _figures(state))
             over = state.is_over()
             return {
@@ -222,6 +254,7 @@ def create_app(settings: Settings) -> Starlette:
                 "where": recording.where(),
                 "menu": menu,
                 "offer": offer,
+                "then": then,
                 "owners": owners,
                 "over": over,
                 "refused": recording.refused_move,
@@ -252,6 +285,8 @@ def create_app(settings: Settings) -> Starlette:
         table = table_of(request)
         form = await read_form(request)
         lines = [line for line in form.get("line", []) if line.strip()]
+        for batch in form.get("batch", []):  # one tap for several lines (the passes before a purchase)
+            lines += [line for line in batch.split("\n") if line.strip()]
         fill = " ".join((form.get("fill") or [""])[0].split())
         if not lines and fill:  # a chance outcome typed in after the words tapped before it
             lines = [(form.get("prefix") or [""])[0] + fill]
@@ -344,7 +379,7 @@ def create_app(settings: Settings) -> Starlette:
 
         def work():
             with table.lock:
-                return table.cached("picture", lambda: _picture(table.recording.state))
+                return table.cached("picture", lambda: _picture(table.recording.state, writer))
 
         svg = await run_in_threadpool(work)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
@@ -400,9 +435,11 @@ def create_app(settings: Settings) -> Starlette:
         Route("/g/{game}/replay", replay),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    from starlette.middleware.base import BaseHTTPMiddleware
 
-    app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=guarded)], exception_handlers={HTTPException: not_found, Exception: failed})
+    async def refused(request: Request, exc: guard.Refused) -> Response:
+        return message(request, exc.status, exc.message)
+
+    app = Starlette(routes=routes, middleware=[Middleware(guarded)], exception_handlers={HTTPException: not_found, guard.Refused: refused, Exception: failed})
     app.state.tables = tables
     app.state.settings = settings
     app.state.listeners = listeners
@@ -416,10 +453,10 @@ def _game_meta(name: str) -> dict:
     return load_game(name).spec.meta
 
 
-def _picture(state) -> str:
+def _picture(state, writer: Writer) -> str:
     """The position's SVG picture, drawn from the spec and the state (its text escaped)."""
     try:
-        return state.game.draw(state, "").tostring()
+        return writer.tostring(state.game.draw(state, ""))
     except Exception:
         return ""
 
