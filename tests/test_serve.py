@@ -366,3 +366,36 @@ def test_a_picture_written_from_what_it_kept_is_the_drawing_byte_for_byte(folder
                 state = table.recording.state
                 drawing = state.game.draw(state, "")
                 assert writer.tostring(drawing) == drawing.tostring()
+
+
+def test_pages_speak_the_browsers_language_or_the_switchs(client):
+    """A page is in the first language of the browser's that the referee speaks; the switch
+    (`?lang=`) wins and is kept for the phone's next pages."""
+    assert "<h1>Games</h1>" in client.get("/", headers={"Accept-Language": "fr-FR, en;q=0.5"}).text
+    hungarian = client.get("/", headers={"Accept-Language": "fr;q=0.9, hu-HU;q=0.8, de;q=0.7"}).text
+    assert '<html lang="hu">' in hungarian and "<h1>Játszmák</h1>" in hungarian
+    with TestClient(client.app, base_url="http://127.0.0.1:8765") as phone:
+        assert "<h1>Partien</h1>" in phone.get("/?lang=de", headers={"Accept-Language": "hu"}).text
+        address = new_game(phone, "sprache")
+        page = phone.get(address, headers={"Accept-Language": "hu"}).text
+        assert "Letzte Zeile zurücknehmen".lower() in page.lower() and "another phone" not in page
+        stale = enter(phone, address, "reveal carpet-trader", version=99)
+        assert stale.status_code == 409 and "ein anderes Telefon war schneller" in stale.text
+
+
+def test_every_word_of_the_templates_is_in_the_catalogues():
+    import re
+
+    from referee.server.words import PAGE_WORDS
+
+    folder = Path(__file__).resolve().parents[1] / "referee" / "server" / "templates"
+    said = {m for page in folder.glob("*.html") for m in re.findall(r'_\("([^"]*)"\)', page.read_text("utf-8"))}
+    assert said and said == set(PAGE_WORDS)
+
+
+def test_one_tap_enters_several_lines(client, folder):
+    address = new_game(client, "batch")
+    version = version_of(client.get(address).text)
+    answer = client.post(address + "/enter", data={"form": token(client), "version": str(version), "batch": "reveal carpet-trader\nreveal coffee-roaster"}, headers={"X-Partial": "1"})
+    assert answer.status_code == 200
+    assert body(folder / "batch.log") == ["reveal carpet-trader", "reveal coffee-roaster"]

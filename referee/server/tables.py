@@ -104,7 +104,7 @@ class Table:
         with self.lock:
             self.fresh()
             if version != self.version:
-                return Outcome(False, ["another phone moved first; this is the game as it is now"]), True
+                return Outcome(False, [_("another phone moved first; this is the game as it is now")]), True
             messages: list[str] = []
             accepted = False
             with self._file_lock():
@@ -127,7 +127,7 @@ class Table:
         with self.lock:
             self.fresh()
             if version != self.version:
-                return Outcome(False, ["another phone moved first; this is the game as it is now"]), True
+                return Outcome(False, [_("another phone moved first; this is the game as it is now")]), True
             with self._file_lock():
                 outcome = self.recording.undo()
             if outcome.accepted:
