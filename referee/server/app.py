@@ -256,7 +256,7 @@ def create_app(settings: Settings) -> Starlette:
             state = recording.state
             menu = table.cached(f"menu {current()} {text}", lambda: taps.menu(recording, text))
             offer = table.cached("offer", lambda: taps.checkpoint_offer(recording))
-            then = table.cached("then", lambda: taps.forced_line(recording, offered_too=True)) if offer else None
+            then = table.cached("then", lambda: taps.checkpoint_then(recording)) if offer else None
             owners = table.cached("figures", lambda: _figures(state))
             over = state.is_over()
             return {

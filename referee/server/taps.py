@@ -349,20 +349,20 @@ def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]
 LISTS_EVERY_MOVE = ("speicherstadt",)  # games whose `move_hints` hold every kind of move there is
 
 
-def forced_line(recording: Recording, offered_too: bool = False) -> str | None:
+def forced_line(recording: Recording) -> str | None:
     """The only line the rules allow next (a round's heading, a pass when a player cannot
     pay), which the server enters after the tap before it: where the game lists every kind
     of move (a game that lists a few stand-ins for many, such as Civitas Hamburgum's, leaves
     nothing forced), not a chance outcome the table has to state, nor the result, and not
-    while a checkpoint is offered (the checkpoint's confirmation enters it after the
-    checkpoint: `offered_too`)."""
+    while a checkpoint is offered (its confirmation enters the line after it:
+    `checkpoint_then`)."""
     state = recording.state
     if recording.game.name not in LISTS_EVERY_MOVE or state.is_over() or recording.word_by_word(state):
         return None
     hints = recording.hints()
     if len(hints) != 1 or "<" in hints[0] or hints[0].startswith("result"):
         return None
-    if not offered_too and checkpoint_offer(recording):
+    if checkpoint_offer(recording):
         return None
     return hints[0]
 
@@ -371,20 +371,32 @@ def checkpoint_offer(recording: Recording) -> list[str]:
     """The checkpoint lines the referee would write here (`State.play_checkpoints`, as
     `referee play` writes them), with its own figures filled in, for the table to confirm or
     correct; none where the game does not take a checkpoint at this point."""
+    return _offer(recording)[0]
+
+
+def checkpoint_then(recording: Recording) -> str | None:
+    """The move a checkpoint is offered before (the next round's heading: the checkpoint
+    closes the round), which its confirmation enters after it; None where the move is a
+    chance outcome the table states, or the game offers its checkpoint for no one move."""
+    return _offer(recording)[1]
+
+
+def _offer(recording: Recording) -> tuple[list[str], str | None]:
     state = recording.state
     if state.is_over():
-        return []
+        return [], None
     position = _position(recording)
     try:
         if recording.word_by_word(state):
-            return list(position.state.play_checkpoints(None))
+            return list(position.state.play_checkpoints(None)), None
         for move in position.legal_moves():
             lines = position.state.play_checkpoints(move)
             if lines:
-                return list(lines)
+                then = recording.game.format_move(move)
+                return list(lines), then if then in recording.hints() else None
     except Exception:  # an offer helps; it must never stop the page
-        return []
-    return []
+        return [], None
+    return [], None
 
 
 def checkpoint_line(recording: Recording, owner: str) -> str:
