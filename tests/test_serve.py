@@ -399,3 +399,46 @@ def test_one_tap_enters_several_lines(client, folder):
     answer = client.post(address + "/enter", data={"form": token(client), "version": str(version), "batch": "reveal carpet-trader\nreveal coffee-roaster"}, headers={"X-Partial": "1"})
     assert answer.status_code == 200
     assert body(folder / "batch.log") == ["reveal carpet-trader", "reveal coffee-roaster"]
+
+
+def test_every_turn_of_civitas_hamburgum_is_tapped_word_by_word(folder):
+    """Civitas Hamburgum lists one step of each kind of turn; the page completes the rest
+    word by word (referee/server/turns.py): every turn of a random game (goods sold and the
+    rest to the bank, donations and tokens scored, houses in a row) is entered by taps, and
+    every whole move a button offers on the way is one the rules take."""
+    import re
+
+    from referee.lab.random_game import play_game
+
+    record = play_game("hamburgum", 2, seed=0)
+    lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")][:60]
+    seats = record.split('[Players "')[1].split('"')[0]
+    table = Tables(folder).new_game("turns", "hamburgum", seats, None, [])
+    kinds = set()
+    for line in lines:
+        if line.startswith("check "):
+            assert table.enter([line], table.version)[0].accepted
+            continue
+        target = re.sub(r"^(\S+: (?:beer|sugar|cloth)) \d+$", r"\1", line)  # the yield a record may state is a check, not a choice
+        text = ""
+        for _ in range(24):
+            menu = taps.menu(table.recording, text)
+            text = menu.text
+            for button in menu.buttons:
+                if button.enters:
+                    assert taps._trial(table.recording, [button.text]) is not None, button.text
+            if menu.can_enter and text.strip() == target:
+                break
+            leading = [b for b in menu.buttons if (b.enters and b.text == target) or (not b.enters and target.startswith(b.text))]
+            assert leading, f"no button leads to {target!r} from {text!r}"
+            text = max(leading, key=lambda b: len(b.text)).text
+            if text == target:
+                break
+        else:
+            raise AssertionError(f"{target!r} takes more than 24 taps")
+        assert table.enter([line], table.version)[0].accepted
+        kinds |= {kind for kind, words in TURN_KINDS.items() if re.search(words, line)}
+    assert kinds == set(TURN_KINDS), kinds  # the game has turns of every kind, so they all were tapped
+
+
+TURN_KINDS = {"sale": r" trade sell ", "sale and bank": r", bank ", "purchase": r" buy ", "donation and score": r"donate .*, score ", "houses in a row": r" at .*, .* at "}

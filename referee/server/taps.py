@@ -15,11 +15,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from referee.engine.continuations import COUNTS, RANGE, TOKEN, Branch
+from referee.engine.continuations import COUNTS, RANGE, TOKEN, Branch, Continuations
 from referee.engine.copying import copy_state
 from referee.engine.reading import read_entry
 from referee.i18n import _
 from referee.recording.session import Recording
+from referee.server.turns import word_source
 
 MOST_TEXT = 400  # a menu's text is the start of one line: no longer than a line of a record
 FORCED_STEPS = 8  # words taken without a tap, at most, where each is the only way on
@@ -62,7 +63,7 @@ def menu(recording: Recording, text: str) -> Menu:
         text = ""
     elif not text.endswith(" "):
         text += " "
-    listed = not recording.word_by_word(recording.state)
+    listed = not _grows(recording)
     chains = _chains(recording) if listed and not text else []
     others: list[Button] = []
     if listed and not text:
@@ -219,10 +220,13 @@ def _shared_words(text: str, buttons: list[Button]) -> str:
 
 def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
     """The choices after `text`, and whether a chance outcome is being filled in."""
-    continuations = recording.continuations()
+    source = word_source(recording) if not recording.word_by_word(recording.state) else None
+    if source is not None:
+        return _turn_buttons(recording, text), False
+    continuations = _continuations(recording)
     out: list[Button] = []
     filling = False
-    grows = recording.word_by_word(recording.state)
+    grows = _grows(recording)
     for choice in continuations.complete(text):
         if choice.meta in ("command", "a checkpoint line") or choice.meta.startswith("= "):
             continue  # commands and checkpoints have their own buttons; other spellings are not needed
@@ -239,6 +243,18 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
     return out, filling
 
 
+def _turn_buttons(recording: Recording, text: str) -> list[Button]:
+    """The next words of a turn worked out here (`turns.py`), a button each: a word after
+    which the turn can only end enters it."""
+    out = []
+    for word in _after(recording, text) or ():
+        if word:
+            new = text + word
+            ends = _after(recording, new) == [""]
+            out.append(Button(new if ends else new + " ", word, "", ends))
+    return out
+
+
 def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
     """Whether the text so far is a whole line: a legal move as listed, one the game says
     may end here, or a chance outcome filled in with as many words as its placeholder takes
@@ -246,8 +262,7 @@ def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
     line = text.strip()
     if not line:
         return False
-    state = recording.state
-    if recording.word_by_word(state):
+    if _grows(recording):
         return "" in (_after(recording, line) or ())
     hints = recording.hints()
     if line in hints:
@@ -281,7 +296,7 @@ def _fills_up(recording: Recording, text: str) -> bool:
 def _free(recording: Recording, text: str) -> str:
     """The placeholder that comes next after `text` where neither a list nor a range of
     numbers fills it (`<points>` of a fire whose printed points no source gives)."""
-    if recording.word_by_word(recording.state):
+    if _grows(recording):
         return ""
     words = text.split()
     for hint in recording.hints():
@@ -293,13 +308,31 @@ def _free(recording: Recording, text: str) -> str:
     return ""
 
 
+def _continuations(recording: Recording) -> Continuations:
+    """What may follow in the recording's position: the recorder's completion, or, for a game
+    whose list of moves holds stand-ins (Civitas Hamburgum's), a completion that grows word by
+    word from the turns worked out here (`turns.py`); made once per position."""
+    cached = getattr(recording, "_tap_words", None)
+    if cached is None or cached[0] is not recording.state:
+        source = word_source(recording)
+        found = recording.continuations() if source is None else Continuations((), next_words=source)
+        cached = (recording.state, found)
+        recording._tap_words = cached
+    return cached[1]
+
+
+def _grows(recording: Recording) -> bool:
+    """Whether the position's moves are completed word by word (not listed)."""
+    return recording.word_by_word(recording.state) or _continuations(recording).grows
+
+
 def _after(recording: Recording, text: str) -> list[str] | None:
     """The words that may follow `text` in a legal move ("" where it may end), where the game
     completes a move word by word: read off the completion's tree, which has asked the game
     for them already as it offered the words (each question is asked once per position),
     else asked of the game; None where the game's search fails."""
     words = text.split()
-    node = recording.continuations().root
+    node = _continuations(recording).root
     if isinstance(node, Branch):
         for word in words:
             node = node.children.get(word)
@@ -308,7 +341,8 @@ def _after(recording: Recording, text: str) -> list[str] | None:
         else:
             return ([""] if node.end else []) + sorted(node.children)
     try:
-        return _position(recording).next_words(text)
+        source = word_source(recording)
+        return source(words) if source is not None else _position(recording).next_words(text)
     except Exception:
         return None
 
