@@ -206,69 +206,82 @@ def test_most_moves_take_one_tap(folder):
     menu = taps.menu(start.recording, "")
     whole = [b.text for b in menu.buttons if b.enters]
     assert "reveal carpet-trader" in whole and all(t.startswith("reveal ") for t in whole)
-    # a contract's goods are picked one by one, as the table sees them
+    assert "reveal fireman 3" in whole  # a value of a few is a button of its own, under "fireman"
+    # a contract's goods are picked two at a time, as the table sees them, then the rest at once
     contract = taps.menu(start.recording, "reveal contract ")
-    assert {b.label for b in contract.buttons} >= {"saffron", "tea"} and not contract.can_enter
+    assert {b.label for b in contract.buttons} >= {"saffron tea", "tea tea"} and not contract.can_enter
+    assert not any(b.enters for b in contract.buttons)
     two = taps.menu(start.recording, "reveal contract saffron tea ")
-    assert two.can_enter
+    assert two.can_enter and {(b.label, b.enters) for b in two.buttons} == {("tea", True), ("tea tea", True)}
     canterbury = tables.new_game("menus", "canterbury", "blue, red", None, [])
     first = taps.menu(canterbury.recording, "")
     assert first.text == "blue: full build "  # the only words on are taken without a tap
     assert {b.label for b in first.buttons} >= {"well", "garden", "fountain"}
 
 
-def taps_to_enter(recording, target: str) -> tuple[str, int]:
-    """The taps a phone takes to enter `target` from the menus: whole moves, words, goods,
-    and a typed outcome where no list gives one (the typing counted as one tap)."""
-    text, count = "", 0
+def taps_to_enter(recording, lines: list[str]) -> tuple[list[str], int]:
+    """The taps a phone takes to enter the first of `lines` from the menus (whole moves,
+    words, goods, a typed outcome where no list gives one, counted as one tap), and the
+    lines those taps enter: a button may enter the lines after it too (passes and the
+    purchase after them)."""
+    text, count, target = "", 0, lines[0]
     for _ in range(40):
         menu = taps.menu(recording, text)
         text = menu.text
+        several = [b for b in menu.buttons if b.enters and b.before and b.lines == lines[: len(b.lines)]]
+        if several:
+            return max(several, key=lambda b: len(b.lines)).lines, count + 1
         if menu.can_enter and text.strip() == target:
-            return target, count + 1
+            return [target], count + 1
         if menu.free and target.startswith(text) and " " not in target[len(text) :]:
-            return target, count + 1
-        leading = [b for b in menu.buttons if (b.enters and b.text == target) or (not b.enters and (target.startswith(b.text) or target == b.text.strip()))]
+            return [target], count + 1
+        leading = [b for b in menu.buttons if (b.enters and not b.before and b.text == target) or (not b.enters and (target.startswith(b.text) or target == b.text.strip()))]
         assert leading, f"no button leads to {target!r} from {text!r}"
         best = max(leading, key=lambda b: len(b.text))
         count += 1
         if best.enters:
-            return best.text, count
+            return [best.text], count
         text = best.text
     raise AssertionError(f"{target!r} takes more than 40 taps")
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def body(path: Path) -> list[str]:
+    return [line for line in path.read_text("utf-8").split("\n") if line.strip() and not line.startswith("[")]
+
+
+FIVE_OVER = "at five players a round of a random game still takes up to about 50 taps (15 placements, 6-7 reveals, a long loading)"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, pytest.param(5, marks=pytest.mark.xfail(reason=FIVE_OVER, strict=True))])
 def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
-    """At most 40 taps a round for two and three players; with more, a round has more moves
-    than that (every worker placed and every offer answered is a move), and it takes at most
-    two taps a line."""
+    """A random game (`referee play`) entered by taps, as a phone enters it: every round,
+    from the card reveals to the checkpoint that ends it, takes at most 40 taps, and the
+    record file is the game's record line for line (lines the rules leave no choice about
+    are entered by themselves after the tap before them)."""
     from referee.lab.random_game import play_game
 
     record = play_game("speicherstadt", players, seed=players)
     lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")]
     seats = record.split('[Players "')[1].split('"')[0]
     table = Tables(folder).new_game(f"rounds-{players}", "speicherstadt", seats, None, [])
-    i, rounds, round_taps, most, round_lines, ratio = 0, 0, 0, 0, 0, 0.0
+    i, rounds, round_taps, most = 0, 0, 0, 0
     while i < len(lines):
         if lines[i].startswith("check "):
             offer = taps.checkpoint_offer(table.recording)
             assert offer and offer == lines[i : i + len(offer)]
-            outcome, _ = table.enter(offer, table.version)
-            assert outcome.accepted
-            ratio = max(ratio, (round_taps + 1) / (round_lines + len(offer)))
-            i, rounds, most, round_taps, round_lines = i + len(offer), rounds + 1, max(most, round_taps + 1), 0, 0
-            continue
-        line, count = taps_to_enter(table.recording, lines[i])
-        outcome, _ = table.enter([line], table.version)
+            then = taps.checkpoint_then(table.recording)  # the confirmation enters the next round's heading too
+            entered, count = offer + ([then] if then else []), 1
+            rounds, most = rounds + 1, max(most, round_taps + 1)
+            round_taps = -1
+        else:
+            entered, count = taps_to_enter(table.recording, lines[i:])
+        outcome, _ = table.enter(entered, table.version)
         assert outcome.accepted, outcome.messages
         round_taps += count
-        round_lines += 1
-        i += 1
-    assert rounds >= 3 and ratio <= 2, (most, ratio)
-    if players <= 3:
-        assert most <= 40
-    assert [line for line in table.path.read_text("utf-8").split("\n") if line.strip() and not line.startswith("[")] == lines
+        kept = body(table.path)
+        assert kept == lines[: len(kept)] and len(kept) >= i + len(entered)
+        i = len(kept)
+    assert rounds >= 3 and 0 < most <= 40, (rounds, most)
 
 
 def test_two_taps_at_once_never_both_apply(folder):
@@ -330,3 +343,102 @@ def test_an_event_stream_tells_each_move_and_ends_when_the_phone_leaves(folder):
     finally:
         server.should_exit = True
         thread.join(5)
+
+
+def test_a_picture_written_from_what_it_kept_is_the_drawing_byte_for_byte(folder):
+    """The server writes a position's picture keeping the text of the elements it wrote
+    before (most of a picture does not change from a move to the next): the text is the
+    drawing's own (`Drawing.tostring`), position after position, for every game."""
+    from referee.lab.random_game import play_game
+    from referee.server.pictures import Writer
+
+    writer = Writer()
+    for game in ("speicherstadt", "hamburgum", "canterbury"):
+        record = play_game(game, 2, seed=3)
+        lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")][:30]
+        seats = record.split('[Players "')[1].split('"')[0]
+        table = Tables(folder).new_game(f"pictures-{game}", game, seats, None, [])
+        for n, line in enumerate(lines):
+            if len(body(table.path)) > n:
+                continue  # a line the rules left no choice about, entered with the one before
+            assert table.enter([line], table.version)[0].accepted
+            if n % 6 == 0:
+                state = table.recording.state
+                drawing = state.game.draw(state, "")
+                assert writer.tostring(drawing) == drawing.tostring()
+
+
+def test_pages_speak_the_browsers_language_or_the_switchs(client):
+    """A page is in the first language of the browser's that the referee speaks; the switch
+    (`?lang=`) wins and is kept for the phone's next pages."""
+    assert "<h1>Games</h1>" in client.get("/", headers={"Accept-Language": "fr-FR, en;q=0.5"}).text
+    hungarian = client.get("/", headers={"Accept-Language": "fr;q=0.9, hu-HU;q=0.8, de;q=0.7"}).text
+    assert '<html lang="hu">' in hungarian and "<h1>Játszmák</h1>" in hungarian
+    with TestClient(client.app, base_url="http://127.0.0.1:8765") as phone:
+        assert "<h1>Partien</h1>" in phone.get("/?lang=de", headers={"Accept-Language": "hu"}).text
+        address = new_game(phone, "sprache")
+        page = phone.get(address, headers={"Accept-Language": "hu"}).text
+        assert "Letzte Zeile zurücknehmen".lower() in page.lower() and "another phone" not in page
+        stale = enter(phone, address, "reveal carpet-trader", version=99)
+        assert stale.status_code == 409 and "ein anderes Telefon war schneller" in stale.text
+
+
+def test_every_word_of_the_templates_is_in_the_catalogues():
+    import re
+
+    from referee.server.words import PAGE_WORDS
+
+    folder = Path(__file__).resolve().parents[1] / "referee" / "server" / "templates"
+    said = {m for page in folder.glob("*.html") for m in re.findall(r'_\("([^"]*)"\)', page.read_text("utf-8"))}
+    assert said and said == set(PAGE_WORDS)
+
+
+def test_one_tap_enters_several_lines(client, folder):
+    address = new_game(client, "batch")
+    version = version_of(client.get(address).text)
+    answer = client.post(address + "/enter", data={"form": token(client), "version": str(version), "batch": "reveal carpet-trader\nreveal coffee-roaster"}, headers={"X-Partial": "1"})
+    assert answer.status_code == 200
+    assert body(folder / "batch.log") == ["reveal carpet-trader", "reveal coffee-roaster"]
+
+
+def test_every_turn_of_civitas_hamburgum_is_tapped_word_by_word(folder):
+    """Civitas Hamburgum lists one step of each kind of turn; the page completes the rest
+    word by word (referee/server/turns.py): every turn of a random game (goods sold and the
+    rest to the bank, donations and tokens scored, houses in a row) is entered by taps, and
+    every whole move a button offers on the way is one the rules take."""
+    import re
+
+    from referee.lab.random_game import play_game
+
+    record = play_game("hamburgum", 2, seed=0)
+    lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")][:60]
+    seats = record.split('[Players "')[1].split('"')[0]
+    table = Tables(folder).new_game("turns", "hamburgum", seats, None, [])
+    kinds = set()
+    for line in lines:
+        if line.startswith("check "):
+            assert table.enter([line], table.version)[0].accepted
+            continue
+        target = re.sub(r"^(\S+: (?:beer|sugar|cloth)) \d+$", r"\1", line)  # the yield a record may state is a check, not a choice
+        text = ""
+        for _ in range(24):
+            menu = taps.menu(table.recording, text)
+            text = menu.text
+            for button in menu.buttons:
+                if button.enters:
+                    assert taps._trial(table.recording, [button.text]) is not None, button.text
+            if menu.can_enter and text.strip() == target:
+                break
+            leading = [b for b in menu.buttons if (b.enters and b.text == target) or (not b.enters and target.startswith(b.text))]
+            assert leading, f"no button leads to {target!r} from {text!r}"
+            text = max(leading, key=lambda b: len(b.text)).text
+            if text == target:
+                break
+        else:
+            raise AssertionError(f"{target!r} takes more than 24 taps")
+        assert table.enter([line], table.version)[0].accepted
+        kinds |= {kind for kind, words in TURN_KINDS.items() if re.search(words, line)}
+    assert kinds == set(TURN_KINDS), kinds  # the game has turns of every kind, so they all were tapped
+
+
+TURN_KINDS = {"sale": r" trade sell ", "sale and bank": r", bank ", "purchase": r" buy ", "donation and score": r"donate .*, score ", "houses in a row": r" at .*, .* at "}

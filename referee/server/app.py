@@ -19,6 +19,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -27,7 +28,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from referee.errors import RecordError, SpecError, UsageError
+from referee.i18n import LANGS, _, current, speaking
 from referee.server import exports, guard, taps
+from referee.server.pictures import Writer
 from referee.server.tables import NoSuchGame, Table, Tables, shown
 from referee.spec.loader import available_games, specs_root
 from referee.terminal import visible
@@ -37,6 +40,7 @@ EVENT_POLL = 0.25  # seconds between looks at a game's version for its listeners
 HEARTBEAT = 15.0  # seconds between comments that keep an idle event stream open
 MOST_LISTENERS = 256  # event streams open at once
 RECENT = 8  # record lines shown under the buttons
+CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
 
 class Settings:
@@ -55,12 +59,15 @@ def _templates() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["shown"] = lambda text: shown(str(text))
     env.filters["q"] = lambda text: quote(str(text), safe="")
+    env.globals["_"] = _  # each page in the language of its request (see `guarded`)
+    env.globals["langs"] = LANGS
     return env
 
 
 def create_app(settings: Settings) -> Starlette:
     tables = Tables(settings.folder)
     env = _templates()
+    writer = Writer()
     listeners = {"open": 0}
     if settings.codes:
         try:
@@ -75,6 +82,8 @@ def create_app(settings: Settings) -> Starlette:
 
     def page(request: Request, name: str, status: int = 200, **values) -> HTMLResponse:
         values.setdefault("form_token", request.state.form_token)
+        values.setdefault("lang", current())
+        values.setdefault("path", request.url.path)
         html = env.get_template(name).render(**values)
         response = HTMLResponse(html, status_code=status)
         return response
@@ -84,40 +93,74 @@ def create_app(settings: Settings) -> Starlette:
 
     # --- the checks every request passes -------------------------------------------------
 
-    async def guarded(request: Request, call_next):
+    def check(request: Request) -> list[tuple[str, str, str]]:
+        """The checks every request passes before it is served (a `Refused` if it fails), and
+        the join cookies it earns."""
         address = request.client.host if request.client else ""
-        request.state.form_token = request.cookies.get(guard.FORM_COOKIE) or guard.new_token()
-        new_cookies: list[tuple[str, str, str]] = []
-        try:
-            if not settings.rates.allow(address):
-                raise guard.Refused(429, "too many requests from this phone; wait a moment and tap again")
-            length = request.headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > guard.MOST_BODY):
-                raise guard.Refused(413, f"the request is larger than {guard.MOST_BODY} bytes, the most a form may send")
-            if request.method not in ("GET", "HEAD", "POST"):
-                raise guard.Refused(405, "this server takes only GET and POST requests")
-            path = request.url.path
-            if not settings.codes and not guard.local_host_header(request.headers.get("host", "")):
-                # a page of another site whose name was pointed at this machine (DNS rebinding)
-                raise guard.Refused(421, "this server answers to its own address on this machine only")
-            if settings.codes and not path.startswith("/static/"):
-                new_cookies += _join(request, path)
-            if request.method == "POST":
-                if not guard.same_site(request.headers.get("origin"), request.headers.get("host")):
-                    raise guard.Refused(403, "a request from another site is not taken")
-            response = await call_next(request)
-        except guard.Refused as refused:
-            response = message(request, refused.status, refused.message)
+        if not settings.rates.allow(address):
+            raise guard.Refused(429, _("too many requests from this phone; wait a moment and tap again"))
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > guard.MOST_BODY):
+            raise guard.Refused(413, _("the request is larger than {n} bytes, the most a form may send").format(n=guard.MOST_BODY))
+        if request.method not in ("GET", "HEAD", "POST"):
+            raise guard.Refused(405, _("this server takes only GET and POST requests"))
+        path = request.url.path
+        if not settings.codes and not guard.local_host_header(request.headers.get("host", "")):
+            # a page of another site whose name was pointed at this machine (DNS rebinding)
+            raise guard.Refused(421, _("this server answers to its own address on this machine only"))
+        joined = _join(request, path) if settings.codes and not path.startswith("/static/") else []
+        if request.method == "POST":
+            if not guard.same_site(request.headers.get("origin"), request.headers.get("host")):
+                raise guard.Refused(403, _("a request from another site is not taken"))
+        return joined
+
+    def headers_of(request: Request, joined: list[tuple[str, str, str]], lang: str | None) -> list[tuple[bytes, bytes]]:
+        """The cookies a response sets (the form token once, join codes as they are shown,
+        the language the switch chose)."""
+        cookies = Response()
+        if lang is not None:
+            cookies.set_cookie(guard.LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
         if guard.FORM_COOKIE not in request.cookies:
-            response.set_cookie(guard.FORM_COOKIE, request.state.form_token, httponly=True, samesite="strict")
-        for name, value, where in new_cookies:
-            response.set_cookie(name, value, httponly=True, samesite="lax", path=where)
-        response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-        )
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make a browser send Origin: null on a form
-        return response
+            cookies.set_cookie(guard.FORM_COOKIE, request.state.form_token, httponly=True, samesite="strict")
+        for name, value, where in joined:
+            cookies.set_cookie(name, value, httponly=True, samesite="lax", path=where)
+        return [(k, v) for k, v in cookies.raw_headers if k == b"set-cookie"]
+
+    def guarded(app):
+        """Every request's checks, and the headers every answer carries, as plain ASGI (a
+        `BaseHTTPMiddleware` costs each request a task and a stream of its own)."""
+
+        async def serve(scope, receive, send):
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            request = Request(scope)
+            request.state.form_token = request.cookies.get(guard.FORM_COOKIE) or guard.new_token()
+            asked = request.query_params.get("lang")
+            lang = guard.language(asked, request.cookies.get(guard.LANG_COOKIE), request.headers.get("accept-language"))
+            with speaking(lang):
+                try:
+                    joined = check(request)
+                except guard.Refused as refused:
+                    joined, app_or_page = [], message(request, refused.status, refused.message)
+                else:
+                    app_or_page = app
+                extra = headers_of(request, joined, asked if asked in LANGS else None)
+
+            async def sending(event):
+                if event["type"] == "http.response.start":
+                    headers = MutableHeaders(scope=event)
+                    for key, value in extra:
+                        headers.append(key.decode("latin-1"), value.decode("latin-1"))
+                    headers["Content-Security-Policy"] = CSP
+                    headers["X-Content-Type-Options"] = "nosniff"
+                    headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make a browser send Origin: null on a form
+                await send(event)
+
+            with speaking(lang):
+                await app_or_page(scope, receive, sending)
+
+        return serve
 
     def _join(request: Request, path: str) -> list[tuple[str, str, str]]:
         """Off localhost: the join code of the game a request is about (or of the server for
@@ -128,7 +171,7 @@ def create_app(settings: Settings) -> Starlette:
             try:
                 tables.path_of(parts[1])
             except NoSuchGame:
-                raise guard.Refused(404, "no such game") from None
+                raise guard.Refused(404, _("no such game")) from None
             expected, cookie, where = tables.code_of(parts[1]), f"referee-join-{parts[1].replace('.', '-')}", f"/g/{parts[1]}"
         else:
             expected, cookie, where = settings.server_code, guard.SERVER_COOKIE, "/"
@@ -136,24 +179,24 @@ def create_app(settings: Settings) -> Starlette:
             return []
         if guard.same(given, expected):
             return [(cookie, expected, where)]
-        raise guard.Refused(403, "this game needs its join code: open the address shown at the table (or scan its QR code)")
+        raise guard.Refused(403, _("this game needs its join code: open the address shown at the table (or scan its QR code)"))
 
     async def read_form(request: Request) -> dict[str, list[str]]:
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > guard.MOST_BODY:
-                raise guard.Refused(413, f"the request is larger than {guard.MOST_BODY} bytes, the most a form may send")
+                raise guard.Refused(413, _("the request is larger than {n} bytes, the most a form may send").format(n=guard.MOST_BODY))
         form = guard.parse_form(body)
         if not guard.same((form.get("form") or [None])[0], request.state.form_token) or guard.FORM_COOKIE not in request.cookies:
-            raise guard.Refused(403, "this form is stale or came from elsewhere; reload the page and tap again")
+            raise guard.Refused(403, _("this form is stale or came from elsewhere; reload the page and tap again"))
         return form
 
     def table_of(request: Request) -> Table:
         try:
             return tables.table(request.path_params["game"])
         except NoSuchGame:
-            raise guard.Refused(404, "no such game in this server's folder") from None
+            raise guard.Refused(404, _("no such game in this server's folder")) from None
         except (UsageError, RecordError, SpecError) as exc:
             raise guard.Refused(400, visible(getattr(exc, "message", str(exc)), keep_lines=True)) from None
 
@@ -193,10 +236,10 @@ def create_app(settings: Settings) -> Starlette:
             if colour:
                 seats.append(f"{colour} {name}".strip())
         if not seats:
-            raise guard.Refused(400, "name at least one player (a colour, and a name if you like)")
+            raise guard.Refused(400, _("name at least one player (a colour, and a name if you like)"))
         variants = [v for v in form.get("variant", []) if v.strip()]
         if any("/" in v or "\\" in v or v.startswith(".") for v in variants):
-            raise guard.Refused(400, "a variant is named, not given as a file")
+            raise guard.Refused(400, _("a variant is named, not given as a file"))
         try:
             table = await run_in_threadpool(tables.new_game, value("title") or game, game, ", ".join(seats), value("start") or None, variants)
         except (UsageError, RecordError, SpecError) as exc:
@@ -211,8 +254,9 @@ def create_app(settings: Settings) -> Starlette:
         with table.lock:
             recording = table.recording
             state = recording.state
-            menu = taps.menu(recording, text)
+            menu = table.cached(f"menu {current()} {text}", lambda: taps.menu(recording, text))
             offer = table.cached("offer", lambda: taps.checkpoint_offer(recording))
+            then = table.cached("then", lambda: taps.checkpoint_then(recording)) if offer else None
             owners = table.cached("figures", lambda: _figures(state))
             over = state.is_over()
             return {
@@ -222,6 +266,7 @@ def create_app(settings: Settings) -> Starlette:
                 "where": recording.where(),
                 "menu": menu,
                 "offer": offer,
+                "then": then,
                 "owners": owners,
                 "over": over,
                 "refused": recording.refused_move,
@@ -237,11 +282,11 @@ def create_app(settings: Settings) -> Starlette:
         table = table_of(request)
         text = request.query_params.get("text", "")
         if len(text) > taps.MOST_TEXT or any(not ch.isprintable() for ch in text):
-            raise guard.Refused(400, "the start of a move in this address cannot be read; start the move again")
+            raise guard.Refused(400, _("the start of a move in this address cannot be read; start the move again"))
         values = await run_in_threadpool(play_values, request, table, text, [])
         status = 200
         if text.strip() and not values["menu"].buttons and not values["menu"].can_enter:
-            values = await run_in_threadpool(play_values, request, table, "", [shown(f"no legal move starts with {text.strip()}; here are the moves from the start")])
+            values = await run_in_threadpool(play_values, request, table, "", [shown(_("no legal move starts with {text}; here are the moves from the start").format(text=text.strip()))])
             status = 400
         if request.headers.get("x-partial"):
             return page(request, "play.html", status, **values)
@@ -252,13 +297,15 @@ def create_app(settings: Settings) -> Starlette:
         table = table_of(request)
         form = await read_form(request)
         lines = [line for line in form.get("line", []) if line.strip()]
+        for batch in form.get("batch", []):  # one tap for several lines (the passes before a purchase)
+            lines += [line for line in batch.split("\n") if line.strip()]
         fill = " ".join((form.get("fill") or [""])[0].split())
         if not lines and fill:  # a chance outcome typed in after the words tapped before it
             lines = [(form.get("prefix") or [""])[0] + fill]
         if not lines:
-            raise guard.Refused(400, "no line to enter: tap a move, or type one")
+            raise guard.Refused(400, _("no line to enter: tap a move, or type one"))
         if len(lines) > 16:
-            raise guard.Refused(400, "at most 16 lines at once")
+            raise guard.Refused(400, _("at most 16 lines at once"))
         return await _answer(request, table, lambda version: table.enter(lines, version), form)
 
     async def undo(request: Request) -> Response:
@@ -269,7 +316,7 @@ def create_app(settings: Settings) -> Starlette:
     async def _answer(request: Request, table: Table, act, form) -> Response:
         version = (form.get("version") or [""])[0]
         if not version.isdigit():
-            raise guard.Refused(400, "the form does not say which version of the game it was tapped on; reload the page")
+            raise guard.Refused(400, _("the form does not say which version of the game it was tapped on; reload the page"))
 
         def work():
             outcome, stale = act(int(version))
@@ -290,7 +337,7 @@ def create_app(settings: Settings) -> Starlette:
         the game fetches the new position within a second of a move."""
         table = table_of(request)
         if listeners["open"] >= MOST_LISTENERS:
-            raise guard.Refused(503, "too many phones are listening to this server")
+            raise guard.Refused(503, _("too many phones are listening to this server"))
 
         async def stream():
             listeners["open"] += 1
@@ -329,7 +376,7 @@ def create_app(settings: Settings) -> Starlette:
             except UsageError as exc:
                 return None, str(exc)
             if found is None:
-                return None, "the record cannot be replayed to explain it"
+                return None, _("the record cannot be replayed to explain it")
             return format_explanation(report, found), None
 
         text, problem = await run_in_threadpool(work)
@@ -344,7 +391,7 @@ def create_app(settings: Settings) -> Starlette:
 
         def work():
             with table.lock:
-                return table.cached("picture", lambda: _picture(table.recording.state))
+                return table.cached("picture", lambda: _picture(table.recording.state, writer))
 
         svg = await run_in_threadpool(work)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
@@ -376,14 +423,14 @@ def create_app(settings: Settings) -> Starlette:
             data, variants = table.recording.text.encode("utf-8"), list(table.recording.variants)
         html, _ = await run_in_threadpool(build, data, table.id, variants)
         if html is None:
-            raise guard.Refused(400, "nothing of this record can be replayed yet")
+            raise guard.Refused(400, _("nothing of this record can be replayed yet"))
         return HTMLResponse(html, headers={"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"})
 
     async def not_found(request: Request, exc: HTTPException) -> Response:
-        return message(request, exc.status_code, "no such page" if exc.status_code == 404 else "this request is not taken")
+        return message(request, exc.status_code, _("no such page") if exc.status_code == 404 else _("this request is not taken"))
 
     async def failed(request: Request, exc: Exception) -> Response:
-        return message(request, 500, "the referee hit an internal error; the record file is as it was after the last saved move")
+        return message(request, 500, _("the referee hit an internal error; the record file is as it was after the last saved move"))
 
     routes = [
         Route("/", index),
@@ -400,9 +447,11 @@ def create_app(settings: Settings) -> Starlette:
         Route("/g/{game}/replay", replay),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    from starlette.middleware.base import BaseHTTPMiddleware
 
-    app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=guarded)], exception_handlers={HTTPException: not_found, Exception: failed})
+    async def refused(request: Request, exc: guard.Refused) -> Response:
+        return message(request, exc.status, exc.message)
+
+    app = Starlette(routes=routes, middleware=[Middleware(guarded)], exception_handlers={HTTPException: not_found, guard.Refused: refused, Exception: failed})
     app.state.tables = tables
     app.state.settings = settings
     app.state.listeners = listeners
@@ -416,10 +465,10 @@ def _game_meta(name: str) -> dict:
     return load_game(name).spec.meta
 
 
-def _picture(state) -> str:
+def _picture(state, writer: Writer) -> str:
     """The position's SVG picture, drawn from the spec and the state (its text escaped)."""
     try:
-        return state.game.draw(state, "").tostring()
+        return writer.tostring(state.game.draw(state, ""))
     except Exception:
         return ""
 

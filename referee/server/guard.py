@@ -18,10 +18,13 @@ import threading
 import time
 from urllib.parse import parse_qs
 
+from referee.i18n import LANGS, _, language_of
+
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 MOST_BODY = 16 * 1024  # a form of a few lines of a record, with room to spare
 MOST_FIELDS = 64
 FORM_COOKIE = "referee-form"
+LANG_COOKIE = "referee-lang"
 SERVER_COOKIE = "referee-join"
 
 
@@ -56,12 +59,12 @@ def new_token() -> str:
 def parse_form(body: bytes) -> dict[str, list[str]]:
     """A URL-encoded form, bounded; bad bytes are refused rather than guessed at."""
     if len(body) > MOST_BODY:
-        raise Refused(413, f"the request is larger than {MOST_BODY} bytes, the most a form may send")
+        raise Refused(413, _("the request is larger than {n} bytes, the most a form may send").format(n=MOST_BODY))
     try:
         text = body.decode("ascii")
         form = parse_qs(text, keep_blank_values=True, strict_parsing=False, max_num_fields=MOST_FIELDS, errors="strict")
     except (UnicodeDecodeError, ValueError):
-        raise Refused(400, "the form could not be read") from None
+        raise Refused(400, _("the form could not be read")) from None
     return form
 
 
@@ -102,3 +105,23 @@ def is_loopback(address: str) -> bool:
         return ipaddress.ip_address(address).is_loopback
     except ValueError:
         return False
+
+
+def language(asked: str | None, kept: str | None, accepted: str | None) -> str:
+    """The language of a page: the switch's (`?lang=`), else the one the phone chose before
+    (a cookie), else the first of the browser's languages (Accept-Language) that the
+    referee speaks, else English."""
+    for choice in (asked, kept):
+        if choice in LANGS:
+            return choice
+    ranked = []
+    for i, part in enumerate((accepted or "")[:400].split(",")[:20]):
+        name, _sep, quality = part.strip().partition(";q=")
+        try:
+            weight = float(quality) if quality else 1.0
+        except ValueError:
+            continue
+        code = language_of(name.strip())
+        if code and weight > 0:
+            ranked.append((-weight, i, code))
+    return min(ranked)[2] if ranked else "en"

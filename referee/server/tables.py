@@ -25,11 +25,15 @@ import threading
 from pathlib import Path
 
 from referee.errors import RecordError, SpecError, UsageError
+from referee.i18n import _
 from referee.recording.durable import Held, create_synced, hold, replace_synced
 from referee.recording.session import Outcome, Recording, Stop, _create, open_recording
+from referee.server import taps
 from referee.terminal import visible
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.log")
+MOST_FORCED = 8  # lines the rules leave no choice about, entered after a tap by themselves, at most
+MOST_CACHED = 64  # things drawn of one version kept for the next phone that asks
 CODES_FILE = ".referee-serve-codes.json"  # the join codes, kept so that a restart keeps them
 
 
@@ -81,12 +85,17 @@ class Table:
         self._cache.clear()
 
     def cached(self, kind: str, make):
-        """What is drawn of a version (the picture, the checkpoint offer), made once."""
+        """What is drawn of a version (the picture, the checkpoint offer, the menu after a
+        text), made once for every phone that asks; past `MOST_CACHED` kinds of a version
+        (texts a phone made up), made each time."""
         key = (self.version, kind)
         with self.lock:
-            if key not in self._cache:
-                self._cache[key] = make()
-            return self._cache[key]
+            if key in self._cache:
+                return self._cache[key]
+            made = make()
+            if len(self._cache) < MOST_CACHED:
+                self._cache[key] = made
+            return made
 
     def enter(self, lines: list[str], version: int) -> tuple[Outcome, bool]:
         """Lines tapped or typed on a phone that saw `version`: each checked and, if the
@@ -95,7 +104,7 @@ class Table:
         with self.lock:
             self.fresh()
             if version != self.version:
-                return Outcome(False, ["another phone moved first; this is the game as it is now"]), True
+                return Outcome(False, [_("another phone moved first; this is the game as it is now")]), True
             messages: list[str] = []
             accepted = False
             with self._file_lock():
@@ -105,6 +114,11 @@ class Table:
                     if not outcome.accepted:
                         break
                     accepted = True
+                for _step in range(MOST_FORCED if accepted and outcome.accepted else 0):
+                    forced = taps.forced_line(self.recording)
+                    if forced is None or not self.recording.enter(forced).accepted:
+                        break
+                    messages.append(visible(_("{line}: the only legal line, entered with the tap").format(line=forced)))
             if accepted:
                 self._changed()
             return Outcome(accepted and outcome.accepted, messages), False
@@ -113,7 +127,7 @@ class Table:
         with self.lock:
             self.fresh()
             if version != self.version:
-                return Outcome(False, ["another phone moved first; this is the game as it is now"]), True
+                return Outcome(False, [_("another phone moved first; this is the game as it is now")]), True
             with self._file_lock():
                 outcome = self.recording.undo()
             if outcome.accepted:

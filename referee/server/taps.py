@@ -12,13 +12,22 @@ tap is spent on it. Chance outcomes are placeholders filled from the game's own 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
-from referee.engine.continuations import COUNTS, RANGE, TOKEN
+from referee.engine.continuations import COUNTS, RANGE, TOKEN, Branch, Continuations
+from referee.engine.copying import copy_state
+from referee.engine.reading import read_entry
+from referee.i18n import _
 from referee.recording.session import Recording
+from referee.server.turns import word_source
 
 MOST_TEXT = 400  # a menu's text is the start of one line: no longer than a line of a record
 FORCED_STEPS = 8  # words taken without a tap, at most, where each is the only way on
+MOST_COMBOS = 36  # a chance outcome's pieces still to pick, offered whole where this few ways remain
+MOST_INLINE = 10  # a word that leads to at most this many whole moves shows them in its place
+MOST_BUTTONS = 24  # while the menu holds at most this many buttons
+CHAIN = 6  # passes a tap may answer for before the move it ends with, at most
 
 
 @dataclass
@@ -30,6 +39,12 @@ class Button:
     label: str
     note: str
     enters: bool
+    before: tuple[str, ...] = ()  # lines the same tap enters first (the passes before a purchase)
+    group: str | None = None  # the heading it goes under, where the words do not say it
+
+    @property
+    def lines(self) -> list[str]:
+        return [*self.before, self.text]
 
 
 @dataclass
@@ -48,20 +63,148 @@ def menu(recording: Recording, text: str) -> Menu:
         text = ""
     elif not text.endswith(" "):
         text += " "
-    for _ in range(FORCED_STEPS):
+    listed = not _grows(recording)
+    chains = _chains(recording) if listed and not text else []
+    others: list[Button] = []
+    if listed and not text:
+        text, others = _same_player(recording)
+    for _step in range(FORCED_STEPS):
         buttons, filling = _buttons(recording, text)
         whole = _is_whole(recording, text, filling)
         if len(buttons) == 1 and not buttons[0].enters and not whole:
             text = buttons[0].text  # the only way on: taken without a tap
             continue
         shared = _shared_words(text, buttons)
-        if shared and not whole:
+        if shared and not whole and not chains:
             text = shared  # every button goes on with the same word: it needs no tap either
             continue
         break
+    if listed:
+        combos = _combos(recording, text)
+        buttons = (combos if combos is not None else _inline(recording, text, buttons)) + chains + others
     found = Menu(text, buttons, whole, _free(recording, text))
     found.groups = _grouped(text, buttons)
     return found
+
+
+def _same_player(recording: Recording) -> tuple[str, list[Button]]:
+    """Where several players may move (loading ships, each in turn order) and the one who
+    moved last may go on, the menu starts with their moves, the others' a tap away."""
+    last = next((line for line in reversed(recording.text.split("\n")) if line.strip() and not line.lstrip().startswith(("check ", "#", "["))), "")
+    actor = last.split()[0] if last.split() and last.split()[0].endswith(":") else ""
+    if not actor:
+        return "", []
+    top, _filling = _buttons(recording, "")
+    if not any(b.text == actor + " " and not b.enters for b in top) or all(b.text.startswith(actor) for b in top):
+        return "", []
+    return actor + " ", [Button(b.text, b.label, b.note, b.enters, group=_("others")) for b in top if not b.text.startswith(actor + " ")]
+
+
+def _inline(recording: Recording, text: str, buttons: list[Button]) -> list[Button]:
+    """A word that leads to a few whole moves only (a fireman's value 1-5, a player's ways
+    to use the market hall) is replaced by them, under the word as their heading, while the
+    menu stays within `MOST_BUTTONS`: one tap instead of two."""
+    out, size = [], len(buttons)
+    for button in buttons:
+        if not button.enters:
+            below, _filling = _buttons(recording, button.text)
+            if below and len(below) <= MOST_INLINE and size - 1 + len(below) <= MOST_BUTTONS and all(b.enters for b in below):
+                size += len(below) - 1
+                for b in below:
+                    out.append(Button(b.text, b.text[len(button.text) :].strip() or b.label, b.note, True, group=button.label))
+                continue
+        out.append(button)
+    return out
+
+
+def _combos(recording: Recording, text: str) -> list[Button] | None:
+    """Where `text` is filling a chance outcome of several pieces (a ship's cubes drawn from
+    the bag, a contract's goods) and few ways to finish it remain, each way as one button
+    (the pieces in the order a record writes them, sorted), those the rules refuse left
+    out; None where this is not such a point or too many ways remain."""
+    words = text.split()
+    for hint in recording.hints():
+        parts = TOKEN.findall(hint)
+        counts = COUNTS.fullmatch(parts[-1]) if parts else None
+        fixed = len(parts) - 1
+        if not counts or words[:fixed] != parts[:-1] or len(words) < fixed:
+            continue
+        picked = words[fixed:]
+        fillers = sorted(recording.game.placeholder_words(_position(recording).state, parts[-1]))
+        if any(w not in fillers for w in picked) or picked != sorted(picked):
+            return None
+        rest = [n - len(picked) for n in sorted({int(n) for n in counts.group(1).split("/")}) if n > len(picked)]
+        start = fillers.index(picked[-1]) if picked else 0
+        ways = [way for size in rest for way in itertools.combinations_with_replacement(fillers[start:], size)]
+        if not ways:
+            return None
+        if len(ways) > MOST_COMBOS:  # too many to show: the first two pieces at once, where each way has two more
+            pairs = list(itertools.combinations_with_replacement(fillers[start:], 2))
+            if min(rest) < 2 or len(pairs) > MOST_COMBOS:
+                return None
+            return [Button(text + " ".join(pair) + " ", " ".join(pair), "", False, group=pair[0]) for pair in pairs]
+        out = []
+        for way in ways:
+            line = text + " ".join(way)
+            if _trial(recording, [line]) is not None:
+                out.append(Button(line, " ".join(way), "", True, group=way[0]))
+        return out
+    return None
+
+
+def _chains(recording: Recording) -> list[Button]:
+    """Where the player to act may pass (a card offered in turn), the moves of the players
+    after them as one tap each: the passes before it are entered with it."""
+    hints = recording.hints()
+    passes = [h for h in hints if _passes(h)]
+    if len(passes) != 1:
+        return []
+    position = _trial(recording, [])
+    before: list[str] = []
+    out: list[Button] = []
+    line = passes[0]
+    for _step in range(CHAIN):
+        if position is None or not _play(position, line):
+            break
+        before.append(line)
+        following = recording.game.move_hints(copy_state(position.state))
+        who = ", ".join(dict.fromkeys(b.split(":", 1)[0] for b in before))
+        for hint in following:
+            if not _passes(hint) and "<" not in hint:
+                out.append(Button(hint, hint, _("after {players} pass").format(players=who), True, before=tuple(before), group=_("after passes")))
+        passes = [h for h in following if _passes(h)]
+        if len(passes) != 1:
+            break
+        line = passes[0]
+    return out
+
+
+def _passes(line: str) -> bool:
+    """Whether a line is a player's pass (`orange: pass 3`)."""
+    words = line.split()
+    return len(words) >= 2 and words[0].endswith(":") and words[1] == "pass"
+
+
+def _trial(recording: Recording, lines: list[str]):
+    """The engine's position around a copy of the game's state with `lines` played on it,
+    or None if the rules refuse one of them."""
+    from referee.engine.position import Position
+
+    header = recording.report.record.header if recording.report.record else None
+    position = Position.at(recording.game, copy_state(recording.state), header)
+    for line in lines:
+        if not _play(position, line):
+            return None
+    return position
+
+
+def _play(position, line: str) -> bool:
+    """Play one line on a trial position; whether the rules took it."""
+    try:
+        outcome = position.apply(read_entry(position.game, line))
+    except Exception:
+        return False
+    return outcome.played and outcome.legal
 
 
 def _shared_words(text: str, buttons: list[Button]) -> str:
@@ -77,11 +220,13 @@ def _shared_words(text: str, buttons: list[Button]) -> str:
 
 def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
     """The choices after `text`, and whether a chance outcome is being filled in."""
-    continuations = recording.continuations()
+    source = word_source(recording) if not recording.word_by_word(recording.state) else None
+    if source is not None:
+        return _turn_buttons(recording, text), False
+    continuations = _continuations(recording)
     out: list[Button] = []
     filling = False
-    grows = recording.word_by_word(recording.state)
-    position = _position(recording) if grows else None
+    grows = _grows(recording)
     for choice in continuations.complete(text):
         if choice.meta in ("command", "a checkpoint line") or choice.meta.startswith("= "):
             continue  # commands and checkpoints have their own buttons; other spellings are not needed
@@ -91,15 +236,23 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
         if not enters and choice.meta.startswith("<") and _fills_up(recording, new):
             new, enters = new.rstrip(), True  # the last of a chance outcome's pieces ends the move
         if enters and grows:  # a word the completion did not look past: ask whether it ends the move
-            try:
-                after = position.next_words(new)
-            except Exception:
-                after = [""]
-            if after != [""]:
+            if _after(recording, new) not in ([""], None):
                 new, enters = new + " ", False
         label = new[len(text) :].strip() or new.strip()
         out.append(Button(new, label, "" if choice.meta in ("move", "") else choice.meta, enters))
     return out, filling
+
+
+def _turn_buttons(recording: Recording, text: str) -> list[Button]:
+    """The next words of a turn worked out here (`turns.py`), a button each: a word after
+    which the turn can only end enters it."""
+    out = []
+    for word in _after(recording, text) or ():
+        if word:
+            new = text + word
+            ends = _after(recording, new) == [""]
+            out.append(Button(new if ends else new + " ", word, "", ends))
+    return out
 
 
 def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
@@ -109,12 +262,8 @@ def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
     line = text.strip()
     if not line:
         return False
-    state = recording.state
-    if recording.word_by_word(state):
-        try:
-            return "" in _position(recording).next_words(line)
-        except Exception:
-            return False
+    if _grows(recording):
+        return "" in (_after(recording, line) or ())
     hints = recording.hints()
     if line in hints:
         return True
@@ -147,7 +296,7 @@ def _fills_up(recording: Recording, text: str) -> bool:
 def _free(recording: Recording, text: str) -> str:
     """The placeholder that comes next after `text` where neither a list nor a range of
     numbers fills it (`<points>` of a fire whose printed points no source gives)."""
-    if recording.word_by_word(recording.state):
+    if _grows(recording):
         return ""
     words = text.split()
     for hint in recording.hints():
@@ -159,16 +308,51 @@ def _free(recording: Recording, text: str) -> str:
     return ""
 
 
+def _continuations(recording: Recording) -> Continuations:
+    """What may follow in the recording's position: the recorder's completion, or, for a game
+    whose list of moves holds stand-ins (Civitas Hamburgum's), a completion that grows word by
+    word from the turns worked out here (`turns.py`); made once per position."""
+    cached = getattr(recording, "_tap_words", None)
+    if cached is None or cached[0] is not recording.state:
+        source = word_source(recording)
+        found = recording.continuations() if source is None else Continuations((), next_words=source)
+        cached = (recording.state, found)
+        recording._tap_words = cached
+    return cached[1]
+
+
+def _grows(recording: Recording) -> bool:
+    """Whether the position's moves are completed word by word (not listed)."""
+    return recording.word_by_word(recording.state) or _continuations(recording).grows
+
+
+def _after(recording: Recording, text: str) -> list[str] | None:
+    """The words that may follow `text` in a legal move ("" where it may end), where the game
+    completes a move word by word: read off the completion's tree, which has asked the game
+    for them already as it offered the words (each question is asked once per position),
+    else asked of the game; None where the game's search fails."""
+    words = text.split()
+    node = _continuations(recording).root
+    if isinstance(node, Branch):
+        for word in words:
+            node = node.children.get(word)
+            if node is None:
+                break
+        else:
+            return ([""] if node.end else []) + sorted(node.children)
+    try:
+        source = word_source(recording)
+        return source(words) if source is not None else _position(recording).next_words(text)
+    except Exception:
+        return None
+
+
 def _position(recording: Recording):
     """The engine's position around a copy of the game's state, for the search to ask (it
     may note rules in the copy's trace), made once per position rather than per question."""
-    from referee.engine.copying import copy_state
-    from referee.engine.position import Position
-
     cached = getattr(recording, "_tap_position", None)
     if cached is None or cached[0] is not recording.state:
-        header = recording.report.record.header if recording.report.record else None
-        cached = (recording.state, Position.at(recording.game, copy_state(recording.state), header))
+        cached = (recording.state, _trial(recording, []))
         recording._tap_position = cached
     return cached[1]
 
@@ -176,13 +360,19 @@ def _position(recording: Recording):
 def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]:
     """Buttons grouped the way the moves are: by their first words after the text (the
     player and the action), so a phone shows a short heading over each group."""
-    groups: dict[str, list[Button]] = {}
+    groups: dict[tuple[str, bool], list[Button]] = {}
     for button in buttons:
+        if button.group is not None:
+            groups.setdefault((button.group, True), []).append(button)
+            continue
         rest = button.text[len(text) :].split()
         key = " ".join(rest[:2]) if button.enters and len(rest) > 2 else ""
-        groups.setdefault(key, []).append(button)
+        groups.setdefault((key, False), []).append(button)
     out = []
-    for key, items in groups.items():
+    for (key, given), items in groups.items():
+        if given:
+            out.append((key, items))
+            continue
         if key and len(items) > 1:
             for item in items:
                 item.label = item.text[len(text) :].strip()[len(key) :].strip() or item.label
@@ -190,24 +380,57 @@ def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]
     return out
 
 
+LISTS_EVERY_MOVE = ("speicherstadt",)  # games whose `move_hints` hold every kind of move there is
+
+
+def forced_line(recording: Recording) -> str | None:
+    """The only line the rules allow next (a round's heading, a pass when a player cannot
+    pay), which the server enters after the tap before it: where the game lists every kind
+    of move (a game that lists a few stand-ins for many, such as Civitas Hamburgum's, leaves
+    nothing forced), not a chance outcome the table has to state, nor the result, and not
+    while a checkpoint is offered (its confirmation enters the line after it:
+    `checkpoint_then`)."""
+    state = recording.state
+    if recording.game.name not in LISTS_EVERY_MOVE or state.is_over() or recording.word_by_word(state):
+        return None
+    hints = recording.hints()
+    if len(hints) != 1 or "<" in hints[0] or hints[0].startswith("result"):
+        return None
+    if checkpoint_offer(recording):
+        return None
+    return hints[0]
+
+
 def checkpoint_offer(recording: Recording) -> list[str]:
     """The checkpoint lines the referee would write here (`State.play_checkpoints`, as
     `referee play` writes them), with its own figures filled in, for the table to confirm or
     correct; none where the game does not take a checkpoint at this point."""
+    return _offer(recording)[0]
+
+
+def checkpoint_then(recording: Recording) -> str | None:
+    """The move a checkpoint is offered before (the next round's heading: the checkpoint
+    closes the round), which its confirmation enters after it; None where the move is a
+    chance outcome the table states, or the game offers its checkpoint for no one move."""
+    return _offer(recording)[1]
+
+
+def _offer(recording: Recording) -> tuple[list[str], str | None]:
     state = recording.state
     if state.is_over():
-        return []
+        return [], None
     position = _position(recording)
     try:
         if recording.word_by_word(state):
-            return list(position.state.play_checkpoints(None))
+            return list(position.state.play_checkpoints(None)), None
         for move in position.legal_moves():
             lines = position.state.play_checkpoints(move)
             if lines:
-                return list(lines)
+                then = recording.game.format_move(move)
+                return list(lines), then if then in recording.hints() else None
     except Exception:  # an offer helps; it must never stop the page
-        return []
-    return []
+        return [], None
+    return [], None
 
 
 def checkpoint_line(recording: Recording, owner: str) -> str:

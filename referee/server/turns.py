@@ -1,0 +1,347 @@
+"""Civitas Hamburgum's turns word by word, for the tap menus.
+
+The game lists its legal moves one step each (`legal_moves`: one good sold, one donation,
+one house), stand-ins for the many turns a player may take (three goods sold and the rest to
+the bank; two donations and the tokens scored; three houses in a row). A tap menu built from
+that list leaves the other turns to be typed. Here a turn is completed word by word instead,
+as Canterbury's are (`Game.next_words`): the words that may follow are the turn's own
+(`sell 2 beer 1 cloth, bank 1 sugar`; `nikolai donate five ship, score nikolai five`;
+`brewery at petri 2, captain at petri 3`), in the order the notation writes them, and a word
+is offered only where some whole line with it is legal: the engine itself judges each
+candidate line on a copy of the position (`Position.apply`), so no rule is written twice.
+The first word after the action is taken from the game's list, which holds a move of each
+kind that leads on (a sale or a purchase, a donation to each church the player can pay, a
+house of each type that has a site). A part of a turn that is legal alone is taken as leading on (a sale of fewer goods, fewer
+houses); a Church turn whose donations must be followed by tokens scored (at most one token
+of a kind stays unscored) is tried with the player's tokens scored after it.
+
+Without the board's data (which site shows which house), a parish's sites are offered up to
+`MOST_SITE` numbers past the highest one taken there; a site numbered further is typed.
+
+Until the game's search answers `next_words` itself (then `Recording.word_by_word` holds and
+this module is not used), the server asks this one.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from referee.engine.copying import copy_state
+from referee.engine.position import Position
+from referee.engine.reading import read_entry
+
+MOST_AMOUNT = 12  # the largest number of one good or material a turn names
+MOST_SITE = 6  # house sites tried per parish, past the last one taken there
+
+
+def word_source(recording) -> Callable[[list[str]], list[str]] | None:
+    """The next words of the recording's position for a game that needs them worked out
+    here (made once per position), or None."""
+    state = recording.state
+    if recording.game.name != "hamburgum" or state.is_over() or recording.word_by_word(state):
+        return None
+    cached = getattr(recording, "_tap_turns", None)
+    if cached is None or cached[0] is not state:
+        cached = recording._tap_turns = (state, Turns(recording))
+    return cached[1]
+
+
+class Turns:
+    """The next words of one position's turns (see the module's text)."""
+
+    def __init__(self, recording):
+        self.game = recording.game
+        self.state = copy_state(recording.state)
+        self.header = recording.report.record.header if recording.report.record else None
+        self.hints = recording.hints()
+        self._judged: dict[str, bool] = {}
+        self._refusals: dict[str, set[str]] = {}  # the rules that refused a line judged
+        self._token_limit, self._canon = self.game.rule("token-limit"), self.game.rule("canon")
+        self._asked: dict[tuple[str, ...], list[str]] = {}
+
+    # --- the judge ---
+
+    def legal(self, words: list[str]) -> bool:
+        line = " ".join(words)
+        if line not in self._judged:
+            position = Position.at(self.game, copy_state(self.state), self.header)
+            try:
+                outcome = position.apply(read_entry(self.game, line))
+                self._judged[line] = outcome.played and outcome.legal
+                self._refusals[line] = {d.rule for d in outcome.diagnostics if d.severity == "error"}
+            except Exception:
+                self._judged[line] = False
+        return self._judged[line]
+
+    # --- the words ---
+
+    def __call__(self, words: list[str]) -> list[str]:
+        key = tuple(words)
+        if key not in self._asked:
+            self._asked[key] = sorted(set(self._next(list(words))))
+        return self._asked[key]
+
+    def _from_hints(self, words: list[str]) -> list[str]:
+        n = len(words)
+        return [h.split()[n] if len(h.split()) > n else "" for h in self.hints if h.split()[:n] == words]
+
+    def _next(self, words: list[str]) -> list[str]:
+        head = self._head(words)
+        if head is None:
+            return self._from_hints(words)
+        action, size = head
+        rest = words[size:]
+        if not rest:  # a turn's first word after its action: the game's list has a move of each that leads on
+            return self._from_hints(words)
+        if action == "trade":
+            return self._trade(words[:size], rest)
+        if action == "church":
+            return self._church(words[:size], rest)
+        if action == "guildhall":
+            return self._guildhall(words[:size], rest)
+        return self._from_hints(words)
+
+    def _head(self, words: list[str]) -> tuple[str, int] | None:
+        """The action a turn's words name and how many words name it (the colour, a side,
+        the action), once they do; None before."""
+        for hint in self.hints:
+            parts = hint.split()
+            if len(parts) < 2 or not parts[0].endswith(":"):
+                continue
+            size = 3 if parts[1] in ("upper", "lower") and len(parts) > 2 else 2
+            if len(words) >= size and words[:size] == parts[:size]:
+                return parts[size - 1], size
+        return None
+
+    # --- trade: sell and bank, or buy ---
+
+    def _trade(self, head: list[str], rest: list[str]) -> list[str]:
+        kinds = ("sell", "bank", "buy")
+        done, kind, last_good, number, after_comma = [], None, None, None, not rest
+        for word in rest:
+            if kind is None or after_comma:
+                if word not in kinds or (done and kinds.index(word) <= kinds.index(done[-1])):
+                    return []
+                kind, last_good, number, after_comma = word, None, None, False
+                done.append(word)
+            elif number is None:
+                if not word.isdigit() or not 0 < int(word) <= MOST_AMOUNT:
+                    return []
+                number = int(word)
+            else:
+                good = word.rstrip(",")
+                if good not in self._items(kind) or (last_good is not None and good <= last_good):
+                    return []
+                last_good, number, after_comma = good, None, word.endswith(",")
+        out: list[str] = []
+        words = head + rest
+        if kind is None or after_comma:  # a part's first word
+            for k in kinds:
+                if (not done or kinds.index(k) > kinds.index(done[-1])) and self._amount_leads(words + [k], k, None):
+                    out.append(k)
+            if kind is None and self.legal(words):
+                out.append("")
+            return out
+        if number is None:  # a number of a good, or the end
+            for n in range(1, MOST_AMOUNT + 1):
+                if not any(self.legal(words + [str(n), g]) for g in self._items(kind) if last_good is None or g > last_good):
+                    break
+                out.append(str(n))
+            if last_good is not None and self.legal(words):
+                out.append("")
+            return out
+        for good in self._items(kind):  # the good of a number
+            if (last_good is None or good > last_good) and self.legal(words + [good]):
+                out.append(good)
+                if any(self._amount_leads(words + [good + ",", k], k, None) for k in kinds[kinds.index(kind) + 1 :]):
+                    out.append(good + ",")
+        return out
+
+    def _items(self, kind: str) -> list[str]:
+        return sorted(self.game.materials if kind == "buy" else self.game.goods)
+
+    def _amount_leads(self, words: list[str], kind: str, last: str | None) -> bool:
+        """Whether a part that `words` begins (with its keyword) has a first amount that is legal."""
+        return any(self.legal(words + ["1", g]) for g in self._items(kind) if last is None or g > last)
+
+    # --- church: donations to one church, then tokens scored ---
+
+    def _church(self, head: list[str], rest: list[str]) -> list[str]:
+        churches, kinds = self.game.church_ids, self.game.token_kinds
+        words = head + rest
+        donated: list[tuple[str, str]] = []
+        scored: list[tuple[str, str]] = []
+        stage = "start"  # start, church, donate, tokens, score, score-church, score-kind
+        church = None
+        for word in rest:
+            bare = word.rstrip(",")
+            comma = word.endswith(",")
+            if stage == "start" and word in churches:
+                church, stage = word, "church"
+            elif stage == "start" and word == "score":
+                stage = "score"
+            elif stage == "church" and word == "donate":
+                stage = "donate"
+            elif stage in ("donate", "tokens") and bare in kinds:
+                donated.append((church, bare))
+                stage = "after-donations" if comma else "tokens"
+            elif stage == "after-donations" and word == "score":
+                stage = "score"
+            elif stage in ("score", "score-next") and word in churches:
+                church, stage = word, "score-church"
+            elif stage == "score-church" and bare in kinds:
+                scored.append((church, bare))
+                stage = "score-next" if comma else "scored"
+            else:
+                return []
+        tokens = self._tokens(donated, scored)
+        out: list[str] = []
+        if stage == "start":
+            out += [c for c in churches if any(self._church_leads(words + [c, "donate", k], donated + [(c, k)], scored) for k in kinds)]
+            if any(self._church_leads(words + ["score", c, k], donated, scored + [(c, k)]) for c, k in tokens):
+                out.append("score")
+            if self.legal(words):
+                out.append("")
+        elif stage == "church":
+            out.append("donate")
+        elif stage in ("donate", "tokens"):
+            for k in kinds:
+                if self._church_leads(words + [k], donated + [(church, k)], scored):
+                    out.append(k)
+                    if self._tokens(donated + [(church, k)], scored) and any(
+                        self._church_leads(words + [k + ",", "score", c2, k2], donated + [(church, k)], scored + [(c2, k2)]) for c2, k2 in self._tokens(donated + [(church, k)], scored)
+                    ):
+                        out.append(k + ",")
+            if stage == "tokens" and self.legal(words):
+                out.append("")
+        elif stage in ("after-donations",):
+            out.append("score")
+        elif stage in ("score", "score-next"):
+            out += sorted({c for c, k in tokens if self._church_leads(words + [c, k], donated, scored + [(c, k)])})
+        elif stage == "score-church":
+            for c, k in tokens:
+                if c == church and self._church_leads(words + [k], donated, scored + [(c, k)]):
+                    out.append(k)
+                    if any(self._church_leads(words + [k + ",", c2, k2], donated, scored + [(c, k), (c2, k2)]) for c2, k2 in self._tokens(donated, scored + [(c, k)])):
+                        out.append(k + ",")
+        elif stage == "scored" and self.legal(words):
+            out.append("")
+        return out
+
+    def _tokens(self, donated: list[tuple[str, str]], scored: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The tokens the player may still score: those held unscored and those just taken."""
+        player = self.state.players[self.state.current()]
+        held = [(t.church, t.kind) for t in player.unscored()] + donated
+        for pair in scored:
+            if pair in held:
+                held.remove(pair)
+        return list(dict.fromkeys(held))
+
+    def _church_leads(self, words: list[str], donated, scored) -> bool:
+        """Whether a Church turn that begins with `words` can be made legal: as it is, or with
+        one or two of the player's tokens scored after it (at most one token of a kind may
+        stay unscored)."""
+        if self.legal(words):
+            return True
+        last = words[-1]
+        if last.endswith(",") or last in ("score", "donate") or last in self.game.church_ids:
+            return self._completes(words, donated, scored)
+        if self._refusals.get(" ".join(words)) != {self._token_limit}:
+            return False  # refused for another reason than tokens left unscored: no score mends it
+        tokens = self._tokens(donated, scored)
+        joint = ", score " if "score" not in words else ", "
+        for size in (1, 2):
+            for pick in itertools.combinations(tokens, size):
+                tail = (joint + ", ".join(f"{c} {k}" for c, k in pick)).split()
+                if self.legal(_joined(words, tail)):
+                    return True
+        return False
+
+    def _completes(self, words, donated, scored) -> bool:
+        """A turn that ends mid-part (after a comma or a keyword): whether a token finishes it."""
+        for c, k in self._tokens(donated, scored) if words[-1] != "donate" else [(None, k) for k in self.game.token_kinds]:
+            tail = [k] if c is None or words[-1] in self.game.church_ids else [c, k]
+            if self._church_leads(words + tail, donated, scored):
+                return True
+        return False
+
+    # --- guildhall: houses built in order ---
+
+    def _guildhall(self, head: list[str], rest: list[str]) -> list[str]:
+        words = head + rest
+        stage, parish = "house", None
+        for word in rest:
+            bare = word.rstrip(",")
+            if stage == "house" and word in self._house_words():
+                stage = "at"
+            elif stage == "at" and word == "at":
+                stage = "parish"
+            elif stage == "parish" and word in self.game.church_ids:
+                parish, stage = word, "number"
+            elif stage == "number" and bare.isdigit():
+                stage = "house" if word.endswith(",") else "built"
+            elif stage == "built" and word == "donate":
+                stage = "canon-church"
+            elif stage == "canon-church" and word in self.game.church_ids:
+                stage = "canon-kind"
+            elif stage == "canon-kind" and bare in self.game.token_kinds:
+                stage = "house" if word.endswith(",") else "done"
+            else:
+                return []
+        out: list[str] = []
+        if stage == "house":
+            out = [w for w in self._house_words() if any(self.legal(words + [w, "at", p, str(n)]) for p, n in self._first_sites())]
+            if not rest and self.legal(words):
+                out.append("")
+        elif stage == "at":
+            out = ["at"]
+        elif stage == "parish":
+            out = [p for p in self.game.church_ids if any(self.legal(words + [p, str(n)]) for n in self._free_numbers(p))]
+        elif stage == "number":
+            more = None  # whether another house may follow: judged after the first site that takes this one
+            for n in self._free_numbers(parish):
+                if self.legal(words + [str(n)]):
+                    out.append(str(n))
+                    if more is None:
+                        more = any(self.legal(words + [f"{n},", w, "at", p, str(m)]) for w in self._house_words() for p, m in self._first_sites())
+                    if more:
+                        out.append(f"{n},")
+                elif self._refusals.get(" ".join(words + [str(n)])) == {self._canon} and any(self.legal(words + [str(n), "donate", c, k]) for c in self.game.church_ids for k in self.game.token_kinds):
+                    out.append(str(n))  # a canon donates as it is built
+        elif stage == "built":
+            if self.legal(words):
+                out.append("")
+            elif self._refusals.get(" ".join(words)) == {self._canon} and any(self.legal(words + ["donate", c, k]) for c in self.game.church_ids for k in self.game.token_kinds):
+                out.append("donate")  # a canon is built with its donation
+        elif stage == "canon-church":
+            out = [c for c in self.game.church_ids if any(self.legal(words + [c, k]) for k in self.game.token_kinds)]
+        elif stage == "canon-kind":
+            for k in self.game.token_kinds:
+                if self.legal(words + [k]):
+                    out.append(k)
+        elif stage == "done" and self.legal(words):
+            out.append("")
+        return out
+
+    def _house_words(self) -> list[str]:
+        """The words a house is built with: its type, or an office by its name."""
+        offices = [o for o in (*getattr(self.state, "office_stack", ()), getattr(self.state, "face_up", None)) if o]
+        return sorted({*self.game.house_types, *offices})
+
+    def _free_numbers(self, parish: str) -> list[int]:
+        """The site numbers of a parish that no citizen holds yet, as far as they are tried."""
+        taken = {s.number for s in getattr(self.state, "sites", {}) if s.parish == parish}
+        top = max(taken, default=0) + MOST_SITE
+        return [n for n in range(1, top + 1) if n not in taken]
+
+    def _first_sites(self) -> list[tuple[str, int]]:
+        """A free site in each parish: enough to judge whether a house may be built at all."""
+        return [(p, self._free_numbers(p)[0]) for p in self.game.church_ids if self._free_numbers(p)]
+
+
+def _joined(words: list[str], tail: list[str]) -> list[str]:
+    """Words with a tail that begins with a comma (", score nikolai five") joined on to them."""
+    if tail and tail[0] == ",":
+        return words[:-1] + [words[-1] + ","] + tail[1:]
+    return words + tail

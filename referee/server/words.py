@@ -1,0 +1,61 @@
+"""The words of the server's pages, marked for the catalogues.
+
+The templates say them with `_()` in the language of the request; the catalogues are
+extracted from the Python code only, so each is listed here as well (tests/test_serve.py
+checks that the two agree).
+"""
+
+from referee.i18n import N_
+
+PAGE_WORDS = (
+    N_("(none)"),
+    N_("A new game"),
+    N_("Another phone: the join code"),
+    N_("BG Stats play"),
+    N_("Checkpoint"),
+    N_("Each game's colours:"),
+    N_("Figures (tap one for its ledger)"),
+    N_("Final standings"),
+    N_("Game"),
+    N_("Games"),
+    N_("Join code"),
+    N_("No record in this folder yet."),
+    N_("Players in seat order (colour, name)"),
+    N_("Standings now"),
+    N_("Start player (colour; the first seat if empty)"),
+    N_("Start the game"),
+    N_("The referee's figures: correct any the table counts differently, then confirm."),
+    N_("The rules refuse this line:"),
+    N_("Title"),
+    N_("Type a line (a move, a checkpoint, a ruling, a comment)"),
+    N_("Variant"),
+    N_("What does the table decide?"),
+    N_("a line of the record"),
+    N_("back to the game"),
+    N_("breakdown"),
+    N_("checkpoint {n}"),
+    N_("colour"),
+    N_("colour {n}"),
+    N_("confirm the checkpoint"),
+    N_("enter"),
+    N_("games night {date}"),
+    N_("language"),
+    N_("legal moves"),
+    N_("name"),
+    N_("name {n}"),
+    N_("player"),
+    N_("record file"),
+    N_("replay page"),
+    N_("ruling: let it stand"),
+    N_("ruling: take it back"),
+    N_("scores (CSV)"),
+    N_("standings now"),
+    N_("start again"),
+    N_("the games of this server"),
+    N_("the last lines of the record"),
+    N_("the position:"),
+    N_("then"),
+    N_("tie-break"),
+    N_("total"),
+    N_("undo the last line"),
+)
