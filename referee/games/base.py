@@ -166,24 +166,20 @@ def waiving(rules):
         _WAIVED.reset(token)
 
 
-def require(condition: Any, rule: str, message: str, pos: Pos | None = None) -> None:
-    """A rule of play: raise Violation unless the condition holds.
+def require(condition: Any, rule: str, message: str | Callable[[], str], pos: Pos | None = None, *, waivable: bool = True) -> None:
+    """A rule of play: raise Violation, naming the rule, unless the condition holds.
 
-    A table may let a move stand that breaks such a rule (`ruling accept`), so a rule the
-    table has set aside passes. What no ruling can change, because the state could not
-    show it (a slot that is not there, a card that is not in the stack), raises Violation
-    directly instead of calling this.
+    `message` says why in words, or is a function that says it (`lambda: f"..."`): one that
+    costs something to put together is called only when the rule is broken, for checks that
+    a search makes thousands of times.
+
+    A table may let a move stand that breaks a rule (`ruling accept`), so a rule the table has
+    set aside passes. What no ruling can change, because the state could not show it (a slot
+    that is not there, a card that is not in the stack), is required with `waivable=False`.
     """
-    if not condition and rule not in _WAIVED.get():
-        raise Violation(rule, message, pos)
-
-
-def refuse(rule: str, message: str, pos: Pos | None = None) -> None:
-    """A rule of play found broken: raise Violation unless the table set the rule aside, as
-    `require` does. For checks that a search makes thousands of times, whose message is worth
-    writing only when the rule is broken: `if not ok: refuse(rule, f"...")`."""
-    if rule not in _WAIVED.get():
-        raise Violation(rule, message, pos)
+    if condition or (waivable and rule in _WAIVED.get()):
+        return
+    raise Violation(rule, message() if callable(message) else message, pos)
 
 
 class State:
@@ -290,10 +286,16 @@ class State:
         return []
 
     def seat(self, colour: str, pos: Pos | None = None, rule: str | None = None) -> Seat:
-        for seat in self.seats:
+        for seat in self.seats:  # a plain loop: every move asks
             if seat.colour == colour:
                 return seat
-        raise Violation(rule or f"{self.game.name}/seat", Message("{why}; seats: {seats}", why=Players(self.seats).unknown(colour), seats=", ".join(s.label for s in self.seats)), pos)
+        require(
+            False,  # no seat has that colour: a fact of the record, which no ruling changes
+            rule or f"{self.game.name}/seat",
+            Message("{why}; seats: {seats}", why=Players(self.seats).unknown(colour), seats=", ".join(s.label for s in self.seats)),
+            pos,
+            waivable=False,
+        )
 
 
 class Game:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import Pos, RecordError, Violation
-from referee.games.base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, require
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.scoring import FIRST, SECOND, district_awards, divide, favour_awards, favour_cells, keyed
 from referee.i18n import Message
@@ -385,16 +385,19 @@ class CanterburyState(State):
             State.seat(self, move.player, move.pos, rule("seat"))
         actor = self.to_act()
         turn_order = rule("turn-order")
-        if move.player != actor:  # the message is written only for a broken rule: this runs every move
-            refuse(turn_order, Message("it is {actor}'s turn, not {player}'s", actor=colour_named(actor), player=colour_named(move.player)))
+        # (the message is put together only for a broken rule: this runs every move)
+        require(move.player == actor, turn_order, lambda: Message("it is {actor}'s turn, not {player}'s", actor=colour_named(actor), player=colour_named(move.player)))
         self.trace.use(turn_order)
         if isinstance(move, NeutralStep):
             self._neutral_step(move)
             self.moves_this_turn += 1
             return
-        if self.neutral_due:
-            stack = self.neutral_stack(self.players[actor])
-            raise Violation(rule("variant-marker"), f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(stack[0])})")
+        require(
+            not self.neutral_due,
+            rule("variant-marker"),
+            lambda: f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(self.neutral_stack(self.players[actor])[0])})",
+            waivable=False,
+        )
         outcome = tried[1] if tried is not None and tried[0] is move else self.execute(move)
         self._commit(move, outcome)
         self.moves_this_turn += 1
@@ -421,18 +424,14 @@ class CanterburyState(State):
             cost = 0
             for build in move.builds:
                 info = game.structures[build.structure]
-                if info.set_out:
-                    refuse(rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
+                require(not info.set_out, rule("supply"), lambda: f"the {info.name} is set out before play and is never built", build.pos)
                 left = board.supply[build.structure]
-                if left <= 0:
-                    refuse(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
+                require(left > 0, rule("supply"), lambda: f"no {info.name} is left on the structure sideboard", build.pos)
                 board.supply[build.structure] = left - 1
                 cost += info.cost
             passed = SUPPLY
             funds = player.money + income
-            if cost > funds:
-                what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
-                refuse(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
+            require(cost <= funds, rule("payment"), lambda: f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {self._priced(move.builds)} cost {cost}")
             passed = PAYMENT
             upgrades = self._demolish(board, move.builds)
             outcome = Outcome(board, income=income, cost=cost)
@@ -481,7 +480,13 @@ class CanterburyState(State):
                     Message("{colour} took a Levy last turn, so this turn is a {action}, and {colour} can build", action=self._action_name(setup["after_levy"]), colour=colour_named(colour)),
                 )
 
+    def _priced(self, builds: tuple[Build, ...]) -> str:
+        """The structures of an action with their prices, for a message: "the Well (2) and the Shop (4)"."""
+        game = self.game
+        return " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in builds)
+
     def _action_name(self, kind: str) -> Named:
+
         names = self.spec["setup"]["actions"][kind]["names"]
         return Named(names["en"], names)
 
@@ -492,10 +497,10 @@ class CanterburyState(State):
         limits = self.spec["setup"][key]
         count = len(move.builds)
         self._check_number(move.kind, count, limits)
-        alone = [b for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())] if count > 1 else []
-        if alone:
-            info = game.structures[alone[0].structure]
-            raise Violation(game.rule(move.kind), f"a {info.size} structure ({info.name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos)
+        alone = [game.structures[b.structure] for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())] if count > 1 else []
+        require(
+            not alone, game.rule(move.kind), lambda: f"a {alone[0].size} structure ({alone[0].name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos, waivable=False
+        )
         if self.trace.records:  # a search checks thousands of counts and names no value
             taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
             self.use(move.kind, f"setup:{key}", *taxed)
@@ -506,8 +511,7 @@ class CanterburyState(State):
         if limits is None:
             limits = self.spec["setup"]["full_build" if kind == FULL else "tax_build"]
         low, high = limits["structures"]["min"], limits["structures"]["max"]
-        if not low <= count <= high:
-            refuse(self.game.rule(kind), f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
+        require(low <= count <= high, self.game.rule(kind), lambda: f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
 
     # --- placement ---------------------------------------------------------------------------
 
@@ -546,11 +550,12 @@ class CanterburyState(State):
             reason = self._placement_reason(broken, board, build.structure, build.district)
             if whose:
                 reason = Message("{whose}{reason}", whose=whose, reason=reason)
-            if broken in FACTS_OF_THE_PIECES:
-                raise Violation(rule(broken), reason, build.pos)
-            if broken in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner):
-                refuse(rule("build-order"), Message("{reason}; placed in the other order both structures would be legal, and the record gives the order of placing", reason=reason), build.pos)
-            refuse(rule(broken), reason, build.pos)
+            require(broken not in FACTS_OF_THE_PIECES, rule(broken), reason, build.pos, waivable=False)
+            order_wrong = broken in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner)
+            require(
+                not order_wrong, rule("build-order"), Message("{reason}; placed in the other order both structures would be legal, and the record gives the order of placing", reason=reason), build.pos
+            )
+            require(False, rule(broken), reason, build.pos)  # broken, unless a ruling of the table sets it aside
             passed.append(broken)
 
     def _placement_reason(self, rule: str, board: Board, structure: str, district: str) -> str:
@@ -665,8 +670,7 @@ class CanterburyState(State):
         elif size.cubes == OWN:
             self.trace.use(rule("small-cubes"))
         large = rule("large-cubes")
-        if build.serving and size.cubes != CHOSEN:
-            refuse(large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
+        require(not build.serving or size.cubes == CHOSEN, large, lambda: f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
         if size.cubes == CHOSEN:
             serving = build.serving
             require(len(serving) <= size.chosen, large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
@@ -704,8 +708,7 @@ class CanterburyState(State):
             new = game.structures[build.structure]
             for gone_id in build.demolish:
                 gone = game.structures[gone_id]
-                if gone_id not in board.tiles[build.district]:
-                    refuse(rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
+                require(gone_id in board.tiles[build.district], rule("demolition"), lambda: f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
                 spare = free_at_start[build.district] + freed[build.district] - gone.spaces
                 used = self._check_demolition(board, build, new, gone, spare < need[build.district])
                 board.remove(build.district, gone_id)
@@ -728,20 +731,22 @@ class CanterburyState(State):
         rid = rule(f"demolish-{gone.size}")
         purpose = rule("demolish-purpose")
         conditions = game.sizes[gone.size].demolition
-        if conditions is None:
-            refuse(rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
-        if game.sizes[gone.size].rank >= game.sizes[new.size].rank:
-            refuse(purpose, f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
+        require(conditions is not None, rid, lambda: f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
+        require(game.sizes[gone.size].rank < game.sizes[new.size].rank, purpose, lambda: f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
         same = gone.service == new.service
-        if not (same or room_needed):
-            refuse(purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+        require(same or room_needed, purpose, lambda: f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
         used = [f"structures:sizes.{gone.size}.demolition"]
         if not self.demolition_needs_backing(new, gone):
             return used
         used.append(f"board:districts.{build.district}.neighbours")
-        if self.demolition_backed(board, gone, build.district):
-            return used
-        raise Violation(rid, f"the {gone.name} may go only for a larger {gone.service} structure in its place, {self._demolition_help(gone)}", build.pos)
+        require(
+            self.demolition_backed(board, gone, build.district),
+            rid,
+            lambda: f"the {gone.name} may go only for a larger {gone.service} structure in its place, {self._demolition_help(gone)}",
+            build.pos,
+            waivable=False,
+        )
+        return used
 
     def demolition_needs_backing(self, new: Structure, gone: Structure) -> bool:
         """Whether taking `gone` down for `new` needs a structure of its service elsewhere (an
@@ -977,16 +982,12 @@ class CanterburyState(State):
         marker = rule("variant-marker")
         # without a neutral player, or with the player's stacks empty, there is no tile to place:
         # facts of the pieces, which no ruling of the table sets aside (raised, not required)
-        if self.neutral is None:
-            raise Violation(marker, "there is no neutral player: the two-player variant is not in play")
-        # the other messages are written only for a broken rule: a two-player game places a tile every other turn
-        if self.moves_this_turn != 0:
-            refuse(marker, f"{move.player} has already placed the neutral's tile this turn")
+        require(self.neutral is not None, marker, "there is no neutral player: the two-player variant is not in play", waivable=False)
+        # (the other messages are put together only for a broken rule: a two-player game places a tile every other turn)
+        require(self.moves_this_turn == 0, marker, lambda: f"{move.player} has already placed the neutral's tile this turn")
         player = self.players[move.player]
-        if not any(player.stacks):
-            raise Violation(marker, f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
-        if not self.neutral_due:
-            refuse(marker, f"{move.player}'s variant marker shows No Build this turn")
+        require(any(player.stacks), marker, lambda: f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns", waivable=False)
+        require(self.neutral_due, marker, lambda: f"{move.player}'s variant marker shows No Build this turn")
         stack = self.neutral_stack(player)
         index = self.stack_index(player)
         settings = self.neutral["stacks"][index]
@@ -995,23 +996,27 @@ class CanterburyState(State):
         stack_rule = rule("neutral-stack")
         if move.skipped is not None:
             skip = rule("neutral-skip")
-            if not settings["skip"]:
-                refuse(skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
-            if move.skipped != top:
-                refuse(stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
-            if len(stack) <= 1:
-                refuse(skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
+            require(settings["skip"], skip, lambda: f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
+            require(
+                move.skipped == top,
+                stack_rule,
+                lambda: f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}",
+            )
+            require(len(stack) > 1, skip, lambda: f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
             self.use("neutral-skip", f"setup:neutral.stacks.{index}.skip")
         tile = stack[1] if move.skipped is not None else top
-        if move.structure != tile:
-            refuse(stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
+        require(
+            move.structure == tile,
+            stack_rule,
+            lambda: f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}",
+        )
         board = self.board.copy()
         owner = self.neutral["name"]
         if move.district is None:
             spots = [d for d in game.district_ids if self.placement_rule(board, tile, d) is None]
             discard = rule("neutral-discard")
-            if spots:
-                refuse(discard, f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+            require(not spots, discard, lambda: f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+
             self.use("neutral-discard", tiles)
         else:
             self._check_placing(board, Build(tile, move.district), owner, whose=Message("the neutral's {structure}: ", structure=game.structure_named(tile)))
