@@ -17,16 +17,13 @@ the tables built from the spec and is never imported here.
 
 from __future__ import annotations
 
-import contextlib
-import itertools
-import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import Pos, RecordError, Violation
-from referee.games.base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, require
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, one_of, require
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.scoring import FIRST, SECOND, district_awards, divide, favour_awards, favour_cells, keyed
 from referee.i18n import Message
@@ -254,22 +251,6 @@ class CanterburyState(State):
 
     score_figure = "prosperity"
     adoptable = {"money": "money"}
-    # While a search asks about this position (`searching`): a Full Build of one structure
-    # each player can make (None where there is none), found once. None at other times.
-    _can_build: dict[str, Action | None] | None = None
-    # and each structure's demolition choices in each district of the board as it stands
-    _choices: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
-    # and the districts open to structures needing each set of services first (`open_districts`)
-    _open: dict[frozenset[str], list[str]] | None = None
-    # Candidate actions worked out on this state (`try_action`), and how many of them the
-    # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
-    trials: int = 0
-    random_trials: int = 0
-    # The last candidate `try_action` tried, when legal, and its outcome, while the trace
-    # records nothing (a random game): the random player mostly plays the action it has just
-    # tried, and `apply` commits that outcome instead of working the action out again.
-    _tried: tuple[Action, Outcome] | None = None
-
     # --- set-up ------------------------------------------------------------------------------
 
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace, neutral_colour: str | None):
@@ -379,7 +360,9 @@ class CanterburyState(State):
     # --- applying moves ----------------------------------------------------------------------
 
     def apply(self, move: Move) -> None:
-        tried, self._tried = self._tried, None
+        # the outcome of this very action, when a random player has just worked it out (its
+        # trace records nothing): committed as it was worked out (_search.py, `remember`)
+        worked_out = self.game.worked_out(self, move)
         rule = self.game.rule
         if move.player not in self.players:  # the city and the neutral player make no moves
             State.seat(self, move.player, move.pos, rule("seat"))
@@ -398,7 +381,7 @@ class CanterburyState(State):
             lambda: f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(self.neutral_stack(self.players[actor])[0])})",
             waivable=False,
         )
-        outcome = tried[1] if tried is not None and tried[0] is move else self.execute(move)
+        outcome = worked_out if worked_out is not None else self.execute(move)
         self._commit(move, outcome)
         self.moves_this_turn += 1
         self._end_turn()
@@ -408,7 +391,7 @@ class CanterburyState(State):
         game, rule = self.game, self.game.rule
         noting = self.trace.records  # a trial's trace names no spec values: they are not put together
         player = self.players[move.player]
-        self._check_choice(player, move.kind)
+        self.check_choice(player, move.kind)
         if move.kind == LEVY:
             if noting:
                 self.use("levy", *self.levy_values())
@@ -433,7 +416,7 @@ class CanterburyState(State):
             funds = player.money + income
             require(cost <= funds, rule("payment"), lambda: f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {self._priced(move.builds)} cost {cost}")
             passed = PAYMENT
-            upgrades = self._demolish(board, move.builds)
+            upgrades = self.demolish(board, move.builds)
             outcome = Outcome(board, income=income, cost=cost)
             outcome.opened = self._place_all(board, move.builds, move.player)
         except Violation:
@@ -457,7 +440,7 @@ class CanterburyState(State):
             self.trace.use(rule("upgrade-bonus"))
         return outcome
 
-    def _check_choice(self, player: Player, kind: str) -> None:
+    def check_choice(self, player: Player, kind: str) -> None:
         """The first round and the turn after a Levy call for a Full Build, when one is possible."""
         if not player.must_full_build and not self.first_round():
             return  # most turns: any action (every action asks, and so does every trial)
@@ -467,7 +450,7 @@ class CanterburyState(State):
             self.trace.use(rule("first-round"))
             if kind != setup["first_round"]:
                 require(
-                    not self.can_full_build(colour),
+                    not self.game.can_full_build(self, colour),
                     rule("first-round"),
                     Message("the first round is {action} only, and {colour} can build", action=self._action_name(setup["first_round"]), colour=colour_named(colour)),
                 )
@@ -475,7 +458,7 @@ class CanterburyState(State):
             self.trace.use(rule("after-levy"))
             if kind != setup["after_levy"]:
                 require(
-                    not self.can_full_build(colour),
+                    not self.game.can_full_build(self, colour),
                     rule("after-levy"),
                     Message("{colour} took a Levy last turn, so this turn is a {action}, and {colour} can build", action=self._action_name(setup["after_levy"]), colour=colour_named(colour)),
                 )
@@ -496,7 +479,7 @@ class CanterburyState(State):
         key = "full_build" if move.kind == FULL else "tax_build"
         limits = self.spec["setup"][key]
         count = len(move.builds)
-        self._check_number(move.kind, count, limits)
+        self.check_number(move.kind, count, limits)
         alone = [game.structures[b.structure] for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())] if count > 1 else []
         require(
             not alone, game.rule(move.kind), lambda: f"a {alone[0].size} structure ({alone[0].name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos, waivable=False
@@ -505,7 +488,7 @@ class CanterburyState(State):
             taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
             self.use(move.kind, f"setup:{key}", *taxed)
 
-    def _check_number(self, kind: str, count: int, limits: dict | None = None) -> None:
+    def check_number(self, kind: str, count: int, limits: dict | None = None) -> None:
         """How many structures an action of a kind builds (`limits`: setup's entry for the
         kind, when the caller has read it)."""
         if limits is None:
@@ -692,7 +675,7 @@ class CanterburyState(State):
 
     # --- demolition --------------------------------------------------------------------------
 
-    def _demolish(self, board: Board, builds: tuple[Build, ...]) -> set[int]:
+    def demolish(self, board: Board, builds: tuple[Build, ...]) -> set[int]:
         """Carry out the demolitions that open a build action; return the builds that upgrade."""
         if not any([build.demolish for build in builds]):  # most actions demolish nothing
             return set()
@@ -710,7 +693,7 @@ class CanterburyState(State):
                 gone = game.structures[gone_id]
                 require(gone_id in board.tiles[build.district], rule("demolition"), lambda: f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
                 spare = free_at_start[build.district] + freed[build.district] - gone.spaces
-                used = self._check_demolition(board, build, new, gone, spare < need[build.district])
+                used = self.check_demolition(board, build, new, gone, spare < need[build.district])
                 board.remove(build.district, gone_id)
                 if gone.service == new.service:
                     upgrades.add(index)
@@ -723,7 +706,7 @@ class CanterburyState(State):
                     self.use("roman-well", "board:roman_well", f"structures:structures.{gone.id}.size")
         return upgrades
 
-    def _check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure, room_needed: bool) -> list[str]:
+    def check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure, room_needed: bool) -> list[str]:
         """Whether a structure may go: its size allows it, it makes way for a larger structure
         that needs the room or serves the same service, and a condition of its size holds.
         Returns the spec values the condition was read from."""
@@ -754,31 +737,6 @@ class CanterburyState(State):
         the same, and is of a size that may."""
         conditions = self.game.sizes[gone.size].demolition
         return not (gone.service == new.service and new.size in conditions["replaced_by"])
-
-    def may_demolish(self, board: Board, build: Build, backed: Callable[[Structure, str], bool] | None = None) -> bool:
-        """A search's quick test of a build that demolishes, before it is worked out in full:
-        False when it fails on this board whatever the rest of its action is. Its district
-        lacks the cubes of a service it needs first (demolitions make no cubes), or a tile it
-        takes down is of a size never demolished, or needs a structure of its service
-        elsewhere that the board lacks (`demolition_backed`, or `backed`: a search's answers
-        for the board as it stands). The other demolitions of the action only take tiles
-        away, so a board with a first structure placed on it, or the board before the first,
-        still tells: what it lacks, the board the demolition meets lacks too."""
-        return self.services_ready(board, build.structure, build.district) and self.tiles_may_go(board, build, backed)
-
-    def tiles_may_go(self, board: Board, build: Build, backed: Callable[[Structure, str], bool] | None = None) -> bool:
-        """The half of `may_demolish` about the tiles taken down: none is of a size never
-        demolished, and each that needs a structure of its service elsewhere finds one on the
-        board (or by `backed`, when given, which then answers for the board)."""
-        game = self.game
-        new = game.structures[build.structure]
-        for tile in build.demolish:
-            gone = game.structures[tile]
-            if game.sizes[gone.size].demolition is None:
-                return False
-            if self.demolition_needs_backing(new, gone) and not (backed(gone, build.district) if backed else self.demolition_backed(board, gone, build.district)):
-                return False
-        return True
 
     def demolition_backed(self, board: Board, gone: Structure, district: str) -> bool:
         """Whether a structure of `gone`'s service stands where its size's condition looks. A
@@ -1038,7 +996,7 @@ class CanterburyState(State):
 
     def situation(self) -> Situation:
         """The round and the active player's choice of action. The first round and the turn
-        after a Levy call for one action where it is possible (`_check_choice`); the search for
+        after a Levy call for one action where it is possible (`check_choice`); the search for
         a possible build is left to the moves it would check, so the phase names that action.
         In the variant, a turn whose marker shows Build opens with the neutral's tile."""
         count = len(self.order)
@@ -1142,251 +1100,6 @@ class CanterburyState(State):
                 "cubes_left": self.cube_stock(name) - self.board.used[name],
             }
         return out
-
-    # --- candidate actions: whether a Full Build is possible is a rule; the search for legal and
-    # --- random moves (play.py) builds on the same candidates -------------------------------------
-
-    def allows(self, colour: str, kind: str, count: int) -> bool:
-        """Whether the choice of action (the first round, the turn after a Levy) and the number
-        of structures let the player take a build action of this kind with `count` structures.
-        For a candidate whose structures are affordable, in the supply and placeable where the
-        search found them (play.py), this is the whole verdict: one question for thousands of
-        candidates instead of working each one out."""
-
-        def ask() -> bool:
-            self._check_choice(self.players[colour], kind)
-            self._check_number(kind, count)
-            return True
-
-        return self._trial(ask) is not None
-
-    def try_action(self, move: Action) -> Outcome | None:
-        """The outcome of a candidate action, or None when a rule forbids it."""
-        self.trials += 1
-        outcome = self._trial(lambda: self.execute(move))
-        self.remember(move, outcome)
-        return outcome
-
-    def remember(self, move: Action, outcome: Outcome | None) -> None:
-        """Keep what `execute` worked out for a legal action of this position (None: the
-        action is refused, and nothing is kept), for `apply` to commit if that action comes
-        next, while the trace records nothing: a trial's (`try_action`), or one a random
-        player worked out for a purpose of its own and then plays."""
-        self._tried = (move, outcome) if outcome is not None and not self.trace.records else None
-
-    def demolitions_hold(self, build: Build) -> bool:
-        """Whether a structure's demolitions are allowed on the board as it stands, before
-        anything else of its action is asked. A search may drop with it a Full Build of two
-        structures whose second, in another district than the first, fails here: all
-        demolitions come before any placing, the first's take tiles only from its own
-        district, and every condition a demolition needs is that some tile stands somewhere,
-        which taking tiles away never makes true."""
-        return self._trial(lambda: self._demolish(self.board.copy(), (build,))) is not None
-
-    def demolition_allowed(self, build: Build, tile: str, room_needed: bool) -> bool:
-        """Whether the demolition rules (`_check_demolition`) let `tile` go for the build on
-        the board as it stands, `room_needed` saying whether its action lacks room without
-        the tile: for a search that judges the rest of an action itself."""
-        structures = self.game.structures
-        return self._trial(lambda: self._check_demolition(self.board, build, structures[build.structure], structures[tile], room_needed)) is not None
-
-    def _trial(self, work: Callable[[], Any]) -> Any:
-        """What `work()` gives, asked for a search and not for the record: it uses no rule on
-        the record's behalf, and a rule that refuses makes it None."""
-        trace, self.trace = self.trace, _TRIAL
-        try:
-            return work()
-        except Violation:
-            return None
-        finally:
-            self.trace = trace
-
-    def demolition_choices(self, board: Board, structure: str, district: str) -> list[tuple[str, ...]]:
-        """Demolitions worth trying with a structure: none, upgrades, or room where it lacks.
-        A list, not to be changed (empty at once where placement fails for another reason
-        than room, as it does in most districts a search asks about). During a search each
-        structure and district of the board as it stands is asked once (`searching`): the
-        search lists every kind of action, and each lists the same candidates."""
-        known = self._choices
-        if known is None or board is not self.board:
-            return self._demolition_choices(board, structure, district)
-        found = known.get((structure, district))
-        if found is None:
-            found = known[structure, district] = self._demolition_choices(board, structure, district)
-        return found
-
-    def _demolition_choices(self, board: Board, structure: str, district: str) -> list[tuple[str, ...]]:
-        problem = self.placement_rule(board, structure, district)
-        if problem is not None and problem != "space":
-            return []
-        game = self.game
-        structures, ranks = game.structures, game.ranks
-        info = structures[structure]
-        rank = ranks[structure]
-        tiles = board.tiles[district]
-        if problem is None:
-            # the structure has room: only upgrades are worth trying, and each choice of the
-            # smaller tiles of its service is one (`_demolition_needed` holds for all of them)
-            service = info.service
-            same = [t for t in tiles if ranks[t] < rank and structures[t].service == service]
-            choices: list[tuple[str, ...]] = [()]
-            for size in range(1, len(same) + 1):
-                choices.extend(itertools.combinations(same, size))
-            return choices
-        smaller = [t for t in tiles if ranks[t] < rank]
-        free = game.free_spaces(tiles)
-        if free + sum([structures[t].spaces for t in smaller]) < info.spaces:
-            return []  # all of them together leave too little room
-        choices = []
-        for size in range(1, len(smaller) + 1):
-            choices.extend([combo for combo in itertools.combinations(smaller, size) if self._demolition_needed(combo, info, free)])
-        return choices
-
-    def _demolition_needed(self, combo: tuple[str, ...], new: Structure, free: int) -> bool:
-        """True when demolishing `combo` could make way for `new`: together the tiles leave room
-        for it, and a tile of another service goes only when the room is short without it (the
-        test `_check_demolition` makes; candidates that fail it are not worth trying)."""
-        structures = self.game.structures  # plain loops: a search asks it of every combination
-        freed = free
-        for tile in combo:
-            freed += structures[tile].spaces
-        if freed < new.spaces:
-            return False
-        for tile in combo:
-            gone = structures[tile]
-            if gone.service != new.service and freed - gone.spaces >= new.spaces:
-                return False
-        return True
-
-    def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None, only: str | None = None) -> Iterator[Build]:
-        """Candidate single structures (unchecked): affordable, in the supply, placeable or
-        placeable after demolitions; of the structure `only` when given. In a random order
-        when `rng` is given."""
-        game = self.game
-        supply = board.supply
-        ids = [s for s, cost in game.costs_of(sizes) if supply[s] > 0 and cost <= money and (only is None or s == only)]
-        if rng is not None:
-            rng.shuffle(ids)
-        naming = game.naming  # the structures that name districts for their cubes (`_serving`)
-        for structure in ids:
-            districts = self.open_districts(board, structure)
-            if rng is not None:
-                districts = list(districts)  # the search's list is kept for the next question
-                rng.shuffle(districts)
-            for district in districts:
-                choices = self.demolition_choices(board, structure, district)
-                if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
-                    choices = list(choices)  # the search's list is kept for the next question
-                    rng.shuffle(choices)
-                for demolish in choices:  # a tuple, as `demolition_choices` gives them
-                    yield Build(structure, district, demolish, self._serving(board, structure, district, rng) if structure in naming else ())
-
-    def open_districts(self, board: Board, structure: str) -> list[str]:
-        """The districts, in the board's order, where the structure may stand as far as the
-        two rules that refuse most candidates tell: the district holds a tile or borders one
-        that does (connectivity), and has the cubes of the services before the structure's
-        own (services-first; demolitions make none, so no demolition changes it). During a
-        search it is asked once for each set of such services, of the board as it stands."""
-        needed = self.game.services_needed(structure)
-        known = self._open
-        if known is None or board is not self.board:
-            return _open_districts(self.game, board, needed)
-        found = known.get(needed)
-        if found is None:
-            found = known[needed] = _open_districts(self.game, board, needed)
-        return found
-
-    def _serving(self, board: Board, structure: str, district: str, rng: random.Random | None) -> tuple[str, ...]:
-        """Districts a large structure names for its cubes: the first free ones, or a random pick."""
-        game = self.game
-        info = game.structures[structure]
-        size = game.sizes[info.size]
-        if size.cubes != CHOSEN:
-            return ()
-        free = [d for d in game.district_ids if d != district and info.service not in board.cubes[d]]
-        if rng is None:
-            return tuple(free[: size.chosen])
-        count = min(size.chosen, len(free))
-        if rng.random() >= game.play["serving"]:
-            count = rng.randint(0, count)
-        return tuple(sorted(rng.sample(free, count)))
-
-    @contextlib.contextmanager
-    def searching(self) -> Iterator[None]:
-        """For a search that works out many candidate moves of this position and changes
-        nothing (try_action, allows): whether a player can make a Full Build is found once.
-        Every candidate of another action after a Levy asks it (`_check_choice`), and each
-        answer tries every Full Build: asked again for each candidate, a position where no
-        Full Build is possible cost seconds. The demolition choices of each structure and
-        district of this board, and the districts open to each set of services, are found
-        once too (`demolition_choices`, `open_districts`)."""
-        started = self.begin_search()
-        try:
-            yield
-        finally:
-            if started:
-                self.end_search()
-
-    def begin_search(self) -> bool:
-        """Start keeping what a search learns of this position (`searching` without a context
-        manager's cost, for a random game's every move); False within a search already going,
-        which keeps its answers: the same position."""
-        if self._can_build is not None:
-            return False
-        self._can_build = {}
-        self._choices = {}
-        self._open = {}
-        return True
-
-    def end_search(self) -> None:
-        """Forget what the search started by `begin_search` learnt: the position may change."""
-        self._can_build = None
-        self._choices = None
-        self._open = None
-
-    def can_full_build(self, colour: str) -> bool:
-        """Whether the player can make a Full Build of one structure now (see `searching`)."""
-        return self.a_full_build(colour) is not None
-
-    def a_full_build(self, colour: str) -> Action | None:
-        """`find_full_build`, found once in a search (see `searching`)."""
-        known = self._can_build
-        if known is None:
-            return self.find_full_build(colour)
-        if colour not in known:
-            known[colour] = self.find_full_build(colour)
-        return known[colour]
-
-    def find_full_build(self, colour: str) -> Action | None:
-        """A legal Full Build of one structure for the player (the first the candidate list
-        gives), or None when there is none. A candidate that demolishes nothing is legal when
-        a Full Build of one structure may be taken at all (`allows`); only those that
-        demolish and pass `may_demolish` are worked out in full."""
-        player = self.players[colour]
-        allowed = None
-        for build in self.single_builds(self.board, player.money):
-            move = Action(colour, FULL, (build,))
-            if build.demolish:
-                if self.may_demolish(self.board, build) and self.try_action(move) is not None:
-                    return move
-                continue
-            if allowed is None:
-                allowed = self.allows(colour, FULL, 1)
-            if allowed:
-                return move
-        return None
-
-
-# The trace of every trial (`_trial`): it keeps nothing, so all of them share one.
-_TRIAL = Unrecorded()
-
-
-def _open_districts(game: Game, board: Board, needed: frozenset[str]) -> list[str]:
-    linked = board.linked(game)
-    if not needed:
-        return linked
-    cubes = board.cubes
-    return [d for d in linked if cubes[d].keys() >= needed]
 
 
 def _favour_position(state: CanterburyState, who: Player | str, service: str) -> int:
