@@ -144,19 +144,20 @@ class Canterbury(Game):
         if found is None:
             info, rule = self.structures[build.structure], self.rule
             player = info.printed("player", self.districts[build.district].ring)
-            by_check = (
-                ((rule("supply"), (info.printed("tiles"),)),),
-                ((rule("payment"), (info.printed("cost"),)),),
-                (
-                    (rule("connectivity"), (f"board:districts.{build.district}.neighbours",)),
-                    (rule("centre-forbidden"), (player,)),
-                    (rule("player-marker"), (player,)),
-                    (rule("structure-names"), tuple(f"structures:structures.{sid}.names" for sid in (build.structure, *build.demolish))),
-                    (rule("district-names"), ("board:aliases", *(f"board:districts.{d}" for d in (build.district, *build.serving)))),
-                ),
+            placing = (
+                (rule("connectivity"), (f"board:districts.{build.district}.neighbours",)),
+                (rule("centre-forbidden"), (player,)),
+                (rule("player-marker"), (player,)),
+                (rule("structure-names"), tuple(f"structures:structures.{sid}.names" for sid in (build.structure, *build.demolish))),
+                (rule("district-names"), ("board:aliases", *(f"board:districts.{d}" for d in (build.district, *build.serving)))),
             )
-            pairs = [pair for check in by_check for pair in check]
-            found = self._names[key] = BuildNames(by_check, tuple(dict.fromkeys(r for r, _ in pairs)), tuple(v for _, values in pairs for v in values), info.printed("city"))
+            found = self._names[key] = BuildNames(
+                ((rule("supply"),), (info.printed("tiles"),)),
+                ((rule("payment"),), (info.printed("cost"),)),
+                (tuple(dict.fromkeys(r for r, _ in placing)), tuple(v for _, values in placing for v in values)),
+                info.printed("city"),
+            )
+
         return found
 
     def services_needed(self, structure: str) -> frozenset[str]:

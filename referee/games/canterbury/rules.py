@@ -96,22 +96,16 @@ class District:
     neighbours: tuple[str, ...]
 
 
-# How many of a build action's checks that name spec values (see `CanterburyState.use`) a
-# refused action passed, in the order they are made: the supply, then the payment. The third,
-# the placing of every structure, is passed only by an action that passes them all.
-SUPPLY, PAYMENT = 1, 2
-
-
 @dataclass(frozen=True)
 class BuildNames:
-    """The spec values a build action names for one of its structures as its checks pass,
-    put together once per structure, district, demolitions and served districts
-    (`Canterbury.names_of`): a replay names them for every action it checks, and naming
-    them one rule at a time cost a fortieth of a check."""
+    """What each check of a build action reads for one of its structures, named when the
+    check passes (see `CanterburyState.use`): the rules applied and the spec values they
+    read, as (rules, values). Put together once per structure, district, demolitions and
+    served districts (`Canterbury.names_of`): a replay names them for every action it checks."""
 
-    by_check: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]  # per check passed: (rule id, values) pairs
-    rules: tuple[str, ...]  # every check's rules, and
-    values: tuple[str, ...]  # their values: what an action that passes them all names
+    supply: tuple[tuple[str, ...], tuple[str, ...]]  # the tiles on the sideboard
+    payment: tuple[tuple[str, ...], tuple[str, ...]]  # the cost
+    placing: tuple[tuple[str, ...], tuple[str, ...]]  # where it stands, what it scores, the names
     city: str  # the city points printed on the tile, named as the city marker moves
 
 
@@ -387,58 +381,77 @@ class CanterburyState(State):
         self._end_turn()
 
     def execute(self, move: Action) -> Outcome:
-        """Check an action against every rule and work out its effects, without committing."""
-        game, rule = self.game, self.game.rule
-        noting = self.trace.records  # a trial's trace names no spec values: they are not put together
+        """Check an action against every rule and work out what it does, without committing
+        it: the choice of action; for the Levy, its income; for a build, how many structures,
+        the sideboard, the payment, the demolitions and the placing of each structure, and
+        then what it scores. Each check names the spec values it read once it passes."""
         player = self.players[move.player]
         self.check_choice(player, move.kind)
         if move.kind == LEVY:
-            if noting:
-                self.use("levy", *self.levy_values())
-            self.trace.use(rule("coin-supply"))
-            return Outcome(self.board, income=self.levy())
+            return self._levy()
         income = self.tax() if move.kind == TAX else 0
         self._check_count(move)
         board = self.board.copy()
-        # (messages are written only for a move refused: the search tries thousands that are not)
-        names = [game.names_of(b) for b in move.builds] if noting else []
-        passed = 0
-        try:
-            cost = 0
-            for build in move.builds:
-                info = game.structures[build.structure]
-                require(not info.set_out, rule("supply"), lambda: f"the {info.name} is set out before play and is never built", build.pos)
-                left = board.supply[build.structure]
-                require(left > 0, rule("supply"), lambda: f"no {info.name} is left on the structure sideboard", build.pos)
-                board.supply[build.structure] = left - 1
-                cost += info.cost
-            passed = SUPPLY
-            funds = player.money + income
-            require(cost <= funds, rule("payment"), lambda: f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {self._priced(move.builds)} cost {cost}")
-            passed = PAYMENT
-            upgrades = self.demolish(board, move.builds)
-            outcome = Outcome(board, income=income, cost=cost)
-            outcome.opened = self._place_all(board, move.builds, move.player)
-        except Violation:
-            for found in names:  # the checks passed name their values, as they would have one by one
-                for check in found.by_check[:passed]:
-                    for rid, values in check:
-                        self.trace.use(rid, *values)
-            raise
-        for found in names:  # every check passed: all at once
-            self.trace.use_each(found.rules, found.values)
-        built = city = 0
-        for build in move.builds:
+        cost = self._take_from_sideboard(board, move.builds)
+        self._check_payment(move, player.money + income, income, cost)
+        upgrades = self.demolish(board, move.builds)
+        opened = self._place_all(board, move.builds, move.player)
+        self._read(move.builds, "placing")
+        return Outcome(board, income, cost, self._built_points(move.builds, upgrades), self._city_points(move.builds), opened)
+
+    def _levy(self) -> Outcome:
+        """The Levy: the treasury pays the city marker's amount."""
+        if self.trace.records:  # a trial's trace names no spec values: they are not put together
+            self.use("levy", *self.levy_values())
+        self.trace.use(self.game.rule("coin-supply"))
+        return Outcome(self.board, income=self.levy())
+
+    def _take_from_sideboard(self, board: Board, builds: tuple[Build, ...]) -> int:
+        """Each structure comes from the structure sideboard; what they cost together."""
+        game, supply = self.game, self.game.rule("supply")
+        cost = 0
+        for build in builds:
             info = game.structures[build.structure]
-            built += info.points_in(game.districts[build.district].ring)
-            city += info.city
-        outcome.city_points = city
-        points = outcome.points  # each set once (a Counter finds a missing key in Python code)
+            require(not info.set_out, supply, lambda: f"the {info.name} is set out before play and is never built", build.pos)
+            left = board.supply[build.structure]
+            require(left > 0, supply, lambda: f"no {info.name} is left on the structure sideboard", build.pos)
+            board.supply[build.structure] = left - 1
+            cost += info.cost
+        self._read(builds, "supply")
+        return cost
+
+    def _check_payment(self, move: Action, funds: int, income: int, cost: int) -> None:
+        """The player pays for the structures, with the tax of a Tax Build."""
+        require(cost <= funds, self.game.rule("payment"), lambda: f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {self._priced(move.builds)} cost {cost}")
+        self._read(move.builds, "payment")
+
+    def _read(self, builds: tuple[Build, ...], check: str) -> None:
+        """Name what a check of the builds read (`BuildNames`), once it has passed; a trace
+        that records nothing (a trial's, a random game's) skips them."""
+        if self.trace.records:
+            for build in builds:
+                self.trace.use_each(*getattr(self.game.names_of(build), check))
+
+    def _built_points(self, builds: tuple[Build, ...], upgrades: set[int]) -> Counter:
+        """The prosperity the structures print for their districts' rings, and the upgrade bonus."""
+        game = self.game
+        built = 0
+        for build in builds:
+            built += game.structures[build.structure].points_in(game.districts[build.district].ring)
+        points = Counter()  # each set once (a Counter finds a missing key in Python code)
         points[STRUCTURES] = built
         points[UPGRADE] = len(upgrades) * self.spec["scoring"]["upgrade"]["points"] if upgrades else 0
         if upgrades:
-            self.trace.use(rule("upgrade-bonus"))
-        return outcome
+            self.trace.use(game.rule("upgrade-bonus"))
+        return points
+
+    def _city_points(self, builds: tuple[Build, ...]) -> int:
+        """The city points printed on the structures, which move the city marker."""
+        structures = self.game.structures
+        city = 0
+        for build in builds:
+            city += structures[build.structure].city
+        return city
 
     def check_choice(self, player: Player, kind: str) -> None:
         """The first round and the turn after a Levy call for a Full Build, when one is possible."""
