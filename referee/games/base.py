@@ -4,8 +4,14 @@ A game is split the way OpenSpiel splits one: a `Game` holds the spec (the
 numbers), reads and writes its moves in the notation, and answers the search for
 legal and random moves (from its play module); a `State` is one game in progress
 and knows the rules. The engine replays a record by calling `State.apply` move by
-move; a broken rule raises `Violation` with a rule id from the game's `rules.yaml`.
-The move search reads the state; the state never asks for it.
+move; every rule is stated with `require`, which raises `Violation` with a rule id
+from the game's `rules.yaml`. The move search reads the state and keeps its memos
+itself; the state never imports it, and a rule that needs a search (Canterbury's
+Full Build "where one is possible") asks the game object.
+
+Here too is what every game's views, pictures and sentences share that reads a state
+(`quietly`, `situation_line`, `rests_on`, `Illustration`), and `Players`, which finds a
+seat by colour or name.
 """
 
 from __future__ import annotations
