@@ -154,15 +154,25 @@ def test_the_words_of_a_ruling_reach_a_terminal_escaped(tmp_path, capsys):
 
 def test_a_rule_whose_message_is_written_only_when_broken_is_set_aside_like_any_other():
     from referee.errors import Violation
-    from referee.games.base import refuse, waiving
+    from referee.games.base import require, waiving
 
+    written = []
+
+    def message():
+        written.append(True)
+        return "blue has 2 shillings"
+
+    require(True, "canterbury/payment", message)
+    assert written == []  # a rule that holds puts no message together
     with pytest.raises(Violation) as caught:
-        refuse("canterbury/payment", "blue has 2 shillings")
+        require(False, "canterbury/payment", message)
     assert caught.value.rule == "canterbury/payment" and caught.value.message == "blue has 2 shillings"
     with waiving(["canterbury/payment"]):
-        refuse("canterbury/payment", "blue has 2 shillings")  # set aside: no refusal
+        require(False, "canterbury/payment", message)  # set aside: no refusal
         with pytest.raises(Violation):
-            refuse("canterbury/supply", "no well is left")
+            require(False, "canterbury/supply", lambda: "no well is left")
+        with pytest.raises(Violation):  # a fact of the pieces is never set aside
+            require(False, "canterbury/payment", "blue has 2 shillings", waivable=False)
 
 
 # --- rulings are bound by the pieces -----------------------------------------------------------

@@ -13,45 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from referee.i18n import Message
-from referee.notation.colours import colour_names
-from referee.notation.names import nearest, spelling
+from referee.games.base import Players
 from referee.notation.parser import Checkpoint, Move, Result
-from referee.terminal import odd_letters
 
-
-class Players:
-    """The seats of a game, found by colour or by name."""
-
-    def __init__(self, seats: Iterable[Any]):
-        self.seats = list(seats)  # each with .colour and .name
-        self._colours = colour_names([s.colour for s in self.seats])
-        self._named: dict[str, list[str]] = {}
-        for seat in self.seats:
-            if seat.name:
-                self._named.setdefault(spelling(seat.name), []).append(seat.colour)
-
-    def colour_of(self, word: str) -> str | None:
-        """The colour a word names, or None when it names no seat or more than one."""
-        key = spelling(word)
-        if key in self._colours:
-            return self._colours[key]
-        colours = self._named.get(key, [])
-        return colours[0] if len(colours) == 1 else None
-
-    def unknown(self, word: str) -> str:
-        """Why a word names no seat, in a few words: `no player 'oragne' (did you mean
-        'orange'?)`, or the seats a shared name could mean."""
-        colours = self._named.get(spelling(word), [])
-        if len(colours) > 1:
-            return Message("{name} is the name of {n} players ({colours}); write the colour", name=repr(word), n=len(colours), colours=", ".join(colours))
-        words = [s.colour for s in self.seats] + [s.name for s in self.seats if s.name]
-        close = [repr(c) for c in nearest(word, words)]
-        if len(close) == 2:
-            hint = Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
-        else:
-            hint = Message(" (did you mean {first}?)", first=close[0]) if close else ""
-        return Message("no player {name}{odd}{hint}", name=repr(word), odd=odd_letters(word), hint=hint)
+__all__ = ["Players", "resolve"]  # Players is the games' (referee.games.base), beside their seats
 
 
 def resolve(entries: Iterable[Any], players: Players) -> None:

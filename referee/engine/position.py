@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.copying import copy_state
+from referee.engine.findings import Diagnostic, RulingNote
 from referee.engine.players import Players
 from referee.engine.players import resolve as resolve_players
 from referee.engine.rulings import Refused, accept
@@ -27,7 +28,6 @@ from referee.i18n import Message
 from referee.notation.colours import colour_named
 from referee.notation.names import did_you_mean
 from referee.notation.parser import Checkpoint, Header, Move, Record, Result, Ruling
-from referee.report.diagnostics import Diagnostic, RulingNote
 from referee.spec.figures import NONE, written
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ class Position:
         return self.state.figures(owner, keys)
 
     def standings(self):
-        from referee.report.diagnostics import rank
+        from referee.engine.findings import rank
 
         return rank(self.state.standings())
 

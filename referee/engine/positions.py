@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.engine.findings import Report
 from referee.engine.replay import check_bytes
 from referee.games.base import State
 from referee.i18n import _
-from referee.report.diagnostics import Report
 
 
 @dataclass

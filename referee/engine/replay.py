@@ -11,13 +11,13 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from referee.engine.findings import Diagnostic, Report, rank
 from referee.engine.position import Outcome, Position
 from referee.errors import Pos, RecordError, SpecError
 from referee.games import load_game
 from referee.games.base import State
 from referee.notation.names import names_of, spelling
 from referee.notation.parser import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
-from referee.report.diagnostics import Diagnostic, Report, rank
 from referee.spec.loader import available_games, looks_like_path, read_yaml, specs_root, variant_names
 
 # What a game's set-up raises on data that passed its schemas but that it cannot use (a missing

@@ -4,15 +4,21 @@ A game is split the way OpenSpiel splits one: a `Game` holds the spec (the
 numbers), reads and writes its moves in the notation, and answers the search for
 legal and random moves (from its play module); a `State` is one game in progress
 and knows the rules. The engine replays a record by calling `State.apply` move by
-move; a broken rule raises `Violation` with a rule id from the game's `rules.yaml`.
-The move search reads the state; the state never asks for it.
+move; every rule is stated with `require`, which raises `Violation` with a rule id
+from the game's `rules.yaml`. The move search reads the state and keeps its memos
+itself; the state never imports it, and a rule that needs a search (Canterbury's
+Full Build "where one is possible") asks the game object.
+
+Here too is what every game's views, pictures and sentences share that reads a state
+(`quietly`, `situation_line`, `rests_on`, `Illustration`), and `Players`, which finds a
+seat by colour or name.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -20,18 +26,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lark import Tree
 
-from referee.engine.players import Players
 from referee.errors import Pos, RecordError, SpecError, Violation
-from referee.i18n import Message
+from referee.i18n import Message, _
 from referee.notation.colours import colour_names
-from referee.notation.names import did_you_mean, spelling
+from referee.notation.names import did_you_mean, nearest, spelling
 from referee.notation.parser import Header, Keywords, Move
 from referee.spec.figures import FigureTable
 from referee.spec.loader import Spec
 from referee.terminal import odd_letters
 
 if TYPE_CHECKING:
-    from referee.pictures.svg import Drawing
+    from referee.drawing.svg import Drawing
 
 
 @dataclass
@@ -44,6 +49,40 @@ class Seat:
     @property
     def label(self) -> str:
         return f"{self.colour} ({self.name})" if self.name else self.colour
+
+
+class Players:
+    """The seats of a game, found by colour or by name."""
+
+    def __init__(self, seats: Iterable[Any]):
+        self.seats = list(seats)  # each with .colour and .name
+        self._colours = colour_names([s.colour for s in self.seats])
+        self._named: dict[str, list[str]] = {}
+        for seat in self.seats:
+            if seat.name:
+                self._named.setdefault(spelling(seat.name), []).append(seat.colour)
+
+    def colour_of(self, word: str) -> str | None:
+        """The colour a word names, or None when it names no seat or more than one."""
+        key = spelling(word)
+        if key in self._colours:
+            return self._colours[key]
+        colours = self._named.get(key, [])
+        return colours[0] if len(colours) == 1 else None
+
+    def unknown(self, word: str) -> str:
+        """Why a word names no seat, in a few words: `no player 'oragne' (did you mean
+        'orange'?)`, or the seats a shared name could mean."""
+        colours = self._named.get(spelling(word), [])
+        if len(colours) > 1:
+            return Message("{name} is the name of {n} players ({colours}); write the colour", name=repr(word), n=len(colours), colours=", ".join(colours))
+        words = [s.colour for s in self.seats] + [s.name for s in self.seats if s.name]
+        close = [repr(c) for c in nearest(word, words)]
+        if len(close) == 2:
+            hint = Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
+        else:
+            hint = Message(" (did you mean {first}?)", first=close[0]) if close else ""
+        return Message("no player {name}{odd}{hint}", name=repr(word), odd=odd_letters(word), hint=hint)
 
 
 @dataclass(eq=False)  # a trace is never compared with another
@@ -142,6 +181,58 @@ class Situation:
     over: bool
 
 
+# --- what a person sees of a position: shared by the games' views, pictures and sentences, and by
+# --- `show`, `draw` and `replay` ------------------------------------------------------------------
+
+
+@contextmanager
+def quietly(state: State) -> Iterator[State]:
+    """Read a state for a picture or a summary without touching the replay's trace: reading a
+    standing or a figure may record rules and values as used, and a report lists those."""
+    trace = state.trace
+    state.trace = Trace(rules_used=set(trace.rules_used), rules_applied=set(trace.rules_applied), values_used=set(trace.values_used))
+    try:
+        yield state
+    finally:
+        state.trace = trace
+
+
+def situation_line(situation: Situation) -> str:
+    """Where the game stands in one line: "Round 3 · Purchase · to act: orange · slot 2 offered ..."."""
+    if situation.over:
+        return _("The game is over")
+    parts = [_("Round {n}").format(n=situation.round)] if situation.round is not None else []
+    if situation.phase:
+        parts.append(situation.phase)
+    parts.append(_("to act: {players}").format(players=", ".join(situation.to_act)) if situation.to_act else _("the table reveals"))
+    parts.append(situation.pending)
+    return " · ".join(parts)
+
+
+def provisional_stems(state: State) -> set[str]:
+    """The spec files whose provisional values the replay has relied on so far: a figure made
+    from one of them rests on a stand-in, and pictures and summaries mark it."""
+    spec, trace = state.game.spec, state.trace
+    return {p.file for p in spec.relied_on(trace.rules_used, trace.values_used) if p.status == "provisional"}
+
+
+def rests_on(state: State, *stems: str) -> bool:
+    """True when a figure read from these spec files rests on a provisional value so far."""
+    return bool(provisional_stems(state) & set(stems))
+
+
+@dataclass(frozen=True)
+class Illustration:
+    """A picture on the rulebook site's rules page, under the rule it explains: the first
+    position of one of the game's example records where `when` holds, drawn."""
+
+    rule: str  # the rule id it stands under
+    record: str  # a file of the game's examples folder (a path inside it)
+    when: Callable[[State], bool]
+    caption: str
+    variants: tuple[str, ...] = ()  # overlays of the examples folder the record is checked with
+
+
 def one_of(words: list[str]) -> str:
     """Choices as a sentence says them: "Levy, Full Build or Tax & Build"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
@@ -166,24 +257,20 @@ def waiving(rules):
         _WAIVED.reset(token)
 
 
-def require(condition: Any, rule: str, message: str, pos: Pos | None = None) -> None:
-    """A rule of play: raise Violation unless the condition holds.
+def require(condition: Any, rule: str, message: str | Callable[[], str], pos: Pos | None = None, *, waivable: bool = True) -> None:
+    """A rule of play: raise Violation, naming the rule, unless the condition holds.
 
-    A table may let a move stand that breaks such a rule (`ruling accept`), so a rule the
-    table has set aside passes. What no ruling can change, because the state could not
-    show it (a slot that is not there, a card that is not in the stack), raises Violation
-    directly instead of calling this.
+    `message` says why in words, or is a function that says it (`lambda: f"..."`): one that
+    costs something to put together is called only when the rule is broken, for checks that
+    a search makes thousands of times.
+
+    A table may let a move stand that breaks a rule (`ruling accept`), so a rule the table has
+    set aside passes. What no ruling can change, because the state could not show it (a slot
+    that is not there, a card that is not in the stack), is required with `waivable=False`.
     """
-    if not condition and rule not in _WAIVED.get():
-        raise Violation(rule, message, pos)
-
-
-def refuse(rule: str, message: str, pos: Pos | None = None) -> None:
-    """A rule of play found broken: raise Violation unless the table set the rule aside, as
-    `require` does. For checks that a search makes thousands of times, whose message is worth
-    writing only when the rule is broken: `if not ok: refuse(rule, f"...")`."""
-    if rule not in _WAIVED.get():
-        raise Violation(rule, message, pos)
+    if condition or (waivable and rule in _WAIVED.get()):
+        return
+    raise Violation(rule, message() if callable(message) else message, pos)
 
 
 class State:
@@ -290,10 +377,16 @@ class State:
         return []
 
     def seat(self, colour: str, pos: Pos | None = None, rule: str | None = None) -> Seat:
-        for seat in self.seats:
+        for seat in self.seats:  # a plain loop: every move asks
             if seat.colour == colour:
                 return seat
-        raise Violation(rule or f"{self.game.name}/seat", Message("{why}; seats: {seats}", why=Players(self.seats).unknown(colour), seats=", ".join(s.label for s in self.seats)), pos)
+        require(
+            False,  # no seat has that colour: a fact of the record, which no ruling changes
+            rule or f"{self.game.name}/seat",
+            Message("{why}; seats: {seats}", why=Players(self.seats).unknown(colour), seats=", ".join(s.label for s in self.seats)),
+            pos,
+            waivable=False,
+        )
 
 
 class Game:
@@ -431,7 +524,7 @@ class Game:
         return self._looks("view").chart_figures(state)
 
     def draw(self, state: State, caption: str) -> Drawing:
-        """A picture of the position (see referee.pictures.svg), drawn from the spec and the state."""
+        """A picture of the position (see referee.drawing.svg), drawn from the spec and the state."""
         return self._looks("picture").draw(state, caption)
 
     def illustrations(self) -> tuple:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.pictures import svg
+from referee.drawing import svg
 from referee.report.diagnostics import final_lines
 
 

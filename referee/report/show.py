@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from referee.drawing.words import table
 from referee.engine.positions import Position
+from referee.games.base import quietly, situation_line
 from referee.i18n import N_, _, current
-from referee.report.situation import quietly, situation_line, table
 from referee.terminal import visible
 
 MARKED = re.compile(r"\d\?")  # a figure marked as resting on a provisional value (view.mark)

@@ -8,7 +8,8 @@ every candidate gives.
 import pytest
 
 from referee.engine.replay import check_bytes
-from referee.games.canterbury import moves, play, rules
+from referee.games.canterbury import _search as search
+from referee.games.canterbury import moves, play
 from referee.lab.random_game import play_game
 
 
@@ -21,7 +22,7 @@ def test_the_short_cuts_drop_no_legal_move(monkeypatch, players, seed, after):
     record = play_game("canterbury", players, seed).encode()
     state = check_bytes(record, "game.log", stop_after=after).state
     quick = listed(state)
-    monkeypatch.setattr(rules.CanterburyState, "_demolition_needed", lambda self, combo, new, free: True)
+    monkeypatch.setattr(search, "_demolition_needed", lambda structures, combo, new, free: True)
     monkeypatch.setattr(play, "open_kinds", lambda state, player: (moves.LEVY, moves.FULL, moves.TAX))
     assert listed(state) == quick
     assert quick
@@ -34,7 +35,7 @@ def test_after_a_levy_only_full_builds_are_listed_while_one_is_possible():
     for after in range(3, 60):
         state = check_bytes(record.encode(), "game.log", stop_after=after).state
         player = state.players[state.to_act()]
-        if player.must_full_build and state.find_full_build(player.seat.colour) is not None and not state.neutral_due:
+        if player.must_full_build and search.find_full_build(state, player.seat.colour) is not None and not state.neutral_due:
             break
     else:
         pytest.fail(f"no turn after a Levy in {len(lines)} lines")
@@ -57,8 +58,8 @@ def every_candidate_tried(state) -> list[str]:
             candidates = [moves.Action(colour, kind)]
         else:
             money = player.money + (state.tax() if kind == moves.TAX else 0)
-            candidates = [moves.Action(colour, kind, (b,)) for b in state.single_builds(state.board, money)]
-        legal = [m for m in candidates if state.try_action(m) is not None]
+            candidates = [moves.Action(colour, kind, (b,)) for b in search.single_builds(state, state.board, money)]
+        legal = [m for m in candidates if search.try_action(state, m) is not None]
         found.extend(legal)
         if kind != moves.FULL:
             continue
@@ -66,10 +67,10 @@ def every_candidate_tried(state) -> list[str]:
             first = single.builds[0]
             if state.game.structures[first.structure].size not in state.game.pair:
                 continue
-            outcome = state.try_action(single)
-            for second in state.single_builds(outcome.board, player.money - outcome.cost, state.game.pair):
+            outcome = search.try_action(state, single)
+            for second in search.single_builds(state, outcome.board, player.money - outcome.cost, state.game.pair):
                 pair = moves.Action(colour, kind, (first, second))
-                if state.try_action(pair) is not None:
+                if search.try_action(state, pair) is not None:
                     found.append(pair)
     return [state.game.format_move(m) for m in found]
 

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from referee.engine.replay import check_bytes
+from referee.games.canterbury import _search as search
 from referee.lab.random_game import play_game
 
 GAMES_PER_COUNT = 100
@@ -91,17 +92,16 @@ def test_the_search_asks_once_per_position_whether_a_full_build_is_possible(monk
     from referee.games import load_game
     from referee.games.base import Seat, Trace
     from referee.games.canterbury.moves import FULL
-    from referee.games.canterbury.rules import CanterburyState
     from referee.notation.parser import Header
 
     asked = []
-    find = CanterburyState.find_full_build
+    find = search.find_full_build
 
-    def counted(self, colour):
+    def counted(state, colour):
         asked.append(colour)
-        return find(self, colour)
+        return find(state, colour)
 
-    monkeypatch.setattr(CanterburyState, "find_full_build", counted)
+    monkeypatch.setattr(search, "find_full_build", counted)
     game = load_game("canterbury", [str(Path(__file__).with_name("no-service-cubes.yaml"))])
     state = game.new_state([Seat(c) for c in game.spec.meta["colours"][:4]], 0, Header(), Trace())
     rng = random.Random(1)
@@ -122,11 +122,11 @@ def test_the_search_asks_once_per_position_whether_a_full_build_is_possible(monk
     # in any district (no cube is ever placed): a demolition moves no cube, so no candidate
     # is listed and the question is answered without working out a single one.
     worked_out = []
-    monkeypatch.setattr(CanterburyState, "try_action", lambda self, move: worked_out.append(move))
+    monkeypatch.setattr(search, "try_action", lambda state, move: worked_out.append(move))
     colour = state.to_act()
     lacking_room = [(s, d) for s in game.buildable for d in game.district_ids if state.placement_rule(state.board, s, d) == "space"]
     assert lacking_room  # a search that asked only about room would list demolitions here
-    assert list(state.single_builds(state.board, state.players[colour].money)) == []
+    assert list(search.single_builds(state, state.board, state.players[colour].money)) == []
     assert find(state, colour) is None and worked_out == []
 
 
@@ -158,7 +158,7 @@ def test_a_random_game_that_searches_without_end_is_given_up_at_max_trials():
         rng = random.Random(players)
         while not state.is_over():
             state.apply(game.random_move(state, rng))
-        most = max(most, state.random_trials)
+        most = max(most, search.trials_of(state))
     assert 0 < most and most * 10 < game.play["max_trials"]
 
 
@@ -166,30 +166,29 @@ def test_a_search_finds_each_demolition_choice_once_and_random_orders_leave_it_a
     """During a search the demolition choices of the board as it stands are worked out once
     per structure and district, and the lists are shared: the random player shuffles its own
     copy, so every later question of the same search gets what the rules give."""
-    from referee.games.canterbury.rules import CanterburyState
-
     record = play_game("canterbury", 3, 1).encode()
     total = check_bytes(record, "game.log").moves
     state = check_bytes(record, "game.log", stop_after=int(total * 0.6)).state
     game = state.game
-    expected = {(s, d): state.demolition_choices(state.board, s, d) for s in game.buildable for d in game.district_ids}
+    expected = {(s, d): search.demolition_choices(state, state.board, s, d) for s in game.buildable for d in game.district_ids}
     assert any(len(c) > 1 for c in expected.values())  # some lists a random order would shuffle
     worked = Counter()
-    work = CanterburyState._demolition_choices
+    work = search._demolition_choices
 
-    def counted(self, board, structure, district):
+    def counted(state, board, structure, district):
         worked[structure, district] += 1
-        return work(self, board, structure, district)
+        return work(state, board, structure, district)
 
-    monkeypatch.setattr(CanterburyState, "_demolition_choices", counted)
+    monkeypatch.setattr(search, "_demolition_choices", counted)
+
     money = state.players[state.to_act()].money + state.tax()
-    with state.searching():
+    with search.searching(state):
         for seed in range(40):  # random orders, each shuffling lists of several choices
-            list(state.single_builds(state.board, money, rng=random.Random(seed)))
-        found = {key: state.demolition_choices(state.board, *key) for key in expected}
+            list(search.single_builds(state, state.board, money, rng=random.Random(seed)))
+        found = {key: search.demolition_choices(state, state.board, *key) for key in expected}
     assert found == expected
     assert set(worked.values()) == {1}
-    outside = state.demolition_choices(state.board, *next(iter(expected)))  # after the search: worked out again
+    outside = search.demolition_choices(state, state.board, *next(iter(expected)))  # after the search: worked out again
     assert worked[next(iter(expected))] == 2 and outside == expected[next(iter(expected))]
 
 
@@ -210,10 +209,10 @@ def test_an_action_just_tried_is_committed_as_worked_out_only_when_nobody_reads_
     for turn in range(60):
         move = game.random_move(state, rng)
         builds = isinstance(move, Action) and move.kind != LEVY
-        tried = state.try_action(move) if builds else None
+        tried = search.try_action(state, move) if builds else None
         other_since = builds and turn % 2 == 1
         if other_since:
-            state.try_action(Action(move.player, LEVY))  # legal or not, it is the last action tried
+            search.try_action(state, Action(move.player, LEVY))  # legal or not, it is the last action tried
         state.apply(move)
         if builds:
             reused = state.board is tried.board  # a build's outcome has a board of its own
@@ -242,22 +241,22 @@ def test_a_demolition_dropped_before_it_is_worked_out_is_one_the_rules_refuse(pl
         colour = state.to_act()
         money = state.players[colour].money
         for kind, funds in ((FULL, money), (TAX, money + state.tax())):
-            for build in state.single_builds(state.board, funds):
+            for build in search.single_builds(state, state.board, funds):
                 if not build.demolish:
                     continue
-                legal = state.try_action(Action(colour, kind, (build,))) is not None
-                if not state.may_demolish(state.board, build):
+                legal = search.try_action(state, Action(colour, kind, (build,))) is not None
+                if not search.may_demolish(state, state.board, build):
                     dropped += 1
                     assert not legal, (after, kind, build)
                 kept += legal
         game = state.game
-        for first in state.single_builds(state.board, money, game.pair):
+        for first in search.single_builds(state, state.board, money, game.pair):
             single = Action(colour, FULL, (first,))
-            outcome = state.try_action(single)
+            outcome = search.try_action(state, single)
             if outcome is None or first.demolish:
                 continue
-            for second in state.single_builds(outcome.board, money - outcome.cost, game.pair):
-                if second.demolish and not state.may_demolish(outcome.board, second):
+            for second in search.single_builds(state, outcome.board, money - outcome.cost, game.pair):
+                if second.demolish and not search.may_demolish(state, outcome.board, second):
                     dropped += 1
-                    assert state.try_action(Action(colour, FULL, (first, second))) is None, (after, first, second)
+                    assert search.try_action(state, Action(colour, FULL, (first, second))) is None, (after, first, second)
     assert dropped and kept

@@ -12,9 +12,11 @@ from lark import Tree
 
 from referee.errors import Pos, RecordError
 from referee.games.base import Game, Seat, Trace
+from referee.games.canterbury import _search
 from referee.games.canterbury.checks import check_board, check_keyed, check_neutral, check_scoring, check_structures, check_treasury
+from referee.games.canterbury.moves import Action
 from referee.games.canterbury.notation import Notation, format_move
-from referee.games.canterbury.rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Size, Structure
+from referee.games.canterbury.rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Outcome, Size, Structure
 from referee.games.canterbury.scoring import keyed
 from referee.i18n import Named
 from referee.notation.parser import Header, Move
@@ -142,19 +144,20 @@ class Canterbury(Game):
         if found is None:
             info, rule = self.structures[build.structure], self.rule
             player = info.printed("player", self.districts[build.district].ring)
-            by_check = (
-                ((rule("supply"), (info.printed("tiles"),)),),
-                ((rule("payment"), (info.printed("cost"),)),),
-                (
-                    (rule("connectivity"), (f"board:districts.{build.district}.neighbours",)),
-                    (rule("centre-forbidden"), (player,)),
-                    (rule("player-marker"), (player,)),
-                    (rule("structure-names"), tuple(f"structures:structures.{sid}.names" for sid in (build.structure, *build.demolish))),
-                    (rule("district-names"), ("board:aliases", *(f"board:districts.{d}" for d in (build.district, *build.serving)))),
-                ),
+            placing = (
+                (rule("connectivity"), (f"board:districts.{build.district}.neighbours",)),
+                (rule("centre-forbidden"), (player,)),
+                (rule("player-marker"), (player,)),
+                (rule("structure-names"), tuple(f"structures:structures.{sid}.names" for sid in (build.structure, *build.demolish))),
+                (rule("district-names"), ("board:aliases", *(f"board:districts.{d}" for d in (build.district, *build.serving)))),
             )
-            pairs = [pair for check in by_check for pair in check]
-            found = self._names[key] = BuildNames(by_check, tuple(dict.fromkeys(r for r, _ in pairs)), tuple(v for _, values in pairs for v in values), info.printed("city"))
+            found = self._names[key] = BuildNames(
+                ((rule("supply"),), (info.printed("tiles"),)),
+                ((rule("payment"),), (info.printed("cost"),)),
+                (tuple(dict.fromkeys(r for r, _ in placing)), tuple(v for _, values in placing for v in values)),
+                info.printed("city"),
+            )
+
         return found
 
     def services_needed(self, structure: str) -> frozenset[str]:
@@ -192,6 +195,18 @@ class Canterbury(Game):
         seated = {s.colour for s in seats}
         neutral_colour = next((c for c in self.spec.meta["colours"] if c not in seated), None) if self.neutral else None
         return CanterburyState(self, seats, start, trace, neutral_colour)
+
+    # --- what the rules ask of the search (_search.py), which they never import -----------------
+
+    def can_full_build(self, state: CanterburyState, colour: str) -> bool:
+        """Whether the player can make a Full Build of one structure now: the first round and
+        the turn after a Levy call for one where one is possible (rules.py, `check_choice`)."""
+        return _search.can_full_build(state, colour)
+
+    def worked_out(self, state: CanterburyState, move: Move) -> Outcome | None:
+        """What a random player worked out for this very action of this state just before it
+        is applied, or None: `apply` commits it instead of working the action out again."""
+        return _search.worked_out(state, move) if isinstance(move, Action) else None
 
     def next_words(self, state: CanterburyState, words: list[str]) -> list[str]:
         return self._looks("play").next_words(state, words)

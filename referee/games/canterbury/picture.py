@@ -9,11 +9,11 @@ board or names show in the picture; the drawing's sizes are in `specs/canterbury
 
 from __future__ import annotations
 
+from referee.drawing import svg
+from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.canterbury.rules import CanterburyState
 from referee.games.canterbury.view import district_name, initials, layout, owner_colour
 from referee.i18n import N_, _, localized
-from referee.pictures import svg
-from referee.report.situation import Illustration, rests_on, situation_line
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (

@@ -17,6 +17,24 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from referee.errors import SpecError
+from referee.games.canterbury._search import (
+    a_full_build,
+    allows,
+    begin_search,
+    can_full_build,
+    count_trials,
+    current_search,
+    demolition_allowed,
+    demolition_choices,
+    demolitions_hold,
+    end_search,
+    may_demolish,
+    open_districts,
+    remember,
+    single_builds,
+    tiles_may_go,
+    try_action,
+)
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.rules import CHOSEN, Board, CanterburyState, Outcome, Player, Structure
 from referee.notation.parser import Move
@@ -26,7 +44,7 @@ F = TypeVar("F", bound=Callable)
 
 def _search(find: F) -> F:
     """A search of one position: it works out candidates without changing the state, so what
-    every candidate asks about the position is found once (CanterburyState.searching). It
+    every candidate asks about the position is found once (_search.py, `searching`). It
     makes thousands of short-lived boards and moves, none of them in a cycle, so the cyclic
     garbage collector, which would look through everything loaded each time enough of them
     pile up (a tenth of the largest searches), waits until it is done."""
@@ -35,12 +53,11 @@ def _search(find: F) -> F:
     def searched(state: CanterburyState, *args):
         collecting = gc.isenabled()
         gc.disable()
-        started = state.begin_search()  # as `with state.searching()`, for a little less
+        token = begin_search(state)  # as `with searching(state)`, for a little less
         try:
             return find(state, *args)
         finally:
-            if started:
-                state.end_search()
+            end_search(token)
             if collecting:
                 gc.enable()
 
@@ -83,13 +100,13 @@ class Singles:
         alone = self.known.alone
         for kind in open_kinds(state, player):
             if kind == LEVY:
-                legal = [m for m in [Action(colour, LEVY)] if state.try_action(m) is not None]
-            elif not state.allows(colour, kind, 1):
+                legal = [m for m in [Action(colour, LEVY)] if try_action(state, m) is not None]
+            elif not allows(state, colour, kind, 1):
                 legal = []
             else:
                 money = player.money + (state.tax() if kind == TAX else 0)
                 legal = []
-                for build in state.single_builds(state.board, money):
+                for build in single_builds(state, state.board, money):
                     move = Action(colour, kind, (build,))
                     ok = True
                     key = (build.structure, build.district, build.demolish)
@@ -97,10 +114,10 @@ class Singles:
                         pass
                     elif kind != FULL and key in alone:
                         ok = alone[key]  # the same structure, demolitions and board; more money only
-                    elif not state.may_demolish(state.board, build, self.known.is_backed):
+                    elif not may_demolish(state, state.board, build, self.known.is_backed):
                         ok = False
                     else:
-                        outcome = state.try_action(move)
+                        outcome = try_action(state, move)
                         ok = outcome is not None
                         if ok:
                             self.worked_out[id(move)] = outcome
@@ -130,10 +147,10 @@ def next_words(state: CanterburyState, words: list[str]) -> list[str]:
         if kind == LEVY:
             move = Action(colour, LEVY)
             news = _next_of([game.format_move(move)], words) - out
-            if news and state.try_action(move) is not None:
+            if news and try_action(state, move) is not None:
                 out.update(news)
             continue
-        if not state.allows(colour, kind, 1):
+        if not allows(state, colour, kind, 1):
             continue  # no single structure, so no second either
         money = player.money + (state.tax() if kind == TAX else 0)
         head = game.format_move(Action(colour, kind)).split()  # "blue: full build"
@@ -144,7 +161,7 @@ def next_words(state: CanterburyState, words: list[str]) -> list[str]:
             named = _structure_words(state, colour, kind, len(head)).get(words[len(head)])
             if named is None:
                 continue
-        for build in state.single_builds(state.board, money, only=named):
+        for build in single_builds(state, state.board, money, only=named):
             move = Action(colour, kind, (build,))
             parts = game.format_move(move).split()
             last = len(parts) - 1  # the first structure's last word: a comma after it for a second
@@ -158,7 +175,7 @@ def next_words(state: CanterburyState, words: list[str]) -> list[str]:
                 onward = True  # the words name this structure first and go on to a second
             if not (news or comma or onward):
                 continue
-            if build.demolish and state.try_action(move) is None:
+            if build.demolish and try_action(state, move) is None:
                 continue
             out.update(news)
             if comma and pairs(state, colour, [move], first_only=True):
@@ -189,11 +206,11 @@ def _next_of(texts: list[str], words: list[str]) -> set[str]:
 
 def open_kinds(state: CanterburyState, player: Player) -> tuple[str, ...]:
     """The actions worth trying: when the first round or a Levy calls for one kind and a
-    build of it is possible, the others are all refused (`_check_choice`), so they are not
+    build of it is possible, the others are all refused (`check_choice`), so they are not
     tried one candidate at a time, each asking again whether that build is possible."""
     setup = state.spec["setup"]
     forced = setup["first_round"] if state.first_round() else setup["after_levy"] if player.must_full_build else None
-    if forced is not None and state.can_full_build(player.seat.colour):
+    if forced is not None and can_full_build(state, player.seat.colour):
         return (forced,)
     return (LEVY, FULL, TAX)
 
@@ -209,11 +226,11 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], known: _Kn
     game = state.game
     pair_sizes = game.pair
     out: list[Action] = []
-    if not any(game.structures[s.builds[0].structure].size in pair_sizes for s in singles) or not state.allows(colour, FULL, 2):
+    if not any(game.structures[s.builds[0].structure].size in pair_sizes for s in singles) or not allows(state, colour, FULL, 2):
         return out
     if known is None:
         known = _Known(state)
-    elif known.alone is not None and not state.allows(colour, FULL, 1):
+    elif known.alone is not None and not allows(state, colour, FULL, 1):
         known = _Known(state, backed=known.backed)
     seconds = Seconds(state, pair_sizes) if len(singles) > 1 else None
     alone = known.alone
@@ -221,9 +238,9 @@ def pairs(state: CanterburyState, colour: str, singles: list[Action], known: _Kn
         first = single.builds[0]
         if game.structures[first.structure].size not in pair_sizes:
             continue
-        outcome = (worked_out or {}).get(id(single)) or state.try_action(single)
+        outcome = (worked_out or {}).get(id(single)) or try_action(state, single)
         money = state.players[colour].money - outcome.cost
-        found = seconds.after(outcome.board, first.district, money) if seconds else state.single_builds(outcome.board, money, pair_sizes)
+        found = seconds.after(outcome.board, first.district, money) if seconds else single_builds(state, outcome.board, money, pair_sizes)
         near, touched = game.around[first.district], known.services(first.demolish)
         for second in found:
             if not second.demolish:
@@ -282,7 +299,7 @@ class _Known:
         key = (build.structure, build.district, build.demolish)
         found = self.going.get(key)
         if found is None:
-            found = self.going[key] = self.state.tiles_may_go(self.state.board, build, self.is_backed)
+            found = self.going[key] = tiles_may_go(self.state, self.state.board, build, self.is_backed)
         return found
 
     def holds(self, build: Build) -> bool:
@@ -290,7 +307,7 @@ class _Known:
         key = (build.structure, build.district, build.demolish)
         found = self.holding.get(key)
         if found is None:
-            found = self.holding[key] = self.state.demolitions_hold(build)
+            found = self.holding[key] = demolitions_hold(self.state, build)
         return found
 
     def backed_after(self, first: Build, gone: Structure, district: str, earlier: tuple[str, ...] = ()) -> bool:
@@ -364,7 +381,7 @@ def _second_stands(state: CanterburyState, colour: str, first: Build, second: Bu
         return False
     if not apart and not first.demolish and len(second.demolish) == 1:
         return _one_demolition_beside(state, first, second)
-    return state.try_action(Action(colour, FULL, (first, second))) is not None
+    return try_action(state, Action(colour, FULL, (first, second))) is not None
 
 
 def _one_demolition_beside(state: CanterburyState, first: Build, second: Build) -> bool:
@@ -384,7 +401,7 @@ def _one_demolition_beside(state: CanterburyState, first: Build, second: Build) 
         return False
     new, gone, placed = game.structures[second.structure], game.structures[tile], game.structures[first.structure]
     free = game.free_spaces(tiles)
-    if not state.demolition_allowed(second, tile, free < placed.spaces + new.spaces):  # the room as `_demolish` counts it
+    if not demolition_allowed(state, second, tile, free < placed.spaces + new.spaces):  # the room as `demolish` counts it
         return False
     if free + gone.spaces - placed.spaces < new.spaces:
         return False
@@ -432,14 +449,14 @@ class Seconds:
         key = (structure, district, tiles, connected, services >= self.game.services_needed(structure))
         found = self.answers.get(key)
         if found is None:
-            found = self.answers[key] = tuple(self.state.demolition_choices(board, structure, district))
+            found = self.answers[key] = tuple(demolition_choices(self.state, board, structure, district))
         return found
 
     def after(self, board: Board, first: str, money: int) -> Iterator[Build]:
-        """What `state.single_builds(board, money, sizes)` yields, `board` being this board
+        """What `single_builds(state, board, money, sizes)` yields, `board` being this board
         with a first structure placed in `first`."""
         if not self.plain:
-            yield from self.state.single_builds(board, money, self.sizes)
+            yield from single_builds(self.state, board, money, self.sizes)
             return
         game = self.game
         changed = {d: look for d in game.around[first] if (look := self.look(board, d)) != self.looks[d]}
@@ -468,7 +485,7 @@ def neutral_options(state: CanterburyState, colour: str) -> list[Move]:
         tiles.append((stack[1], stack[0]))
     moves: list[Move] = []
     for tile, skipped in tiles:
-        spots = [d for d in state.open_districts(state.board, tile) if state.placement_rule(state.board, tile, d) is None]
+        spots = [d for d in open_districts(state, state.board, tile) if state.placement_rule(state.board, tile, d) is None]
         moves.extend(NeutralStep(colour, tile, d, skipped) for d in spots)
         if not spots:
             moves.append(NeutralStep(colour, tile, None, skipped))
@@ -480,11 +497,12 @@ def random_move(state: CanterburyState, rng: random.Random) -> Move:
     """A random legal move. Data that leaves every build a demolition (districts with room for
     little) can make each move try thousands of candidates: a game that has worked out more
     than play.yaml's `max_trials` is given up, as one that outlasts `max_moves` is."""
-    before = state.trials
+    search = current_search()
+    before = search.trials
     move = _random_move(state, rng)
-    state.random_trials += state.trials - before
     limit = state.game.play["max_trials"]
-    if state.random_trials > limit:
+    trials = search.trials - before  # most random moves work out no candidate in full
+    if trials and count_trials(state, trials) > limit:
         raise SpecError(state.spec.path_of("play"), "max_trials", f"a random game worked out more than {limit} candidate moves; the data may make every move search for ever")
     return move
 
@@ -498,7 +516,7 @@ def _random_move(state: CanterburyState, rng: random.Random) -> Move:
     if state.first_round() or player.must_full_build:
         # a Full Build is called for: drawn as any other, and when the draw finds none (it
         # left the large structures out, or gave up), the first one the rules allow, if any
-        move = _random_full(state, colour, rng) or state.a_full_build(colour)
+        move = _random_full(state, colour, rng) or a_full_build(state, colour)
         if move is not None:
             return move
     weights = play["action_weights"]
@@ -514,7 +532,7 @@ def _random_move(state: CanterburyState, rng: random.Random) -> Move:
 
 def _random_levy(state: CanterburyState, colour: str) -> Action | None:
     move = Action(colour, LEVY)
-    return move if state.try_action(move) is not None else None
+    return move if try_action(state, move) is not None else None
 
 
 def _random_single(state: CanterburyState, colour: str, kind: str, money: int, rng: random.Random, sizes=None, board: Board | None = None, first: Build | None = None) -> Action | None:
@@ -525,17 +543,17 @@ def _random_single(state: CanterburyState, colour: str, kind: str, money: int, r
         sizes = game.pair
     tried = set()
     allowed = None
-    for build in state.single_builds(board, money, sizes, rng):
+    for build in single_builds(state, board, money, sizes, rng):
         if build.structure not in tried and len(tried) >= game.play["attempts"]:
             break
         tried.add(build.structure)
         move = Action(colour, kind, (first, build) if first else (build,))
         if build.demolish:  # only demolitions are in question (see `pairs`): worked out in full
-            if state.may_demolish(board, build) and state.try_action(move) is not None:
+            if may_demolish(state, board, build) and try_action(state, move) is not None:
                 return move
             continue
         if allowed is None:
-            allowed = state.allows(colour, kind, len(move.builds))
+            allowed = allows(state, colour, kind, len(move.builds))
         if allowed:
             return move
     return None
@@ -553,7 +571,7 @@ def _random_full(state: CanterburyState, colour: str, rng: random.Random) -> Act
     outcome = state.execute(move)
     second = _random_single(state, colour, FULL, player.money - outcome.cost, rng, game.pair, outcome.board, first)
     if second is None:
-        state.remember(move, outcome)  # what the rules would work out again to apply it
+        remember(state, move, outcome)  # what the rules would work out again to apply it
     return second or move
 
 

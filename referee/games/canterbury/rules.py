@@ -17,16 +17,13 @@ the tables built from the spec and is never imported here.
 
 from __future__ import annotations
 
-import contextlib
-import itertools
-import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import Pos, RecordError, Violation
-from referee.games.base import Game, Seat, Situation, Standing, State, Trace, Unrecorded, one_of, refuse, require
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, one_of, require
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.scoring import FIRST, SECOND, district_awards, divide, favour_awards, favour_cells, keyed
 from referee.i18n import Message
@@ -99,22 +96,16 @@ class District:
     neighbours: tuple[str, ...]
 
 
-# How many of a build action's checks that name spec values (see `CanterburyState.use`) a
-# refused action passed, in the order they are made: the supply, then the payment. The third,
-# the placing of every structure, is passed only by an action that passes them all.
-SUPPLY, PAYMENT = 1, 2
-
-
 @dataclass(frozen=True)
 class BuildNames:
-    """The spec values a build action names for one of its structures as its checks pass,
-    put together once per structure, district, demolitions and served districts
-    (`Canterbury.names_of`): a replay names them for every action it checks, and naming
-    them one rule at a time cost a fortieth of a check."""
+    """What each check of a build action reads for one of its structures, named when the
+    check passes (see `CanterburyState.use`): the rules applied and the spec values they
+    read, as (rules, values). Put together once per structure, district, demolitions and
+    served districts (`Canterbury.names_of`): a replay names them for every action it checks."""
 
-    by_check: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]  # per check passed: (rule id, values) pairs
-    rules: tuple[str, ...]  # every check's rules, and
-    values: tuple[str, ...]  # their values: what an action that passes them all names
+    supply: tuple[tuple[str, ...], tuple[str, ...]]  # the tiles on the sideboard
+    payment: tuple[tuple[str, ...], tuple[str, ...]]  # the cost
+    placing: tuple[tuple[str, ...], tuple[str, ...]]  # where it stands, what it scores, the names
     city: str  # the city points printed on the tile, named as the city marker moves
 
 
@@ -254,22 +245,6 @@ class CanterburyState(State):
 
     score_figure = "prosperity"
     adoptable = {"money": "money"}
-    # While a search asks about this position (`searching`): a Full Build of one structure
-    # each player can make (None where there is none), found once. None at other times.
-    _can_build: dict[str, Action | None] | None = None
-    # and each structure's demolition choices in each district of the board as it stands
-    _choices: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
-    # and the districts open to structures needing each set of services first (`open_districts`)
-    _open: dict[frozenset[str], list[str]] | None = None
-    # Candidate actions worked out on this state (`try_action`), and how many of them the
-    # random player's moves took, which `referee play` bounds (play.yaml, max_trials).
-    trials: int = 0
-    random_trials: int = 0
-    # The last candidate `try_action` tried, when legal, and its outcome, while the trace
-    # records nothing (a random game): the random player mostly plays the action it has just
-    # tried, and `apply` commits that outcome instead of working the action out again.
-    _tried: tuple[Action, Outcome] | None = None
-
     # --- set-up ------------------------------------------------------------------------------
 
     def __init__(self, game: Game, seats: list[Seat], start: int, trace: Trace, neutral_colour: str | None):
@@ -379,86 +354,106 @@ class CanterburyState(State):
     # --- applying moves ----------------------------------------------------------------------
 
     def apply(self, move: Move) -> None:
-        tried, self._tried = self._tried, None
+        # the outcome of this very action, when a random player has just worked it out (its
+        # trace records nothing): committed as it was worked out (_search.py, `remember`)
+        worked_out = self.game.worked_out(self, move)
         rule = self.game.rule
         if move.player not in self.players:  # the city and the neutral player make no moves
             State.seat(self, move.player, move.pos, rule("seat"))
         actor = self.to_act()
         turn_order = rule("turn-order")
-        if move.player != actor:  # the message is written only for a broken rule: this runs every move
-            refuse(turn_order, Message("it is {actor}'s turn, not {player}'s", actor=colour_named(actor), player=colour_named(move.player)))
+        # (the message is put together only for a broken rule: this runs every move)
+        require(move.player == actor, turn_order, lambda: Message("it is {actor}'s turn, not {player}'s", actor=colour_named(actor), player=colour_named(move.player)))
         self.trace.use(turn_order)
         if isinstance(move, NeutralStep):
             self._neutral_step(move)
             self.moves_this_turn += 1
             return
-        if self.neutral_due:
-            stack = self.neutral_stack(self.players[actor])
-            raise Violation(rule("variant-marker"), f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(stack[0])})")
-        outcome = tried[1] if tried is not None and tried[0] is move else self.execute(move)
+        require(
+            not self.neutral_due,
+            rule("variant-marker"),
+            lambda: f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(self.neutral_stack(self.players[actor])[0])})",
+            waivable=False,
+        )
+        outcome = worked_out if worked_out is not None else self.execute(move)
         self._commit(move, outcome)
         self.moves_this_turn += 1
         self._end_turn()
 
     def execute(self, move: Action) -> Outcome:
-        """Check an action against every rule and work out its effects, without committing."""
-        game, rule = self.game, self.game.rule
-        noting = self.trace.records  # a trial's trace names no spec values: they are not put together
+        """Check an action against every rule and work out what it does, without committing
+        it: the choice of action; for the Levy, its income; for a build, how many structures,
+        the sideboard, the payment, the demolitions and the placing of each structure, and
+        then what it scores. Each check names the spec values it read once it passes."""
         player = self.players[move.player]
-        self._check_choice(player, move.kind)
+        self.check_choice(player, move.kind)
         if move.kind == LEVY:
-            if noting:
-                self.use("levy", *self.levy_values())
-            self.trace.use(rule("coin-supply"))
-            return Outcome(self.board, income=self.levy())
+            return self._levy()
         income = self.tax() if move.kind == TAX else 0
         self._check_count(move)
         board = self.board.copy()
-        # (messages are written only for a move refused: the search tries thousands that are not)
-        names = [game.names_of(b) for b in move.builds] if noting else []
-        passed = 0
-        try:
-            cost = 0
-            for build in move.builds:
-                info = game.structures[build.structure]
-                if info.set_out:
-                    refuse(rule("supply"), f"the {info.name} is set out before play and is never built", build.pos)
-                left = board.supply[build.structure]
-                if left <= 0:
-                    refuse(rule("supply"), f"no {info.name} is left on the structure sideboard", build.pos)
-                board.supply[build.structure] = left - 1
-                cost += info.cost
-            passed = SUPPLY
-            funds = player.money + income
-            if cost > funds:
-                what = " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in move.builds)
-                refuse(rule("payment"), f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {what} cost {cost}")
-            passed = PAYMENT
-            upgrades = self._demolish(board, move.builds)
-            outcome = Outcome(board, income=income, cost=cost)
-            outcome.opened = self._place_all(board, move.builds, move.player)
-        except Violation:
-            for found in names:  # the checks passed name their values, as they would have one by one
-                for check in found.by_check[:passed]:
-                    for rid, values in check:
-                        self.trace.use(rid, *values)
-            raise
-        for found in names:  # every check passed: all at once
-            self.trace.use_each(found.rules, found.values)
-        built = city = 0
-        for build in move.builds:
+        cost = self._take_from_sideboard(board, move.builds)
+        self._check_payment(move, player.money + income, income, cost)
+        upgrades = self.demolish(board, move.builds)
+        opened = self._place_all(board, move.builds, move.player)
+        self._read(move.builds, "placing")
+        return Outcome(board, income, cost, self._built_points(move.builds, upgrades), self._city_points(move.builds), opened)
+
+    def _levy(self) -> Outcome:
+        """The Levy: the treasury pays the city marker's amount."""
+        if self.trace.records:  # a trial's trace names no spec values: they are not put together
+            self.use("levy", *self.levy_values())
+        self.trace.use(self.game.rule("coin-supply"))
+        return Outcome(self.board, income=self.levy())
+
+    def _take_from_sideboard(self, board: Board, builds: tuple[Build, ...]) -> int:
+        """Each structure comes from the structure sideboard; what they cost together."""
+        game, supply = self.game, self.game.rule("supply")
+        cost = 0
+        for build in builds:
             info = game.structures[build.structure]
-            built += info.points_in(game.districts[build.district].ring)
-            city += info.city
-        outcome.city_points = city
-        points = outcome.points  # each set once (a Counter finds a missing key in Python code)
+            require(not info.set_out, supply, lambda: f"the {info.name} is set out before play and is never built", build.pos)
+            left = board.supply[build.structure]
+            require(left > 0, supply, lambda: f"no {info.name} is left on the structure sideboard", build.pos)
+            board.supply[build.structure] = left - 1
+            cost += info.cost
+        self._read(builds, "supply")
+        return cost
+
+    def _check_payment(self, move: Action, funds: int, income: int, cost: int) -> None:
+        """The player pays for the structures, with the tax of a Tax Build."""
+        require(cost <= funds, self.game.rule("payment"), lambda: f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {self._priced(move.builds)} cost {cost}")
+        self._read(move.builds, "payment")
+
+    def _read(self, builds: tuple[Build, ...], check: str) -> None:
+        """Name what a check of the builds read (`BuildNames`), once it has passed; a trace
+        that records nothing (a trial's, a random game's) skips them."""
+        if self.trace.records:
+            for build in builds:
+                self.trace.use_each(*getattr(self.game.names_of(build), check))
+
+    def _built_points(self, builds: tuple[Build, ...], upgrades: set[int]) -> Counter:
+        """The prosperity the structures print for their districts' rings, and the upgrade bonus."""
+        game = self.game
+        built = 0
+        for build in builds:
+            built += game.structures[build.structure].points_in(game.districts[build.district].ring)
+        points = Counter()  # each set once (a Counter finds a missing key in Python code)
         points[STRUCTURES] = built
         points[UPGRADE] = len(upgrades) * self.spec["scoring"]["upgrade"]["points"] if upgrades else 0
         if upgrades:
-            self.trace.use(rule("upgrade-bonus"))
-        return outcome
+            self.trace.use(game.rule("upgrade-bonus"))
+        return points
 
-    def _check_choice(self, player: Player, kind: str) -> None:
+    def _city_points(self, builds: tuple[Build, ...]) -> int:
+        """The city points printed on the structures, which move the city marker."""
+        structures = self.game.structures
+        city = 0
+        for build in builds:
+            city += structures[build.structure].city
+        return city
+
+    def check_choice(self, player: Player, kind: str) -> None:
         """The first round and the turn after a Levy call for a Full Build, when one is possible."""
         if not player.must_full_build and not self.first_round():
             return  # most turns: any action (every action asks, and so does every trial)
@@ -468,7 +463,7 @@ class CanterburyState(State):
             self.trace.use(rule("first-round"))
             if kind != setup["first_round"]:
                 require(
-                    not self.can_full_build(colour),
+                    not self.game.can_full_build(self, colour),
                     rule("first-round"),
                     Message("the first round is {action} only, and {colour} can build", action=self._action_name(setup["first_round"]), colour=colour_named(colour)),
                 )
@@ -476,12 +471,18 @@ class CanterburyState(State):
             self.trace.use(rule("after-levy"))
             if kind != setup["after_levy"]:
                 require(
-                    not self.can_full_build(colour),
+                    not self.game.can_full_build(self, colour),
                     rule("after-levy"),
                     Message("{colour} took a Levy last turn, so this turn is a {action}, and {colour} can build", action=self._action_name(setup["after_levy"]), colour=colour_named(colour)),
                 )
 
+    def _priced(self, builds: tuple[Build, ...]) -> str:
+        """The structures of an action with their prices, for a message: "the Well (2) and the Shop (4)"."""
+        game = self.game
+        return " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in builds)
+
     def _action_name(self, kind: str) -> Named:
+
         names = self.spec["setup"]["actions"][kind]["names"]
         return Named(names["en"], names)
 
@@ -491,23 +492,22 @@ class CanterburyState(State):
         key = "full_build" if move.kind == FULL else "tax_build"
         limits = self.spec["setup"][key]
         count = len(move.builds)
-        self._check_number(move.kind, count, limits)
-        alone = [b for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())] if count > 1 else []
-        if alone:
-            info = game.structures[alone[0].structure]
-            raise Violation(game.rule(move.kind), f"a {info.size} structure ({info.name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos)
+        self.check_number(move.kind, count, limits)
+        alone = [game.structures[b.structure] for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())] if count > 1 else []
+        require(
+            not alone, game.rule(move.kind), lambda: f"a {alone[0].size} structure ({alone[0].name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos, waivable=False
+        )
         if self.trace.records:  # a search checks thousands of counts and names no value
             taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
             self.use(move.kind, f"setup:{key}", *taxed)
 
-    def _check_number(self, kind: str, count: int, limits: dict | None = None) -> None:
+    def check_number(self, kind: str, count: int, limits: dict | None = None) -> None:
         """How many structures an action of a kind builds (`limits`: setup's entry for the
         kind, when the caller has read it)."""
         if limits is None:
             limits = self.spec["setup"]["full_build" if kind == FULL else "tax_build"]
         low, high = limits["structures"]["min"], limits["structures"]["max"]
-        if not low <= count <= high:
-            refuse(self.game.rule(kind), f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
+        require(low <= count <= high, self.game.rule(kind), lambda: f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
 
     # --- placement ---------------------------------------------------------------------------
 
@@ -546,11 +546,12 @@ class CanterburyState(State):
             reason = self._placement_reason(broken, board, build.structure, build.district)
             if whose:
                 reason = Message("{whose}{reason}", whose=whose, reason=reason)
-            if broken in FACTS_OF_THE_PIECES:
-                raise Violation(rule(broken), reason, build.pos)
-            if broken in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner):
-                refuse(rule("build-order"), Message("{reason}; placed in the other order both structures would be legal, and the record gives the order of placing", reason=reason), build.pos)
-            refuse(rule(broken), reason, build.pos)
+            require(broken not in FACTS_OF_THE_PIECES, rule(broken), reason, build.pos, waivable=False)
+            order_wrong = broken in ORDER_SENSITIVE and self._other_order_works(self._board_before_placing(builds), builds, owner)
+            require(
+                not order_wrong, rule("build-order"), Message("{reason}; placed in the other order both structures would be legal, and the record gives the order of placing", reason=reason), build.pos
+            )
+            require(False, rule(broken), reason, build.pos)  # broken, unless a ruling of the table sets it aside
             passed.append(broken)
 
     def _placement_reason(self, rule: str, board: Board, structure: str, district: str) -> str:
@@ -665,8 +666,7 @@ class CanterburyState(State):
         elif size.cubes == OWN:
             self.trace.use(rule("small-cubes"))
         large = rule("large-cubes")
-        if build.serving and size.cubes != CHOSEN:
-            refuse(large, f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
+        require(not build.serving or size.cubes == CHOSEN, large, lambda: f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
         if size.cubes == CHOSEN:
             serving = build.serving
             require(len(serving) <= size.chosen, large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
@@ -688,7 +688,7 @@ class CanterburyState(State):
 
     # --- demolition --------------------------------------------------------------------------
 
-    def _demolish(self, board: Board, builds: tuple[Build, ...]) -> set[int]:
+    def demolish(self, board: Board, builds: tuple[Build, ...]) -> set[int]:
         """Carry out the demolitions that open a build action; return the builds that upgrade."""
         if not any([build.demolish for build in builds]):  # most actions demolish nothing
             return set()
@@ -704,10 +704,9 @@ class CanterburyState(State):
             new = game.structures[build.structure]
             for gone_id in build.demolish:
                 gone = game.structures[gone_id]
-                if gone_id not in board.tiles[build.district]:
-                    refuse(rule("demolition"), f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
+                require(gone_id in board.tiles[build.district], rule("demolition"), lambda: f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
                 spare = free_at_start[build.district] + freed[build.district] - gone.spaces
-                used = self._check_demolition(board, build, new, gone, spare < need[build.district])
+                used = self.check_demolition(board, build, new, gone, spare < need[build.district])
                 board.remove(build.district, gone_id)
                 if gone.service == new.service:
                     upgrades.add(index)
@@ -720,7 +719,7 @@ class CanterburyState(State):
                     self.use("roman-well", "board:roman_well", f"structures:structures.{gone.id}.size")
         return upgrades
 
-    def _check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure, room_needed: bool) -> list[str]:
+    def check_demolition(self, board: Board, build: Build, new: Structure, gone: Structure, room_needed: bool) -> list[str]:
         """Whether a structure may go: its size allows it, it makes way for a larger structure
         that needs the room or serves the same service, and a condition of its size holds.
         Returns the spec values the condition was read from."""
@@ -728,20 +727,22 @@ class CanterburyState(State):
         rid = rule(f"demolish-{gone.size}")
         purpose = rule("demolish-purpose")
         conditions = game.sizes[gone.size].demolition
-        if conditions is None:
-            refuse(rid, f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
-        if game.sizes[gone.size].rank >= game.sizes[new.size].rank:
-            refuse(purpose, f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
+        require(conditions is not None, rid, lambda: f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
+        require(game.sizes[gone.size].rank < game.sizes[new.size].rank, purpose, lambda: f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
         same = gone.service == new.service
-        if not (same or room_needed):
-            refuse(purpose, f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+        require(same or room_needed, purpose, lambda: f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
         used = [f"structures:sizes.{gone.size}.demolition"]
         if not self.demolition_needs_backing(new, gone):
             return used
         used.append(f"board:districts.{build.district}.neighbours")
-        if self.demolition_backed(board, gone, build.district):
-            return used
-        raise Violation(rid, f"the {gone.name} may go only for a larger {gone.service} structure in its place, {self._demolition_help(gone)}", build.pos)
+        require(
+            self.demolition_backed(board, gone, build.district),
+            rid,
+            lambda: f"the {gone.name} may go only for a larger {gone.service} structure in its place, {self._demolition_help(gone)}",
+            build.pos,
+            waivable=False,
+        )
+        return used
 
     def demolition_needs_backing(self, new: Structure, gone: Structure) -> bool:
         """Whether taking `gone` down for `new` needs a structure of its service elsewhere (an
@@ -749,31 +750,6 @@ class CanterburyState(State):
         the same, and is of a size that may."""
         conditions = self.game.sizes[gone.size].demolition
         return not (gone.service == new.service and new.size in conditions["replaced_by"])
-
-    def may_demolish(self, board: Board, build: Build, backed: Callable[[Structure, str], bool] | None = None) -> bool:
-        """A search's quick test of a build that demolishes, before it is worked out in full:
-        False when it fails on this board whatever the rest of its action is. Its district
-        lacks the cubes of a service it needs first (demolitions make no cubes), or a tile it
-        takes down is of a size never demolished, or needs a structure of its service
-        elsewhere that the board lacks (`demolition_backed`, or `backed`: a search's answers
-        for the board as it stands). The other demolitions of the action only take tiles
-        away, so a board with a first structure placed on it, or the board before the first,
-        still tells: what it lacks, the board the demolition meets lacks too."""
-        return self.services_ready(board, build.structure, build.district) and self.tiles_may_go(board, build, backed)
-
-    def tiles_may_go(self, board: Board, build: Build, backed: Callable[[Structure, str], bool] | None = None) -> bool:
-        """The half of `may_demolish` about the tiles taken down: none is of a size never
-        demolished, and each that needs a structure of its service elsewhere finds one on the
-        board (or by `backed`, when given, which then answers for the board)."""
-        game = self.game
-        new = game.structures[build.structure]
-        for tile in build.demolish:
-            gone = game.structures[tile]
-            if game.sizes[gone.size].demolition is None:
-                return False
-            if self.demolition_needs_backing(new, gone) and not (backed(gone, build.district) if backed else self.demolition_backed(board, gone, build.district)):
-                return False
-        return True
 
     def demolition_backed(self, board: Board, gone: Structure, district: str) -> bool:
         """Whether a structure of `gone`'s service stands where its size's condition looks. A
@@ -977,16 +953,12 @@ class CanterburyState(State):
         marker = rule("variant-marker")
         # without a neutral player, or with the player's stacks empty, there is no tile to place:
         # facts of the pieces, which no ruling of the table sets aside (raised, not required)
-        if self.neutral is None:
-            raise Violation(marker, "there is no neutral player: the two-player variant is not in play")
-        # the other messages are written only for a broken rule: a two-player game places a tile every other turn
-        if self.moves_this_turn != 0:
-            refuse(marker, f"{move.player} has already placed the neutral's tile this turn")
+        require(self.neutral is not None, marker, "there is no neutral player: the two-player variant is not in play", waivable=False)
+        # (the other messages are put together only for a broken rule: a two-player game places a tile every other turn)
+        require(self.moves_this_turn == 0, marker, lambda: f"{move.player} has already placed the neutral's tile this turn")
         player = self.players[move.player]
-        if not any(player.stacks):
-            raise Violation(marker, f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns")
-        if not self.neutral_due:
-            refuse(marker, f"{move.player}'s variant marker shows No Build this turn")
+        require(any(player.stacks), marker, lambda: f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns", waivable=False)
+        require(self.neutral_due, marker, lambda: f"{move.player}'s variant marker shows No Build this turn")
         stack = self.neutral_stack(player)
         index = self.stack_index(player)
         settings = self.neutral["stacks"][index]
@@ -995,23 +967,27 @@ class CanterburyState(State):
         stack_rule = rule("neutral-stack")
         if move.skipped is not None:
             skip = rule("neutral-skip")
-            if not settings["skip"]:
-                refuse(skip, f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
-            if move.skipped != top:
-                refuse(stack_rule, f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}")
-            if len(stack) <= 1:
-                refuse(skip, f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
+            require(settings["skip"], skip, lambda: f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
+            require(
+                move.skipped == top,
+                stack_rule,
+                lambda: f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}",
+            )
+            require(len(stack) > 1, skip, lambda: f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
             self.use("neutral-skip", f"setup:neutral.stacks.{index}.skip")
         tile = stack[1] if move.skipped is not None else top
-        if move.structure != tile:
-            refuse(stack_rule, f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}")
+        require(
+            move.structure == tile,
+            stack_rule,
+            lambda: f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}",
+        )
         board = self.board.copy()
         owner = self.neutral["name"]
         if move.district is None:
             spots = [d for d in game.district_ids if self.placement_rule(board, tile, d) is None]
             discard = rule("neutral-discard")
-            if spots:
-                refuse(discard, f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+            require(not spots, discard, lambda: f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+
             self.use("neutral-discard", tiles)
         else:
             self._check_placing(board, Build(tile, move.district), owner, whose=Message("the neutral's {structure}: ", structure=game.structure_named(tile)))
@@ -1033,7 +1009,7 @@ class CanterburyState(State):
 
     def situation(self) -> Situation:
         """The round and the active player's choice of action. The first round and the turn
-        after a Levy call for one action where it is possible (`_check_choice`); the search for
+        after a Levy call for one action where it is possible (`check_choice`); the search for
         a possible build is left to the moves it would check, so the phase names that action.
         In the variant, a turn whose marker shows Build opens with the neutral's tile."""
         count = len(self.order)
@@ -1137,251 +1113,6 @@ class CanterburyState(State):
                 "cubes_left": self.cube_stock(name) - self.board.used[name],
             }
         return out
-
-    # --- candidate actions: whether a Full Build is possible is a rule; the search for legal and
-    # --- random moves (play.py) builds on the same candidates -------------------------------------
-
-    def allows(self, colour: str, kind: str, count: int) -> bool:
-        """Whether the choice of action (the first round, the turn after a Levy) and the number
-        of structures let the player take a build action of this kind with `count` structures.
-        For a candidate whose structures are affordable, in the supply and placeable where the
-        search found them (play.py), this is the whole verdict: one question for thousands of
-        candidates instead of working each one out."""
-
-        def ask() -> bool:
-            self._check_choice(self.players[colour], kind)
-            self._check_number(kind, count)
-            return True
-
-        return self._trial(ask) is not None
-
-    def try_action(self, move: Action) -> Outcome | None:
-        """The outcome of a candidate action, or None when a rule forbids it."""
-        self.trials += 1
-        outcome = self._trial(lambda: self.execute(move))
-        self.remember(move, outcome)
-        return outcome
-
-    def remember(self, move: Action, outcome: Outcome | None) -> None:
-        """Keep what `execute` worked out for a legal action of this position (None: the
-        action is refused, and nothing is kept), for `apply` to commit if that action comes
-        next, while the trace records nothing: a trial's (`try_action`), or one a random
-        player worked out for a purpose of its own and then plays."""
-        self._tried = (move, outcome) if outcome is not None and not self.trace.records else None
-
-    def demolitions_hold(self, build: Build) -> bool:
-        """Whether a structure's demolitions are allowed on the board as it stands, before
-        anything else of its action is asked. A search may drop with it a Full Build of two
-        structures whose second, in another district than the first, fails here: all
-        demolitions come before any placing, the first's take tiles only from its own
-        district, and every condition a demolition needs is that some tile stands somewhere,
-        which taking tiles away never makes true."""
-        return self._trial(lambda: self._demolish(self.board.copy(), (build,))) is not None
-
-    def demolition_allowed(self, build: Build, tile: str, room_needed: bool) -> bool:
-        """Whether the demolition rules (`_check_demolition`) let `tile` go for the build on
-        the board as it stands, `room_needed` saying whether its action lacks room without
-        the tile: for a search that judges the rest of an action itself."""
-        structures = self.game.structures
-        return self._trial(lambda: self._check_demolition(self.board, build, structures[build.structure], structures[tile], room_needed)) is not None
-
-    def _trial(self, work: Callable[[], Any]) -> Any:
-        """What `work()` gives, asked for a search and not for the record: it uses no rule on
-        the record's behalf, and a rule that refuses makes it None."""
-        trace, self.trace = self.trace, _TRIAL
-        try:
-            return work()
-        except Violation:
-            return None
-        finally:
-            self.trace = trace
-
-    def demolition_choices(self, board: Board, structure: str, district: str) -> list[tuple[str, ...]]:
-        """Demolitions worth trying with a structure: none, upgrades, or room where it lacks.
-        A list, not to be changed (empty at once where placement fails for another reason
-        than room, as it does in most districts a search asks about). During a search each
-        structure and district of the board as it stands is asked once (`searching`): the
-        search lists every kind of action, and each lists the same candidates."""
-        known = self._choices
-        if known is None or board is not self.board:
-            return self._demolition_choices(board, structure, district)
-        found = known.get((structure, district))
-        if found is None:
-            found = known[structure, district] = self._demolition_choices(board, structure, district)
-        return found
-
-    def _demolition_choices(self, board: Board, structure: str, district: str) -> list[tuple[str, ...]]:
-        problem = self.placement_rule(board, structure, district)
-        if problem is not None and problem != "space":
-            return []
-        game = self.game
-        structures, ranks = game.structures, game.ranks
-        info = structures[structure]
-        rank = ranks[structure]
-        tiles = board.tiles[district]
-        if problem is None:
-            # the structure has room: only upgrades are worth trying, and each choice of the
-            # smaller tiles of its service is one (`_demolition_needed` holds for all of them)
-            service = info.service
-            same = [t for t in tiles if ranks[t] < rank and structures[t].service == service]
-            choices: list[tuple[str, ...]] = [()]
-            for size in range(1, len(same) + 1):
-                choices.extend(itertools.combinations(same, size))
-            return choices
-        smaller = [t for t in tiles if ranks[t] < rank]
-        free = game.free_spaces(tiles)
-        if free + sum([structures[t].spaces for t in smaller]) < info.spaces:
-            return []  # all of them together leave too little room
-        choices = []
-        for size in range(1, len(smaller) + 1):
-            choices.extend([combo for combo in itertools.combinations(smaller, size) if self._demolition_needed(combo, info, free)])
-        return choices
-
-    def _demolition_needed(self, combo: tuple[str, ...], new: Structure, free: int) -> bool:
-        """True when demolishing `combo` could make way for `new`: together the tiles leave room
-        for it, and a tile of another service goes only when the room is short without it (the
-        test `_check_demolition` makes; candidates that fail it are not worth trying)."""
-        structures = self.game.structures  # plain loops: a search asks it of every combination
-        freed = free
-        for tile in combo:
-            freed += structures[tile].spaces
-        if freed < new.spaces:
-            return False
-        for tile in combo:
-            gone = structures[tile]
-            if gone.service != new.service and freed - gone.spaces >= new.spaces:
-                return False
-        return True
-
-    def single_builds(self, board: Board, money: int, sizes: tuple[str, ...] | None = None, rng: random.Random | None = None, only: str | None = None) -> Iterator[Build]:
-        """Candidate single structures (unchecked): affordable, in the supply, placeable or
-        placeable after demolitions; of the structure `only` when given. In a random order
-        when `rng` is given."""
-        game = self.game
-        supply = board.supply
-        ids = [s for s, cost in game.costs_of(sizes) if supply[s] > 0 and cost <= money and (only is None or s == only)]
-        if rng is not None:
-            rng.shuffle(ids)
-        naming = game.naming  # the structures that name districts for their cubes (`_serving`)
-        for structure in ids:
-            districts = self.open_districts(board, structure)
-            if rng is not None:
-                districts = list(districts)  # the search's list is kept for the next question
-                rng.shuffle(districts)
-            for district in districts:
-                choices = self.demolition_choices(board, structure, district)
-                if rng is not None and len(choices) > 1 and rng.random() < game.play["upgrade"]:
-                    choices = list(choices)  # the search's list is kept for the next question
-                    rng.shuffle(choices)
-                for demolish in choices:  # a tuple, as `demolition_choices` gives them
-                    yield Build(structure, district, demolish, self._serving(board, structure, district, rng) if structure in naming else ())
-
-    def open_districts(self, board: Board, structure: str) -> list[str]:
-        """The districts, in the board's order, where the structure may stand as far as the
-        two rules that refuse most candidates tell: the district holds a tile or borders one
-        that does (connectivity), and has the cubes of the services before the structure's
-        own (services-first; demolitions make none, so no demolition changes it). During a
-        search it is asked once for each set of such services, of the board as it stands."""
-        needed = self.game.services_needed(structure)
-        known = self._open
-        if known is None or board is not self.board:
-            return _open_districts(self.game, board, needed)
-        found = known.get(needed)
-        if found is None:
-            found = known[needed] = _open_districts(self.game, board, needed)
-        return found
-
-    def _serving(self, board: Board, structure: str, district: str, rng: random.Random | None) -> tuple[str, ...]:
-        """Districts a large structure names for its cubes: the first free ones, or a random pick."""
-        game = self.game
-        info = game.structures[structure]
-        size = game.sizes[info.size]
-        if size.cubes != CHOSEN:
-            return ()
-        free = [d for d in game.district_ids if d != district and info.service not in board.cubes[d]]
-        if rng is None:
-            return tuple(free[: size.chosen])
-        count = min(size.chosen, len(free))
-        if rng.random() >= game.play["serving"]:
-            count = rng.randint(0, count)
-        return tuple(sorted(rng.sample(free, count)))
-
-    @contextlib.contextmanager
-    def searching(self) -> Iterator[None]:
-        """For a search that works out many candidate moves of this position and changes
-        nothing (try_action, allows): whether a player can make a Full Build is found once.
-        Every candidate of another action after a Levy asks it (`_check_choice`), and each
-        answer tries every Full Build: asked again for each candidate, a position where no
-        Full Build is possible cost seconds. The demolition choices of each structure and
-        district of this board, and the districts open to each set of services, are found
-        once too (`demolition_choices`, `open_districts`)."""
-        started = self.begin_search()
-        try:
-            yield
-        finally:
-            if started:
-                self.end_search()
-
-    def begin_search(self) -> bool:
-        """Start keeping what a search learns of this position (`searching` without a context
-        manager's cost, for a random game's every move); False within a search already going,
-        which keeps its answers: the same position."""
-        if self._can_build is not None:
-            return False
-        self._can_build = {}
-        self._choices = {}
-        self._open = {}
-        return True
-
-    def end_search(self) -> None:
-        """Forget what the search started by `begin_search` learnt: the position may change."""
-        self._can_build = None
-        self._choices = None
-        self._open = None
-
-    def can_full_build(self, colour: str) -> bool:
-        """Whether the player can make a Full Build of one structure now (see `searching`)."""
-        return self.a_full_build(colour) is not None
-
-    def a_full_build(self, colour: str) -> Action | None:
-        """`find_full_build`, found once in a search (see `searching`)."""
-        known = self._can_build
-        if known is None:
-            return self.find_full_build(colour)
-        if colour not in known:
-            known[colour] = self.find_full_build(colour)
-        return known[colour]
-
-    def find_full_build(self, colour: str) -> Action | None:
-        """A legal Full Build of one structure for the player (the first the candidate list
-        gives), or None when there is none. A candidate that demolishes nothing is legal when
-        a Full Build of one structure may be taken at all (`allows`); only those that
-        demolish and pass `may_demolish` are worked out in full."""
-        player = self.players[colour]
-        allowed = None
-        for build in self.single_builds(self.board, player.money):
-            move = Action(colour, FULL, (build,))
-            if build.demolish:
-                if self.may_demolish(self.board, build) and self.try_action(move) is not None:
-                    return move
-                continue
-            if allowed is None:
-                allowed = self.allows(colour, FULL, 1)
-            if allowed:
-                return move
-        return None
-
-
-# The trace of every trial (`_trial`): it keeps nothing, so all of them share one.
-_TRIAL = Unrecorded()
-
-
-def _open_districts(game: Game, board: Board, needed: frozenset[str]) -> list[str]:
-    linked = board.linked(game)
-    if not needed:
-        return linked
-    cubes = board.cubes
-    return [d for d in linked if cubes[d].keys() >= needed]
 
 
 def _favour_position(state: CanterburyState, who: Player | str, service: str) -> int:

@@ -7,13 +7,13 @@ prosperity gained, a district scoring, the end of the game.
 
 from __future__ import annotations
 
+from referee.drawing.words import amount, article, signed
 from referee.games.canterbury.moves import LEVY, TAX, NeutralStep
 from referee.games.canterbury.rules import CanterburyState
 from referee.games.canterbury.view import district_name
 from referee.i18n import _, current, localized
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
-from referee.report.situation import amount, article, signed
 
 
 def describe_move(before: CanterburyState, move: Move, after: CanterburyState) -> str:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import textwrap
 
+from referee.drawing.grid import grid
+from referee.drawing.words import mark
+from referee.games.base import rests_on
 from referee.games.canterbury.rules import CanterburyState
 from referee.i18n import current
-from referee.pictures.grid import grid
-from referee.report.situation import mark, rests_on
 
 EMPTY_SLOT = "·"
 

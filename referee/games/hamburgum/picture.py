@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 import textwrap
 
+from referee.drawing import svg
+from referee.games.base import Illustration, situation_line
 from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
 from referee.games.hamburgum.view import office_top, parishes, prestige_rests_on_stand_ins, ship_owner, space_name
 from referee.i18n import _
-from referee.pictures import svg
-from referee.report.situation import Illustration, situation_line
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (

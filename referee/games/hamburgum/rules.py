@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from referee.errors import Pos, RecordError, Violation
-from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from referee.games.hamburgum.scoring import final, standings_of
 from referee.i18n import Message
@@ -307,8 +307,8 @@ class HamburgumState(State):
             self.seat(move.player, move.pos, seat_rule)
         expected = self.current()
         turn_order = rule("turn-order")  # looked up every turn: a rule missing from rules.yaml shows at once
-        if move.player != expected:  # the message is written only for a broken rule: this runs every turn
-            refuse(turn_order, Message("it is {actor}'s turn, not {player}'s", actor=colour_named(expected), player=colour_named(move.player)))
+        # (the message is put together only for a broken rule: this runs every turn)
+        require(move.player == expected, turn_order, lambda: Message("it is {actor}'s turn, not {player}'s", actor=colour_named(expected), player=colour_named(move.player)))
         player = self.players[move.player]
         snapshot = self._snapshot(move.player, board=not isinstance(move, PLAYER_ONLY)) if self.rolls_back else None
         try:
@@ -365,21 +365,21 @@ class HamburgumState(State):
             return
         target, steps, cost = game.route(player.space, move.action, move.side)
         floor = game.prestige_floor
-        if player.prestige - cost < floor:  # the message is written only for a broken rule: this runs every turn
-            refuse(
-                rule("rondel-steps"),
-                Message(
-                    "{colour} moves {steps} rondel spaces from {start} to {target}; {free} are free and the other {paid} cost {cost} prestige, but {colour} holds {prestige}",
-                    colour=colour_named(player.colour),
-                    steps=steps,
-                    start=player.space,
-                    target=target,
-                    free=game.rondel["free_steps"],
-                    paid=steps - game.rondel["free_steps"],
-                    cost=cost,
-                    prestige=player.prestige,
-                ),
-            )
+        require(
+            player.prestige - cost >= floor,
+            rule("rondel-steps"),
+            lambda: Message(
+                "{colour} moves {steps} rondel spaces from {start} to {target}; {free} are free and the other {paid} cost {cost} prestige, but {colour} holds {prestige}",
+                colour=colour_named(player.colour),
+                steps=steps,
+                start=player.space,
+                target=target,
+                free=game.rondel["free_steps"],
+                paid=steps - game.rondel["free_steps"],
+                cost=cost,
+                prestige=player.prestige,
+            ),
+        )
         player.prestige -= cost
         if cost and self.trace.keeps_notes:
             self.trace.note(player.colour, "prestige", -cost, rule("rondel-steps"), f"{steps} rondel spaces to {target}")
@@ -392,8 +392,7 @@ class HamburgumState(State):
     def _produce(self, player: Player, move: Produce) -> None:
         good = self.game.produces[move.action]
         amount = production_yield(self.game, player, good)
-        if move.amount is not None and move.amount != amount:
-            refuse(self.game.rule("production"), f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
+        require(move.amount in (None, amount), self.game.rule("production"), lambda: f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
         player.stock[good] += amount
         if self.trace.records:
             self.trace.use(self.game.rule("production"))
@@ -404,10 +403,9 @@ class HamburgumState(State):
         rule = self.game.rule
         either, something = rule("trade-either"), rule("trade-something")  # looked up every turn, as require would
         selling = move.sell or move.bank
-        if selling and move.buy:  # the messages of a turn are written only for a broken rule: this runs every turn
-            refuse(either, f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
-        if not (selling or move.buy):
-            refuse(something, f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
+        # (the messages of a turn are put together only for a broken rule: this runs every turn)
+        require(not (selling and move.buy), either, lambda: f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
+        require(selling or move.buy, something, lambda: f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
         if selling:
             self._sell(player, move)
         elif move.buy:
@@ -420,16 +418,19 @@ class HamburgumState(State):
         for good, n in dict(move.bank).items():
             total[good] = total.get(good, 0) + n
         total = {g: n for g, n in total.items() if n > 0}
-        for good, n in total.items():
-            if player.stock[good] < n:  # the messages of a sale are written only for a broken rule
-                refuse(rule("sell-goods"), f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
-                break
+        # (the messages of a sale are put together only for a broken rule)
+        held = all(player.stock[good] >= n for good, n in total.items())
+        require(held, rule("sell-goods"), lambda: f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
         capacities = self.own_capacities(colour)
-        if not ship_loading_fits(capacities, list(shipped.values())):
-            refuse(rule("sell-ships"), f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}")
+        require(
+            ship_loading_fits(capacities, list(shipped.values())),
+            rule("sell-ships"),
+            lambda: f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}",
+        )
         for good, _ in move.bank:
-            if ship_loading_fits(capacities, one_more(shipped, good)):
-                refuse(rule("bank-sale"), f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank")
+            require(
+                not ship_loading_fits(capacities, one_more(shipped, good)), rule("bank-sale"), lambda: f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank"
+            )
         bank_price = self.spec["market"]["bank_sale"]["price"]
         shipped_income, bank_income = sum([n * self.price(g) for g, n in move.sell]), sum([n * bank_price for _, n in move.bank])
         player.money += shipped_income + bank_income
@@ -448,15 +449,13 @@ class HamburgumState(State):
         rule, colour = self.game.rule, player.colour
         count = sum([n for _, n in move.buy])
         totals = self.game.materials_totals
-        if count not in totals:  # the messages of a purchase are written only for a broken rule
-            refuse(rule("buy-price"), f"the depot sells at most {max(totals)} items in one action, not {count}")
+        # (the messages of a purchase are put together only for a broken rule)
+        require(count in totals, rule("buy-price"), lambda: f"the depot sells at most {max(totals)} items in one action, not {count}")
         bells = dict(move.buy).get(self.game.bell, 0) + player.stock[self.game.bell]
         limit = self.game.bell_limit
-        if bells > limit:
-            refuse(rule("bell-limit"), f"{colour} would hold {bells} bells; nobody may hold more than {limit}")
+        require(bells <= limit, rule("bell-limit"), lambda: f"{colour} would hold {bells} bells; nobody may hold more than {limit}")
         price = totals[count]
-        if player.money < price:
-            refuse(rule("buy-price"), f"{count} items cost {price} thalers; {colour} has {player.money}")
+        require(player.money >= price, rule("buy-price"), lambda: f"{count} items cost {price} thalers; {colour} has {player.money}")
         player.money -= price
         if self.trace.keeps_notes:
             self.trace.note(colour, MONEY, -price, rule("buy-price"), f"bought {_amounts_text(dict(move.buy))} at the depot")
@@ -472,17 +471,15 @@ class HamburgumState(State):
 
     def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
-        if move.ships <= 0:  # the messages of a Dockyard action are written only for a broken rule
-            refuse(rule("dockyard-ships"), f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
+        # (the messages of a Dockyard action are put together only for a broken rule)
+        require(move.ships > 0, rule("dockyard-ships"), lambda: f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
         cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
-        if short:
-            refuse(rule("dockyard-cost"), f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        require(not short, rule("dockyard-cost"), lambda: f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
         self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships" if self.trace.keeps_notes else "")
         for built in range(move.ships):
             limit = rule("ship-limit")  # looked up for every ship, as require would
-            if self.ships_in_supply(colour) <= 0:
-                refuse(limit, f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
+            require(self.ships_in_supply(colour) > 0, limit, lambda: f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
             self._enter_harbour(colour)
         if self.trace.records:
             for r in ("dockyard-cost", "ship-limit", "harbour-shift"):
@@ -497,8 +494,8 @@ class HamburgumState(State):
         rule = self.game.rule
         one_church = rule("church-one")  # looked up every turn, as require would
         named = list(dict.fromkeys([d.church for d in move.donations]))
-        if len(named) > 1:  # the messages of a Church action are written only for a broken rule
-            refuse(one_church, f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
+        # (the messages of a Church action are put together only for a broken rule)
+        require(len(named) <= 1, one_church, lambda: f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
         for donation in move.donations:
             for token in donation.tokens:
                 self._donate(player, donation.church, token, None, rule("donation-cost"))
@@ -510,8 +507,7 @@ class HamburgumState(State):
                 if not token.scored:
                     unscored[token.kind] = unscored.get(token.kind, 0) + 1
             doubled = [f"{unscored[k]} {k}" for k in self.game.token_kinds if unscored.get(k, 0) > 1]
-            if doubled:
-                refuse(rule("token-limit"), f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
+            require(not doubled, rule("token-limit"), lambda: f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
         if self.trace.records:  # a random game's trace names nothing: this runs every Church turn
             self.trace.use(rule("token-limit"))
 
@@ -519,25 +515,28 @@ class HamburgumState(State):
         """One donation: pay, place a disc, take a token; the last one finishes the church."""
         game, rule, colour = self.game, self.game.rule, player.colour
         state = self.churches[church]
-        # the messages of a donation (and the church's name in them) are written only for a broken rule
-        if state.complete:
-            refuse(rule("donation-limit"), f"{game.church_name(church)} is finished; it takes no more donations")
+        # (the messages of a donation, and the church's name in them, are put together only for a broken rule)
+        require(not state.complete, rule("donation-limit"), lambda: f"{game.church_name(church)} is finished; it takes no more donations")
         ordinal = self.donations_made(church) + 1
         cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
         short = self.can_pay(player, cost)
-        if short:
-            refuse(
-                cost_rule,
+        require(
+            not short,
+            cost_rule,
+            lambda: (
                 f"donation {ordinal} at {game.church_name(church)} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}"
-                + (f" and {player.money} thalers" if MONEY in short else ""),
-            )
-        if self.discs_free(player) <= 0:
-            refuse(rule("discs"), f"{colour} has no free disc for donation {ordinal} at {game.church_name(church)}; all {game.limit('discs')} are on church sites or the church table")
+                + (f" and {player.money} thalers" if MONEY in short else "")
+            ),
+        )
+        require(
+            self.discs_free(player) > 0,
+            rule("discs"),
+            lambda: f"{colour} has no free disc for donation {ordinal} at {game.church_name(church)}; all {game.limit('discs')} are on church sites or the church table",
+        )
         if ordinal == 1:
-            if kind != game.first_token:
-                refuse(rule("donation-token"), f"the first donation at {game.church_name(church)} takes the {game.first_token} token, not the {kind} token")
-        elif kind not in state.tokens_left:
-            refuse(rule("donation-token"), f"{game.church_name(church)} has no {kind} token left; left: {', '.join(state.tokens_left)}")
+            require(kind == game.first_token, rule("donation-token"), lambda: f"the first donation at {game.church_name(church)} takes the {game.first_token} token, not the {kind} token")
+        else:
+            require(kind in state.tokens_left, rule("donation-token"), lambda: f"{game.church_name(church)} has no {kind} token left; left: {', '.join(state.tokens_left)}")
         self.pay(player, cost, cost_rule, f"donation {ordinal} at {game.church_name(church)}" if self.trace.keeps_notes else "")
         state.discs.append(colour)
         state.tokens_left.remove(kind)
@@ -566,11 +565,10 @@ class HamburgumState(State):
     def _score(self, player: Player, church: str, kind: str) -> None:
         scoring = self.game.rule("token-score")
         held = [t for t in player.tokens if t.church == church and t.kind == kind]
-        if not held:  # the messages name the church: written only for a broken rule
-            refuse(scoring, f"{player.colour} holds no {kind} token of {self.game.church_name(church)}")
+        # (the messages name the church: put together only for a broken rule)
+        require(held, scoring, lambda: f"{player.colour} holds no {kind} token of {self.game.church_name(church)}")
         token = held[0]
-        if token.scored:
-            refuse(scoring, f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
+        require(not token.scored, scoring, lambda: f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
         value = self.token_value(player, token)
         player.prestige += value
         if self.trace.keeps_notes:
@@ -585,15 +583,13 @@ class HamburgumState(State):
     def _guildhall(self, player: Player, move: Guildhall) -> None:
         game, rule, colour = self.game, self.game.rule, player.colour
         houses_rule, one_office = rule("guildhall-houses"), rule("office-one")  # looked up every turn, as require would
-        if not move.houses:  # the messages of a Guildhall action are written only for a broken rule
-            refuse(houses_rule, f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
+        # (the messages of a Guildhall action are put together only for a broken rule)
+        require(move.houses, houses_rule, lambda: f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
         offices = [h for h in move.houses if h.kind == game.office_type]
-        if len(offices) > 1:
-            refuse(one_office, f"one Guildhall action builds at most one office, not {len(offices)}")
+        require(len(offices) <= 1, one_office, lambda: f"one Guildhall action builds at most one office, not {len(offices)}")
         cost = Counter({k: v * len(move.houses) for k, v in self.game.house_cost.items()})
         short = self.can_pay(player, cost)
-        if short:
-            refuse(rule("house-cost"), f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        require(not short, rule("house-cost"), lambda: f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
         for house in move.houses:
             self._build(player, house)
         if self.trace.records:
@@ -611,15 +607,12 @@ class HamburgumState(State):
         else:
             supply = rule("house-supply")  # looked up every house, as require would
             left = game.house_types[house.kind]["count"] - self.built[house.kind]
-            if left <= 0:  # the messages of a house are written only for a broken rule
-                refuse(supply, f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
+            # (the messages of a house are put together only for a broken rule)
+            require(left > 0, supply, lambda: f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
         canon, citizens, donor = rule("canon"), rule("citizens"), rule("guildhall-donor")
-        if not (house.donation is None or office == game.canon):
-            refuse(canon, f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
-        if len(player.citizens) >= game.limit("citizens"):
-            refuse(citizens, f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
-        if not (player.builder or player.tokens):
-            refuse(donor, f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
+        require(house.donation is None or office == game.canon, canon, lambda: f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
+        require(len(player.citizens) < game.limit("citizens"), citizens, lambda: f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
+        require(player.builder or player.tokens, donor, lambda: f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
         self._check_adjacency(player, site, pos)
         reason = f"built the {game.house_name(house.kind)} at {site.name}" if self.trace.keeps_notes else ""
         self.pay(player, Counter(game.house_cost), rule("house-cost"), reason)
@@ -637,20 +630,17 @@ class HamburgumState(State):
         game, rule = self.game, self.game.rule
         site_rule = rule("site")  # the messages of a site are written only for a broken rule
         if game.board_sites is not None:
-            if site not in game.board_sites:
-                refuse(site_rule, f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
-        elif len(self.sites) >= self.spec["board"]["site_count"]:
-            refuse(site_rule, f"all {self.spec['board']['site_count']} house sites are built on", pos)
-        if site in self.sites:
-            refuse(site_rule, f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
+            require(site in game.board_sites, site_rule, lambda: f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
+        else:
+            require(len(self.sites) < self.spec["board"]["site_count"], site_rule, lambda: f"all {self.spec['board']['site_count']} house sites are built on", pos)
+        require(site not in self.sites, site_rule, lambda: f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
         if game.board_sites is None:
             if self.trace.records:  # a random game's trace keeps nothing: this runs every house
                 self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
             return
         shown = game.board_sites[site]
         site_type = rule("site-type")
-        if shown != kind:
-            refuse(site_type, f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
+        require(shown == kind, site_type, lambda: f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
         if self.trace.records:
             self.use("site-type", f"board:sites.{game.site_index[site]}.type")
 
@@ -666,8 +656,7 @@ class HamburgumState(State):
         churches = {t.church for t in player.tokens}
         neighbours = links.get(site.name, set())
         ok = any(n in churches or self.sites.get(self.game.site_of_name.get(n)) == player.colour for n in neighbours)
-        if not ok:  # the message is written only for a broken rule
-            refuse(rule, f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
+        require(ok, rule, lambda: f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
         self.trace.use(rule)
 
     def _house_effect(self, player: Player, house: House, office: str | None) -> None:
@@ -719,8 +708,8 @@ class HamburgumState(State):
         if mode == "numbered":
             top = self.office_stack[0]
             stack_rule = rule("office-stack")
-            if named not in (None, top):  # the message is written only for a broken rule
-                refuse(stack_rule, f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
+            require(named in (None, top), stack_rule, lambda: f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
+
         elif mode == "choice":
             require(named is not None, rule("office-stack"), f"name the blue office built (left: {', '.join(self.office_stack)})", house.pos)
             require(named in self.office_stack, rule("office-stack"), f"the {game.office_name(named)} is not among the blue offices left ({', '.join(self.office_stack)})", house.pos)

@@ -8,12 +8,12 @@ church finished or the game's end.
 
 from __future__ import annotations
 
+from referee.drawing.words import amount, article, listing
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, Produce, Reveal, Trade
 from referee.games.hamburgum.rules import HamburgumState
 from referee.i18n import _, current, localized, ngettext
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
-from referee.report.situation import amount, article, listing
 
 
 def describe_move(before: HamburgumState, move: Move, after: HamburgumState) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from referee.drawing.words import mark
+from referee.games.base import rests_on
 from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
-from referee.report.situation import mark, rests_on
 
 DUTCHMAN_LABEL = "Flying Dutchman"
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import textwrap
 
+from referee.drawing import svg
+from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.speicherstadt.rules import PURCHASE, SpeicherstadtState
 from referee.games.speicherstadt.view import card_text, offered_from, points
 from referee.i18n import N_, _
-from referee.pictures import svg
-from referee.report.situation import Illustration, rests_on, situation_line
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (

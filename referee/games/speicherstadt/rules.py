@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import RecordError, Violation
-from referee.games.base import Game, Seat, Situation, Standing, State, Trace, refuse, require
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.speicherstadt import scoring
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
 from referee.i18n import Message
@@ -249,28 +249,34 @@ class SpeicherstadtState(State):
         elif isinstance(move, Reveal):
             if self.phase == LOADING:
                 self._close_round()
-            if self.phase == DEMAND and not self.placed:
-                if self.last_round:
-                    raise Violation(rule("supply-size"), f"all {len(self.slots)} cards of the last round are out; the fires left in the pile are revealed after this round's Loading")
-                raise Violation(rule("supply-size"), f"all {len(self.slots)} cards of this round are out; no further card is revealed")
-            if self.last_round and self.phase in (DEMAND, PURCHASE, LOADING):
-                refuse(rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}; this is the last round, and the fires left in the pile come after its Loading")
+            all_out = self.phase == DEMAND and not self.placed
+            if self.last_round:
+                require(
+                    not all_out,
+                    rule("supply-size"),
+                    lambda: f"all {len(self.slots)} cards of the last round are out; the fires left in the pile are revealed after this round's Loading",
+                    waivable=False,
+                )
+            require(not all_out, rule("supply-size"), lambda: f"all {len(self.slots)} cards of this round are out; no further card is revealed", waivable=False)
+            if self.last_round:
+                require(
+                    self.phase not in (DEMAND, PURCHASE, LOADING),
+                    rule("phase-order"),
+                    lambda: f"cards are revealed in Supply, not during {self.phase}; this is the last round, and the fires left in the pile come after its Loading",
+                )
             require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}")
             self._reveal(move)
         elif isinstance(move, Place):
             self._check_player(move.player, move)
-            if self.phase != DEMAND:
-                refuse(rule("phase-order"), self._phase_message("workers are placed in Demand") + self._all_placed(move.player))
+            require(self.phase == DEMAND, rule("phase-order"), lambda: self._phase_message("workers are placed in Demand") + self._all_placed(move.player))
             self._place(move)
         elif isinstance(move, Offer):
             self._check_player(move.player, move)
-            if self.phase != PURCHASE:
-                refuse(rule("phase-order"), self._phase_message("offers are answered in Purchase"))
+            require(self.phase == PURCHASE, rule("phase-order"), lambda: self._phase_message("offers are answered in Purchase"))
             self._offer(move)
         elif isinstance(move, Load):
             self._check_player(move.player, move)
-            if self.phase != LOADING:
-                refuse(rule("phase-order"), self._phase_message("goods are moved in Loading"))
+            require(self.phase == LOADING, rule("phase-order"), lambda: self._phase_message("goods are moved in Loading"))
             self._load(move)
         else:  # pragma: no cover - the builder makes only the moves above
             raise TypeError(move)
@@ -297,7 +303,7 @@ class SpeicherstadtState(State):
             return
         require(self.phase != FINAL_FIRES, rule("game-end"), f"round {self.round} was the last; only the fires left in the pile are revealed now")
         require(self.phase == SUPPLY and not self.slots, rule("phase-order"), self._phase_message(f"round {move.round} cannot begin yet"))
-        raise Violation(rule("round-number"), f"this is round {self.round}, not round {move.round}")
+        require(self.round == move.round, rule("round-number"), f"this is round {self.round}, not round {move.round}", waivable=False)
 
     # --- Supply: reveals, ships' cargo and fires -----------------------------------------
 
@@ -320,8 +326,8 @@ class SpeicherstadtState(State):
         slot = Slot(card)
         if game.is_ship(card.type):
             slot.cubes = self._ship_cargo(move)
-        elif move.cubes:
-            raise Violation(rule("ship-cargo"), f"only ships carry cubes; a {card.type} does not")
+        else:
+            require(not move.cubes, rule("ship-cargo"), lambda: f"only ships carry cubes; a {card.type} does not", waivable=False)
         self.deck[season].remove(in_stack)
         self.slots.append(slot)
         if len(self.slots) == self.supply_size or self.only_fires_left():
@@ -340,25 +346,34 @@ class SpeicherstadtState(State):
         stack = self.deck[season]
         of_type = [c for c in stack if c.type == move.card]
         if not of_type:
-            if any(c.type == move.card for c in self.removed) and not any(c.type == move.card for cards in self.deck.values() for c in cards):
-                raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players")
-            if all(c.type == game.fire for c in stack):
-                # the season's fire is all that is left of its stack: it is the next card
-                raise Violation(
-                    rule("deck-season"), f"the {game.season_name(season)} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}"
-                )
-            raise Violation(
-                rule("deck-season"), Message("no {card} is left in the {season} stack ({left} cards left in it)", card=game.card_named(move.card), season=game.season_named(season), left=len(stack))
+            taken_out = any(c.type == move.card for c in self.removed) and not any(c.type == move.card for cards in self.deck.values() for c in cards)
+            require(not taken_out, rule("setup-removal"), lambda: f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players", waivable=False)
+            # the season's fire is all that is left of its stack: it is the next card
+            require(
+                not all(c.type == game.fire for c in stack),
+                rule("deck-season"),
+                lambda: f"the {game.season_name(season)} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}",
+                waivable=False,
             )
+        require(
+            of_type,
+            rule("deck-season"),
+            lambda: Message("no {card} is left in the {season} stack ({left} cards left in it)", card=game.card_named(move.card), season=game.season_named(season), left=len(stack)),
+            waivable=False,
+        )
         face = face_of(game, move)
         check_face_range(game, move, face)
         matches = [c for c in of_type if all(v is None or c.face.get(k) in (None, v) for k, v in face.items())]
         if not matches:
-            known = sorted({str(c.face) for c in of_type})
             removed = [c for c in self.removed if c.type == move.card and all(v is None or c.face.get(k) == v for k, v in face.items())]
-            if removed:
-                raise Violation(rule("setup-removal"), f"the {game.card_name(move.card)} {_face_text(face)} was taken out at setup for {len(self.seats)} players")
-            raise Violation(rule("card-face"), f"no {game.card_name(move.card)} {_face_text(face)} is left in the {game.season_name(season)} stack; left: {', '.join(known)}")
+            require(not removed, rule("setup-removal"), lambda: f"the {game.card_name(move.card)} {_face_text(face)} was taken out at setup for {len(self.seats)} players", waivable=False)
+        require(
+            matches,
+            rule("card-face"),
+            lambda: f"no {game.card_name(move.card)} {_face_text(face)} is left in the {game.season_name(season)} stack; left: {', '.join(sorted({str(c.face) for c in of_type}))}",
+            waivable=False,
+        )
+
         if len(matches) > 1:  # prefer a card whose face the spec knows exactly
             matches.sort(key=lambda c: -sum(1 for v in c.face.values() if v is not None))
         card = matches[0]
@@ -366,8 +381,7 @@ class SpeicherstadtState(State):
         for key in game.face_fields(card.type):
             stated = face.get(key)
             if drawn.face.get(key) is None:
-                if stated is None:
-                    raise Violation(rule("card-face"), f"the record must state the {key} of this {game.card_name(card.type)}; no source gives it")
+                require(stated is not None, rule("card-face"), lambda: f"the record must state the {key} of this {game.card_name(card.type)}; no source gives it", waivable=False)
                 drawn.face[key] = stated
                 self.trace.fact(f"{game.card_name(card.type)} {key} stated by the record", move.pos)
         if drawn.source:
@@ -419,14 +433,13 @@ class SpeicherstadtState(State):
         rule = self.game.rule
         expected = self.to_place()
         demand_turn, column_full = rule("demand-turn"), rule("column-full")
-        if move.player != expected:  # the messages are written only for a broken rule: this runs every placing
-            refuse(demand_turn, f"it is {expected}'s turn to place a worker, not {move.player}'s{self._all_placed(move.player)}")
-        if not 1 <= move.slot <= len(self.slots):  # no ruling puts a worker above a card that is not there
-            raise Violation(rule("demand-slot"), f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards")
+        # (the messages are put together only for a broken rule: this runs every placing)
+        require(move.player == expected, demand_turn, lambda: f"it is {expected}'s turn to place a worker, not {move.player}'s{self._all_placed(move.player)}")
+        # no ruling puts a worker above a card that is not there
+        require(1 <= move.slot <= len(self.slots), rule("demand-slot"), lambda: f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards", waivable=False)
         slot = self.slots[move.slot - 1]
         spaces = self.spec["components"]["board"]["building_spaces"]
-        if len(slot.queue) >= spaces:
-            refuse(column_full, f"all {spaces} building spaces above slot {move.slot} are taken")
+        require(len(slot.queue) < spaces, column_full, lambda: f"all {spaces} building spaces above slot {move.slot} are taken")
         slot.queue.append(move.player)
         self.placed += 1
         self.trace.use(demand_turn)
@@ -458,18 +471,16 @@ class SpeicherstadtState(State):
         offer = self.current_offer()
         slot, colour, price = offer.slot, offer.colour, offer.price
         turn = rule("purchase-turn")
-        # the messages are written only for a broken rule: this runs at every offer
-        if move.slot is not None and move.slot != self.purchase_slot + 1:
-            if 1 <= move.slot <= len(self.slots) and not self.slots[move.slot - 1].queue:
-                refuse(turn, f"nobody queued for slot {move.slot}, so its card is discarded unbought (purchase-discard); slot {self.purchase_slot + 1} is being offered")
-            refuse(turn, f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
-        if move.player != colour:
-            refuse(turn, f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
+        # (the messages are put together only for a broken rule: this runs at every offer)
+        offered = move.slot is None or move.slot == self.purchase_slot + 1
+        unqueued = not offered and 1 <= move.slot <= len(self.slots) and not self.slots[move.slot - 1].queue
+        require(not unqueued, turn, lambda: f"nobody queued for slot {move.slot}, so its card is discarded unbought (purchase-discard); slot {self.purchase_slot + 1} is being offered")
+        require(offered, turn, lambda: f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
+        require(move.player == colour, turn, lambda: f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
         player = self.players[colour]
         if move.buy:
             funds = rule("purchase-funds")
-            if player.coins < price:
-                refuse(funds, f"{colour} has {player.coins} coins; slot {self.purchase_slot + 1} costs {price}")
+            require(player.coins >= price, funds, lambda: f"{colour} has {player.coins} coins; slot {self.purchase_slot + 1} costs {price}")
             player.coins -= price
             if self.trace.keeps_notes:
                 self.trace.note(colour, "coins", -price, funds, f"bought the {self.game.card_name(slot.card.type)} in slot {self.purchase_slot + 1}")
@@ -529,8 +540,9 @@ class SpeicherstadtState(State):
         hall = spec["components"]["market_hall"]
         if move.action == "contract":
             n = len(player.contracts)
-            if not 1 <= move.contract <= n:  # nor covers a contract the player does not have
-                raise Violation(rule("contract-owned"), f"{colour} owns {n} contract{'s' if n != 1 else ''}; there is no contract {move.contract}")
+            # nor covers a contract the player does not have
+            require(1 <= move.contract <= n, rule("contract-owned"), lambda: f"{colour} owns {n} contract{'s' if n != 1 else ''}; there is no contract {move.contract}", waivable=False)
+
             contract = player.contracts[move.contract - 1]
             open_symbols = Counter(contract.open)
             for g in cubes:

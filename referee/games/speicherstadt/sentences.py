@@ -7,13 +7,13 @@ and the end of a round (income) when a move opens the next one.
 
 from __future__ import annotations
 
+from referee.drawing.words import amount, article, listing, ordinal, signed
 from referee.games.speicherstadt.moves import LOAD_ACTIONS, Load, Offer, Place, Reveal, RoundStart
 from referee.games.speicherstadt.rules import SpeicherstadtState
 from referee.games.speicherstadt.view import card_text
 from referee.i18n import N_, _, current, localized
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
-from referee.report.situation import amount, article, listing, ordinal, signed
 
 
 def describe_move(before: SpeicherstadtState, move: Move, after: SpeicherstadtState) -> str:

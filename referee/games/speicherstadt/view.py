@@ -9,9 +9,10 @@ and at what price. Points that rest on provisional spec values so far carry a `?
 
 from __future__ import annotations
 
+from referee.drawing.words import amount, mark
+from referee.games.base import rests_on
 from referee.games.speicherstadt.rules import Card, Slot, SpeicherstadtState
 from referee.i18n import current
-from referee.report.situation import amount, mark, rests_on
 
 
 def card_text(state: SpeicherstadtState, card: Card) -> str:
