@@ -23,10 +23,10 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from referee.engine.findings import Diagnostic
 from referee.engine.position import Outcome, Position
 from referee.errors import RecordError
 from referee.notation.parser import Checkpoint, Move, Record, Result, Ruling, parse
-from referee.report.diagnostics import Diagnostic
 from referee.spec.figures import written
 
 WINDOW = 30  # entries read ahead to judge an edit
