@@ -32,7 +32,8 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Message": None}
 def template() -> Catalog:
     """Every message the code marks, as a catalogue without translations."""
     catalog = Catalog(project="referee", fuzzy=False)
-    method_map = [("referee/**.py", "python")]
+    # the web pages' templates say their words with `_()` too (Jinja2's own extractor)
+    method_map = [("referee/**.py", "python"), ("referee/server/templates/**.html", "jinja2.ext:babel_extract")]
     for filename, lineno, message, comments, context in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
         if filename.startswith("referee/") and "_data" not in filename:
             catalog.add(message, locations=[(filename, lineno)], auto_comments=comments, context=context)
