@@ -22,11 +22,13 @@ import difflib
 import itertools
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from referee.engine.continuations import COUNTS, RANGE
 from referee.engine.position import Outcome, Position
 from referee.errors import RecordError
+from referee.games.base import Game
 from referee.notation.parser import Checkpoint, Move, Record, Result, Ruling, parse
 from referee.report.diagnostics import Diagnostic
 from referee.spec.figures import written
@@ -34,13 +36,14 @@ from referee.spec.figures import written
 WINDOW = 30  # entries read ahead to judge an edit
 LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
 MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
-BACK = 12  # lines before a refused one searched for a slip the rules took
-SAMPLES = 24  # moves the random player draws as a missing line, when the listed ones do not do
+BACK = 24  # lines before a refused one searched for a slip the rules took
+SAMPLES = 200  # moves the random player draws as a missing line, when the listed ones do not do
+MAX_SAMPLED = 1000  # moves drawn so in one record
 SAMPLE_SEED = 0
 MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_FILLED = 400  # lines with a chance outcome filled in, tried as a missing line
 SCREEN = 6  # items read on to choose the MAX_INSERTS missing lines tried, where there are more
-MAX_SCREENED = 20000  # missing lines screened so in one record
+MAX_SCREENED = 3000  # missing lines screened so in one record
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
 MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
@@ -79,6 +82,7 @@ class Edit:
     entries: list
     lines: list[str]
     consumed: int = 1
+    mark: bool = False  # no edit: marks where the edits of its kind come, before them
 
     @property
     def cost(self) -> int:
@@ -169,7 +173,9 @@ class Mending:
         self.items = items_of(record)
         self.searches = 0
         self.screened = 0  # missing lines screened (`_inserts`), bounded by MAX_SCREENED
+        self.sampled = 0  # moves drawn by the random player (`_sampled`), bounded by MAX_SAMPLED
         self.tied: list[Edit] = []  # the edits the last search found reading through its window
+        self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
         self.pending: Repair | None = None
         self.repairs: list[Repair] = []
         self.safe = None  # (index, Mark): a position kept before an item, to search back from
@@ -401,9 +407,11 @@ class Mending:
         read as far are told apart over a longer window."""
         best, best_key, full = None, (i, 0, 0), []
         until = i + 1 + WINDOW
-        for edit in self._edits(i, outcome):
+        for edit in self._edits(i, outcome, mark):
             if full and edit.cost > full[0].cost:
                 break
+            if edit.mark:
+                continue
             self.position.restore(mark)
             if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
                 continue
@@ -550,8 +558,10 @@ class Mending:
             return len(self.items) + 1, confirmed, True
         return until, confirmed, True
 
-    def _edits(self, i: int, outcome: Outcome | None) -> list[Edit]:
-        """Every candidate edit at item i, cheapest first."""
+    def _edits(self, i: int, outcome: Outcome | None, mark) -> Iterator[Edit]:
+        """Every candidate edit at item i, cheapest first. The lines missing before it are
+        worked out only when the search comes to them (from the position `mark`): once a
+        cheaper edit reads on through the window, the search stops before them."""
         item, items = self.items[i], self.items
         text = written_text(self.record, item.line)
         edits: list[Edit] = []
@@ -571,7 +581,7 @@ class Mending:
             if entry is not None:
                 edits.append(Edit(kind, [entry], [new]))
 
-        legal = self._legal()
+        legal = self.listed = self._legal()
         prefix, words = _split(text)
         for _move, line in [] if stated else legal:
             kind = _one_word_apart(words, _split(line)[1], self.position)
@@ -583,10 +593,9 @@ class Mending:
             for move, line in legal[:MAX_INSERTS]:  # an unreadable move: any legal line in its place
                 if _normal(line) not in seen:
                     edits.append(Edit("guess", [dataclasses.replace(move, pos=item.problem.pos, number=None)], [prefix + line]))
+        missing = Edit("missing", [], [], 1, mark=True)  # stands for the lines missing, in their place
         if isinstance(item.entry, Move) or stated:
-            for move, line in self._inserts(i, legal):
-                inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
-                edits.append(Edit("missing", [inserted, item.entry], [line, text], 1))
+            edits.append(missing)
             following = items[i + 1] if i + 1 < len(items) else None
             if following is not None and isinstance(following.entry, Move) and item.ruling is None and following.ruling is None:
                 edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
@@ -594,7 +603,14 @@ class Mending:
         twice = previous is not None and _normal(written_text(self.record, previous.line)) == _normal(text)
         edits.append(Edit("twice" if twice else "extra", [], [], 1))
         edits.sort(key=lambda e: e.cost)
-        return edits
+        for edit in edits:
+            yield edit
+            if edit is not missing:
+                continue
+            self.position.restore(mark)
+            for move, line in self._inserts(i, legal):
+                inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
+                yield Edit("missing", [inserted, item.entry], [line, text], 1)
 
     def _inserts(self, i: int, legal: list[tuple[Move, str]]) -> list[tuple[Move, str]]:
         """The lines tried as one missing before item i: the legal moves, and the lines the
@@ -627,6 +643,8 @@ class Mending:
         from the bag, a fireman's value, a contract's goods), with each way to fill it in,
         read as the record would write them; at most MAX_FILLED."""
         state = self.position.state
+        if type(self.game).move_hints is Game.move_hints:  # the legal moves as written: nothing to fill in
+            return []
         try:
             hints = [h for h in self.game.move_hints(state) if "<" in h]
         except Exception:  # a position the search cannot enumerate: nothing filled in
@@ -643,14 +661,17 @@ class Mending:
 
     def _sampled(self, mark) -> list[tuple[Move, str]]:
         """Up to SAMPLES moves that the game's random player draws at the position, other than
-        the legal moves listed, the same ones on every run (a seeded draw)."""
+        the legal moves listed, the same ones on every run (a seeded draw); none once
+        MAX_SAMPLED have been drawn in the record."""
         try:
             choose = self.game.random_player()
         except Exception:  # a game without a random player: no samples
             return []
-        listed = {line for _, line in self._legal()}
+        listed = {line for _, line in self.listed}
         rng, out, seen = random.Random(SAMPLE_SEED), [], set(listed)
-        for _ in range(SAMPLES):
+        draws = min(SAMPLES, MAX_SAMPLED - self.sampled)
+        self.sampled += max(0, draws)
+        for _ in range(draws):
             self.position.restore(mark)
             try:
                 move = choose(self.position.state, rng)
