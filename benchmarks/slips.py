@@ -9,7 +9,10 @@ reports exactly one error and the record with its proposed repair applied is the
 played again (the same moves and checkpoints); *equivalent* when the repair is another line
 under which the repaired record is legal and ends with the same standings. A slip that leaves a legal record (two independent lines swapped, a number
 that is also legal and changes nothing a checkpoint states) is *unnoticed*: no referee can
-see it. Then the time that repairs cost: a record of about 400 lines with three slips,
+see it. Besides, a record gets a *wrong repair* when the check proposes repairs and the
+record with them applied is neither the game as played nor an equivalent one (the false
+repairs), and an *illegal repair* when every problem has a repair and the record with them
+applied does not replay legal (there should be none). Then the time that repairs cost: a record of about 400 lines with three slips,
 checked with and without --keep-going.
 """
 
@@ -31,6 +34,7 @@ from referee.notation.parser import Move
 
 GAMES = {"speicherstadt": (2, 5), "canterbury": (2, 4), "hamburgum": (2, 5)}
 KINDS = ("player", "number", "name", "missing", "swap", "twice", "extra")
+FLAGS = ("wrong repair", "illegal repair")  # counted besides a record's verdict
 
 
 def move_lines(lines: list[str]) -> list[int]:
@@ -110,28 +114,42 @@ def same_game(a: str, b: str) -> bool:
     return moves(ra) == moves(rb) and others(ra) == others(rb)
 
 
-def judge(original: str, slipped: str, name: str) -> str:
-    """What the check made of one slip (see the module's docstring); `equivalent`: the repair
-    is another line than the original, and the repaired record is legal and ends with the
-    same standings (`blue: sugar` for `blue: sugar 1`, one of two cubes that both fit)."""
+def judge(original: str, slipped: str, name: str) -> tuple[str, set[str]]:
+    """What the check made of one slip (see the module's docstring), and the flags of its
+    repairs: `wrong` when the check proposes a repair and the record with its repairs
+    applied is neither the game as played nor an equivalent one, `illegal` when every
+    problem has a repair and the record with them applied does not replay legal.
+    `equivalent`: the repair is another line than the original, and the repaired record is
+    legal and ends with the same standings (`blue: sugar` for `blue: sugar 1`, one of two
+    cubes that both fit)."""
     report = check_bytes(slipped.encode(), name, keep_going=True)
     errors = report.errors
     if not errors:
-        return "unnoticed"
-    if len(errors) > 1:
-        return "more problems"
+        return "unnoticed", set()
     repaired = repaired_text(slipped, report.repairs, mark=False)
-    if repaired == original or same_game(repaired, original):
-        return "repaired"
+    flags = set()
+    same = repaired == original or same_game(repaired, original)
+    after = check_bytes(repaired.encode(), name) if report.repairs and not same else None
+    if after is not None and all(d.repair for d in errors) and after.errors:
+        flags.add("illegal")
+    equivalent = False
+    if after is not None and not after.errors:
+        before = check_bytes(original.encode(), name)
+        equivalent = [(s.seat.colour, s.total) for s in after.standings] == [(s.seat.colour, s.total) for s in before.standings]
+    if report.repairs and not same and not equivalent:
+        flags.add("wrong")
+    if len(errors) > 1:
+        return "more problems", flags
+    if same:
+        return "repaired", flags
     if not report.repairs:
-        return "no repair"
-    after, before = check_bytes(repaired.encode(), name), check_bytes(original.encode(), name)
-    if not after.errors and [(s.seat.colour, s.total) for s in after.standings] == [(s.seat.colour, s.total) for s in before.standings]:
-        return "equivalent"
-    return "another repair"
+        return "no repair", flags
+    return ("equivalent" if equivalent else "another repair"), flags
 
 
 def share(records: int, seed: int) -> dict:
+    """By game and kind of slip: how many records the check made what of (`judge`), with
+    `wrong repair` and `illegal repair` counted besides."""
     rng = random.Random(seed)
     results: dict[str, dict[str, Counter]] = {}
     for game, (low, high) in GAMES.items():
@@ -144,7 +162,9 @@ def share(records: int, seed: int) -> dict:
             for kind in KINDS:
                 slipped = slip(lines, kind, rng, colours)
                 if slipped is not None:
-                    results[game][kind][judge(original, "\n".join(slipped), f"{game}-{kind}-{n}.log")] += 1
+                    verdict, flags = judge(original, "\n".join(slipped), f"{game}-{kind}-{n}.log")
+                    results[game][kind][verdict] += 1
+                    results[game][kind].update(f"{flag} repair" for flag in flags)
     return results
 
 
@@ -184,19 +204,21 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results = share(args.records, args.seed)
     total = Counter()
-    print(f"{'game':<14} {'slip':<8} {'records':>7} {'repaired':>8} {'equivalent':>10} {'unnoticed':>9}  other")
+    print(f"{'game':<14} {'slip':<8} {'records':>7} {'repaired':>8} {'equivalent':>10} {'unnoticed':>9} {'wrong':>5}  other")
     for game, kinds in results.items():
         for kind, counts in kinds.items():
             total.update(counts)
-            n = sum(counts.values())
-            others = ", ".join(f"{k} {v}" for k, v in counts.items() if k not in ("repaired", "equivalent", "unnoticed"))
-            print(f"{game:<14} {kind:<8} {n:>7} {counts['repaired']:>8} {counts['equivalent']:>10} {counts['unnoticed']:>9}  {others}")
-    n = sum(total.values())
+            n = sum(v for k, v in counts.items() if k not in FLAGS)
+            others = ", ".join(f"{k} {v}" for k, v in counts.items() if k not in ("repaired", "equivalent", "unnoticed", "wrong repair"))
+            print(f"{game:<14} {kind:<8} {n:>7} {counts['repaired']:>8} {counts['equivalent']:>10} {counts['unnoticed']:>9} {counts['wrong repair']:>5}  {others}")
+    n = sum(v for k, v in total.items() if k not in FLAGS)
     noticed = n - total["unnoticed"]
     print(
         f"all: {n} records, {total['repaired']} repaired to the original ({total['repaired'] / n:.1%}; "
         f"{total['repaired'] / max(1, noticed):.1%} of the {noticed} slips a check can see), "
-        f"{total['equivalent']} to an equivalent line, {total['unnoticed']} unnoticed"
+        f"{total['equivalent']} to an equivalent line, {total['unnoticed']} unnoticed; "
+        f"a wrong repair proposed in {total['wrong repair']} ({total['wrong repair'] / max(1, noticed):.1%}), "
+        f"repairs that do not replay legal in {total['illegal repair']}"
     )
     timing = cost(args.seed)
     print(

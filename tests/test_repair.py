@@ -250,3 +250,33 @@ def test_explain_works_inside_a_session(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "orange coins at the end of the record" in out and "bought the" in out
     assert "explain: orange has no figure 'wealth'" in out and "explain: no player 'nobody'" in out
+
+
+@pytest.mark.parametrize(
+    "game, line, nth",
+    [
+        ("speicherstadt", "reveal ship carpet carpet saffron", 0),  # the cubes drawn, from the hint's placeholder
+        ("speicherstadt", "reveal fireman 5", 1),  # the value shown, from the hint's number range
+        ("canterbury", "red: full build well b2, well e2", 0),  # one of thousands of builds, screened
+    ],
+)
+def test_a_missing_line_the_legal_moves_write_short_or_list_late_is_put_back(game, line, nth):
+    original = game_record(game)
+    lines = original.split("\n")
+    at = [i for i, written in enumerate(lines) if written == line][nth]
+    slipped = "\n".join(lines[:at] + lines[at + 1 :])
+    report = check(slipped)
+    assert len(report.errors) == 1, [d.message for d in report.errors]
+    assert line in report.errors[0].repair
+    repaired = repaired_text(slipped, report.repairs, mark=False)
+    assert repaired == original
+    assert not check(repaired, keep_going=False).errors  # the repair, applied, replays legal
+
+
+def test_fillings_of_a_hint_are_every_way_to_write_its_placeholders():
+    from referee.engine.repair import _fillings
+
+    assert _fillings("reveal fireman <value 1-3>", lambda p: []) == ["reveal fireman 1", "reveal fireman 2", "reveal fireman 3"]
+    ships = _fillings("reveal ship <3 cubes from the bag>", lambda p: ["tea", "coffee"])
+    assert ships == ["reveal ship coffee coffee coffee", "reveal ship coffee coffee tea", "reveal ship coffee tea tea", "reveal ship tea tea tea"]
+    assert _fillings("reveal x <name>", lambda p: ["a"]) == []  # a placeholder of no known kind: nothing

@@ -19,23 +19,31 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import itertools
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from referee.engine.continuations import COUNTS, RANGE
 from referee.engine.findings import Diagnostic
 from referee.engine.position import Outcome, Position
 from referee.errors import RecordError
+from referee.games.base import Game
 from referee.notation.parser import Checkpoint, Move, Record, Result, Ruling, parse
 from referee.spec.figures import written
 
 WINDOW = 30  # entries read ahead to judge an edit
 LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
 MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
-BACK = 12  # lines before a refused one searched for a slip the rules took
-SAMPLES = 24  # moves the random player draws as a missing line, when the listed ones do not do
+BACK = 24  # lines before a refused one searched for a slip the rules took
+SAMPLES = 200  # moves the random player draws as a missing line, when the listed ones do not do
+MAX_SAMPLED = 1000  # moves drawn so in one record
 SAMPLE_SEED = 0
 MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
+MAX_FILLED = 400  # lines with a chance outcome filled in, tried as a missing line
+SCREEN = 6  # items read on to choose the MAX_INSERTS missing lines tried, where there are more
+MAX_SCREENED = 3000  # missing lines screened so in one record
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
 MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
@@ -74,6 +82,7 @@ class Edit:
     entries: list
     lines: list[str]
     consumed: int = 1
+    mark: bool = False  # no edit: marks where the edits of its kind come, before them
 
     @property
     def cost(self) -> int:
@@ -163,6 +172,10 @@ class Mending:
         self.run, self.record, self.position, self.game = run, record, position, position.game
         self.items = items_of(record)
         self.searches = 0
+        self.screened = 0  # missing lines screened (`_inserts`), bounded by MAX_SCREENED
+        self.sampled = 0  # moves drawn by the random player (`_sampled`), bounded by MAX_SAMPLED
+        self.tied: list[Edit] = []  # the edits the last search found reading through its window
+        self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
         self.pending: Repair | None = None
         self.repairs: list[Repair] = []
         self.safe = None  # (index, Mark): a position kept before an item, to search back from
@@ -251,7 +264,7 @@ class Mending:
         try:
             best, key = self._search(i, mark, outcome)
             if best is None or key[0] < min(i + 1 + WINDOW, len(self.items)):
-                back = self._search_back(i, key if best is not None else (i, 0, 0), best if best is not None and best.kind == "missing" else None)
+                back = self._search_back(i, key if best is not None else (i, 0, 0), [best] if best is not None and best.kind == "missing" else [])
             elif best.kind == "missing" and isinstance(item.entry, Move):
                 back = self._earlier_place(i, mark, best)
         finally:
@@ -394,9 +407,11 @@ class Mending:
         read as far are told apart over a longer window."""
         best, best_key, full = None, (i, 0, 0), []
         until = i + 1 + WINDOW
-        for edit in self._edits(i, outcome):
+        for edit in self._edits(i, outcome, mark):
             if full and edit.cost > full[0].cost:
                 break
+            if edit.mark:
+                continue
             self.position.restore(mark)
             if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
                 continue
@@ -421,21 +436,34 @@ class Mending:
                     best, best_key = edit, key
                 if through:
                     full.append(edit)
-        if len(full) > 1:
-            scores = []
-            for edit in full[:MAX_TIES]:
-                self.position.restore(mark)
-                for e in edit.entries:
-                    self.position.apply(e, carry_on=True)
-                scores.append(self._read_on(i + edit.consumed, i + 1 + LONG_WINDOW)[:2])
-            best = full[scores.index(max(scores))]
-        elif full:
-            best = full[0]
+        self.tied = full
+        if full:
+            best = self._tie_break(i, mark, full)
         if best is not None and best_key[0] == i + best.consumed and i + best.consumed < len(self.items):
             return None, (i, 0, 0)  # the very next line refuses it too: no edit helps
         return best, best_key
 
-    def _search_back(self, i: int, beat: tuple, missing: Edit | None = None, until: int | None = None, only_missing: bool = False) -> tuple[int, Edit] | None:
+    def _tie_break(self, i: int, mark, full: list[Edit]) -> Edit:
+        """Of the edits that read through the window, the one that reads on furthest: all of
+        them are read on over twice the window, those that read furthest over twice that
+        again, and so on to LONG_WINDOW; on a tie the first (the cheapest, then the first
+        listed). Past MAX_TIES, only the first MAX_TIES are read on over LONG_WINDOW itself."""
+        span = WINDOW
+        while len(full) > 1 and span < LONG_WINDOW:
+            span = min(2 * span, LONG_WINDOW)
+            if span == LONG_WINDOW:
+                full = full[:MAX_TIES]
+            scores = []
+            for edit in full:
+                self.position.restore(mark)
+                for e in edit.entries:
+                    self.position.apply(e, carry_on=True)
+                scores.append(self._read_on(i + edit.consumed, i + 1 + span)[:2])
+            top = max(scores)
+            full = [edit for edit, score in zip(full, scores) if score == top]
+        return full[0]
+
+    def _search_back(self, i: int, beat: tuple, missing: list[Edit], until: int | None = None, only_missing: bool = False) -> tuple[int, Edit] | None:
         """A slip on one of the few lines before item i that the rules took (a number or a
         player still legal there) and that item i is the first to show: the edit of such a
         line, from the last position kept (`safe`), under which the record reads on further
@@ -455,7 +483,7 @@ class Mending:
             if isinstance(item.entry, Move) and item.ruling is None:
                 here = position.snapshot()
                 edits = self._replacements(k, missing)
-                for edit in edits[:1] if only_missing and missing is not None else edits:
+                for edit in edits[: len(missing)] if only_missing else edits:
                     position.restore(here)
                     if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
                         continue
@@ -470,25 +498,27 @@ class Mending:
     def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit] | None:
         """A line missing that the search puts back before item i may belong a few lines
         earlier (the order of revealed cards matters, and shows only much later): the same
-        line before each of those lines, read on over LONG_WINDOW, if one reads further."""
+        line, or another that read on as far at item i (the same card with another face),
+        before each of those lines, read on over LONG_WINDOW, if one reads further."""
         position = self.position
         position.restore(mark)
         for e in missing.entries:
             position.apply(e, carry_on=True)
         until = i + 1 + LONG_WINDOW
         reach, confirmed, _ = self._read_on(i + 1, until)
-        return self._search_back(i, (reach, confirmed, 0), missing, until=until, only_missing=True)
+        others = [e for e in self.tied if e is not missing and e.kind == "missing"]
+        return self._search_back(i, (reach, confirmed, 0), [missing, *others][:MAX_TIES], until=until, only_missing=True)
 
-    def _replacements(self, k: int, missing: Edit | None = None) -> list[Edit]:
+    def _replacements(self, k: int, missing: list[Edit]) -> list[Edit]:
         """The edits of an earlier line that the rules took: another legal line one word
-        apart, the line swapped with the next one, the line left out, and the line that the
+        apart, the line swapped with the next one, the line left out, and the lines that the
         search at the refused line found missing (`missing`), put back before this one."""
         item, items = self.items[k], self.items
         text = written_text(self.record, item.line)
         prefix, words = _split(text)
         edits = []
-        if missing is not None:
-            edits.append(Edit("missing", [dataclasses.replace(missing.entries[0], pos=item.entry.pos), item.entry], [missing.lines[0], text]))
+        for edit in missing:
+            edits.append(Edit("missing", [dataclasses.replace(edit.entries[0], pos=item.entry.pos), item.entry], [edit.lines[0], text]))
         seen = {_normal(text)}
         for move, line in self._legal():
             kind = _one_word_apart(words, _split(line)[1], self.position)
@@ -528,8 +558,10 @@ class Mending:
             return len(self.items) + 1, confirmed, True
         return until, confirmed, True
 
-    def _edits(self, i: int, outcome: Outcome | None) -> list[Edit]:
-        """Every candidate edit at item i, cheapest first."""
+    def _edits(self, i: int, outcome: Outcome | None, mark) -> Iterator[Edit]:
+        """Every candidate edit at item i, cheapest first. The lines missing before it are
+        worked out only when the search comes to them (from the position `mark`): once a
+        cheaper edit reads on through the window, the search stops before them."""
         item, items = self.items[i], self.items
         text = written_text(self.record, item.line)
         edits: list[Edit] = []
@@ -549,7 +581,7 @@ class Mending:
             if entry is not None:
                 edits.append(Edit(kind, [entry], [new]))
 
-        legal = self._legal()
+        legal = self.listed = self._legal()
         prefix, words = _split(text)
         for _move, line in [] if stated else legal:
             kind = _one_word_apart(words, _split(line)[1], self.position)
@@ -561,10 +593,9 @@ class Mending:
             for move, line in legal[:MAX_INSERTS]:  # an unreadable move: any legal line in its place
                 if _normal(line) not in seen:
                     edits.append(Edit("guess", [dataclasses.replace(move, pos=item.problem.pos, number=None)], [prefix + line]))
+        missing = Edit("missing", [], [], 1, mark=True)  # stands for the lines missing, in their place
         if isinstance(item.entry, Move) or stated:
-            for move, line in legal[:MAX_INSERTS]:
-                inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
-                edits.append(Edit("missing", [inserted, item.entry], [line, text], 1))
+            edits.append(missing)
             following = items[i + 1] if i + 1 < len(items) else None
             if following is not None and isinstance(following.entry, Move) and item.ruling is None and following.ruling is None:
                 edits.append(Edit("swap", [following.entry, item.entry], [written_text(self.record, following.line), text], 2))
@@ -572,18 +603,75 @@ class Mending:
         twice = previous is not None and _normal(written_text(self.record, previous.line)) == _normal(text)
         edits.append(Edit("twice" if twice else "extra", [], [], 1))
         edits.sort(key=lambda e: e.cost)
-        return edits
+        for edit in edits:
+            yield edit
+            if edit is not missing:
+                continue
+            self.position.restore(mark)
+            for move, line in self._inserts(i, legal):
+                inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
+                yield Edit("missing", [inserted, item.entry], [line, text], 1)
+
+    def _inserts(self, i: int, legal: list[tuple[Move, str]]) -> list[tuple[Move, str]]:
+        """The lines tried as one missing before item i: the legal moves, and the lines the
+        hints write with a placeholder for a chance outcome (a ship's cubes, a fireman's
+        value) filled in each way they may be. Where there are more than MAX_INSERTS, those
+        under which item i and the next SCREEN items read on furthest, in their order."""
+        found, seen = [], set()
+        for move, line in [*legal, *self._filled(self.items[i].line)]:
+            if line not in seen:
+                seen.add(line)
+                found.append((move, line))
+        if len(found) <= MAX_INSERTS or self.screened + len(found) > MAX_SCREENED:
+            return found[:MAX_INSERTS]
+        self.screened += len(found)
+        item, position = self.items[i], self.position
+        mark, ranked = position.snapshot(), []
+        for n, (move, line) in enumerate(found):
+            position.restore(mark)
+            inserted = dataclasses.replace(move, pos=item.pos_of(), number=None)
+            if _clean(position.apply(inserted, carry_on=True)) and _clean(position.apply(item.entry, carry_on=True)):
+                reach, confirmed, _ = self._read_on(i + 1, i + 1 + SCREEN)
+                ranked.append(((-reach, -confirmed, n), move, line))
+        position.restore(mark)
+        ranked.sort(key=lambda r: r[0])
+        return [(move, line) for _, move, line in ranked[:MAX_INSERTS]]
+
+    def _filled(self, line: int) -> list[tuple[Move, str]]:
+        """The legal lines that the game's hints (the continuations `referee record`
+        completes from) write with a placeholder for what the table reports (a ship's cubes
+        from the bag, a fireman's value, a contract's goods), with each way to fill it in,
+        read as the record would write them; at most MAX_FILLED."""
+        state = self.position.state
+        if type(self.game).move_hints is Game.move_hints:  # the legal moves as written: nothing to fill in
+            return []
+        try:
+            hints = [h for h in self.game.move_hints(state) if "<" in h]
+        except Exception:  # a position the search cannot enumerate: nothing filled in
+            return []
+        out: list[tuple[Move, str]] = []
+        for hint in hints:
+            for text in _fillings(hint, lambda placeholder: self.game.placeholder_words(state, placeholder)):
+                entry = self._read(text, line)
+                if isinstance(entry, Move):
+                    out.append((entry, self.game.format_move(entry)))
+                if len(out) >= MAX_FILLED:
+                    return out
+        return out
 
     def _sampled(self, mark) -> list[tuple[Move, str]]:
         """Up to SAMPLES moves that the game's random player draws at the position, other than
-        the legal moves listed, the same ones on every run (a seeded draw)."""
+        the legal moves listed, the same ones on every run (a seeded draw); none once
+        MAX_SAMPLED have been drawn in the record."""
         try:
             choose = self.game.random_player()
         except Exception:  # a game without a random player: no samples
             return []
-        listed = {line for _, line in self._legal()}
+        listed = {line for _, line in self.listed}
         rng, out, seen = random.Random(SAMPLE_SEED), [], set(listed)
-        for _ in range(SAMPLES):
+        draws = min(SAMPLES, MAX_SAMPLED - self.sampled)
+        self.sampled += max(0, draws)
+        for _ in range(draws):
             self.position.restore(mark)
             try:
                 move = choose(self.position.state, rng)
@@ -690,6 +778,30 @@ def _clean(outcome: Outcome) -> bool:
 def _quiet(outcome: Outcome) -> Outcome:
     """A repaired entry's outcome, told without a diagnostic of its own."""
     return Outcome(outcome.entry, [d for d in outcome.diagnostics if d.severity != "error"], outcome.played, outcome.ruling, outcome.confirmed)
+
+
+_PLACEHOLDER = re.compile(r"<[^>]*>")
+
+
+def _fillings(hint: str, words_for) -> list[str]:
+    """A hint's text with each of its placeholders filled in every way it may be: a number
+    range with its numbers (`<value 1-5>`), a count of things with every choice of that many
+    of the words `words_for` gives for it, in sorted order as a record writes them
+    (`<3 cubes from the bag>`); a placeholder of neither kind leaves the hint out."""
+    filled = [""]
+    rest = hint
+    while (found := _PLACEHOLDER.search(rest)) is not None:
+        placeholder = found.group()
+        if (numbers := RANGE.fullmatch(placeholder)) is not None:
+            choices = [str(n) for n in range(int(numbers.group(1)), int(numbers.group(2)) + 1)]
+        elif (counts := COUNTS.fullmatch(placeholder)) is not None:
+            words = sorted(words_for(placeholder))
+            choices = [" ".join(c) for n in counts.group(1).split("/") for c in itertools.combinations_with_replacement(words, int(n))]
+        else:
+            return []
+        filled = [done + rest[: found.start()] + choice for done in filled for choice in choices][:MAX_FILLED]
+        rest = rest[found.end() :]
+    return [done + rest for done in filled]
 
 
 def _number_edits(prefix: str, words: list[str]) -> list[tuple[str, str]]:
