@@ -129,21 +129,19 @@ def solve(rows: list[Equation], used: dict[str, Any], skip: bool = False) -> Sol
 def _subtract(row, pivot, times: Fraction):
     coefficients, right, made = row
     p_coefficients, p_right, p_made = pivot
-    out = dict(coefficients)
-    for a, c in p_coefficients.items():
-        value = out.get(a, Fraction(0)) - times * c
+    return _less(coefficients, p_coefficients, times), right - times * p_right, _less(made, p_made, times)
+
+
+def _less(terms: dict, other: dict, times: Fraction) -> dict:
+    """terms - times * other, keeping only the terms that are not zero."""
+    out = dict(terms)
+    for key, c in other.items():
+        value = out.get(key, Fraction(0)) - times * c
         if value:
-            out[a] = value
+            out[key] = value
         else:
-            out.pop(a, None)
-    combined = dict(made)
-    for k, v in p_made.items():
-        value = combined.get(k, Fraction(0)) - times * v
-        if value:
-            combined[k] = value
-        else:
-            combined.pop(k, None)
-    return out, right - times * p_right, combined
+            out.pop(key, None)
+    return out
 
 
 def in_use(value: Any) -> Fraction:
