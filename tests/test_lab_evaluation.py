@@ -52,6 +52,21 @@ def test_coins_and_the_lead_in_firemen_count_before_the_end():
     assert _gain(state, lambda p: p.cards.append(Card(game.fireman, "A", {"value": 5}))) > 0, "the most firemen win the fires still to come"
 
 
+def test_a_worker_first_in_a_queue_is_worth_more_than_one_further_up():
+    from referee.games.speicherstadt.rules import Card, Slot
+
+    game, state = _played("speicherstadt", 0)
+    colour, other = state.seats[0].colour, state.seats[1].colour
+
+    def queued(queue):
+        twin = copy.deepcopy(state)
+        twin.slots = [Slot(Card(game.contract, "A", {"goods": ["tea", "tea"]}), queue=queue)]
+        return evaluation.totals(twin)[1][colour]
+
+    alone, first, second = queued([]), queued([colour, other]), queued([other, colour])
+    assert first > second > alone
+
+
 def test_building_materials_and_houses_are_worth_more_than_their_sale():
     game, state = _played("hamburgum", 10)
     sale = state.spec["scoring"]["end_sale"]["materials"] / state.spec["scoring"]["prestige_price"]

@@ -32,7 +32,8 @@ def weights() -> dict:
 
 def _speicherstadt(state: State, standings: list[Standing], w: dict) -> dict[str, float]:
     """Coins (they buy cards), contracts not yet complete (a share of their points, more the
-    more of their goods are covered), cubes unloaded or kept in the market hall, and the fires
+    more of their goods are covered), cubes unloaded or kept in the market hall, workers
+    queued for cards on display (`_queued`), and the fires
     still in the deck (their points, as `referee play` invents them), a share of which the
     player with the most firemen now would win and the one with the fewest would lose."""
     game, types = state.game, state.spec["cards"]["types"]
@@ -48,10 +49,24 @@ def _speicherstadt(state: State, standings: list[Standing], w: dict) -> dict[str
             if not contract.complete:
                 share = w["contract_held"] + w["contract_covered"] * len(contract.covered) / len(contract.goods)
                 extra += share * sizes[len(contract.goods)]
+        extra += _queued(state, colour, w)
         if high != low:
             extra += at_stake if firemen[colour] == high else -at_stake if firemen[colour] == low else 0.0
         out[colour] = extra
     return out
+
+
+def _queued(state: State, colour: str, w: dict) -> float:
+    """What the colour's workers queued for cards on display are worth: for each card, the
+    lowest of them gets its offer once the workers below it pass, at a coin for each worker
+    from it up."""
+    worth, total = w["worth"], 0.0
+    for slot in state.slots:
+        if slot.on_display and colour in slot.queue:
+            below = slot.queue.index(colour)
+            price = len(slot.queue) - below
+            total += w["queue"] * max(0.0, worth.get(slot.card.type, 0.0) - w["coin"] * price) / (1 + below)
+    return total
 
 
 def _hamburgum(state: State, standings: list[Standing], w: dict) -> dict[str, float]:
