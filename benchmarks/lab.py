@@ -1,6 +1,6 @@
 """How strong and how fast the `referee lab` agents are (figures in README.md, "lab").
 
-    python benchmarks/lab.py [--only copy,speed,strength,ray] [--games N] [--mcts-games N]
+    python benchmarks/lab.py [--only copy,speed,strength,ray] [--games N] [--mcts-games N] [-j N]
 
 - copy: a state copied by `copy.deepcopy` (as rulings.copy_state does) and by the structural
   copy (engine/copying.py), per game, on positions every ten moves of random games; the
@@ -85,22 +85,22 @@ def part_speed() -> None:
         print(f"  {name:14} random play {1e6 * spent / moves:.0f} us a move; greedy (all seats) {1 / per_greedy:.1f} games/s; one mcts game (one seat mcts, default budget) {mcts:.1f} s")
 
 
-def _share(name: str, agents: list[str], games: int, seed: int) -> str:
-    results = run_local([(t, "") for t in tasks_for(name, 3, (), agents, games, seed, rotate=True)])
+def _share(name: str, agents: list[str], games: int, seed: int, jobs: int = 1) -> str:
+    results = run_local([(t, "") for t in tasks_for(name, 3, (), agents, games, seed, rotate=True)], jobs=jobs)
     r = stats.summarise(results)["agents"].get(agents[0])
     if not r:
         return "no finished game"
     return f"{r['wins']}/{r['n']} = {100 * r['rate']:.0f}% [{100 * r['ci'][0]:.0f}, {100 * r['ci'][1]:.0f}]"
 
 
-def part_strength(games: int, mcts_games: int, names, pairings=None, seed: int = 11) -> None:
+def part_strength(games: int, mcts_games: int, names, pairings=None, seed: int = 11, jobs: int = 1) -> None:
     print("strength, 3 players, agents rotated; share of games won by the first agent (fair: 33%)")
     default = [("greedy", "random", games), ("mcts", "random", mcts_games), ("mcts", "greedy", mcts_games)]
     chosen = [(a, b, mcts_games if "mcts" in (a, b) else games) for a, b in pairings] if pairings else default
     for name in names:
         for n, (a, b, count) in enumerate(chosen):
             if count:
-                print(f"  {name:14} {a} v {b}: {_share(name, [a, b], count, seed + n)} (seed {seed + n})")
+                print(f"  {name:14} {a} v {b}: {_share(name, [a, b], count, seed + n, jobs)} (seed {seed + n})")
 
 
 def part_ray(games: int) -> None:
@@ -132,6 +132,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable) for the strength part")
     parser.add_argument("--pairing", action="append", default=[], metavar="A:B", help="strength of agent A against two of B (repeatable; default greedy:random, mcts:random, mcts:greedy)")
     parser.add_argument("--seed", type=int, default=11, help="the strength part's first seed (one more for each pairing)")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes for the strength part (the same games as one process)")
     args = parser.parse_args()
     parts = set(args.only.split(","))
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} processors")
@@ -140,7 +141,7 @@ def main() -> None:
     if "speed" in parts:
         part_speed()
     if "strength" in parts:
-        part_strength(args.games, args.mcts_games, args.game or GAMES, [tuple(p.split(":", 1)) for p in args.pairing], args.seed)
+        part_strength(args.games, args.mcts_games, args.game or GAMES, [tuple(p.split(":", 1)) for p in args.pairing], args.seed, args.jobs)
     if "ray" in parts:
         part_ray(args.ray_games)
 

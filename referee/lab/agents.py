@@ -15,6 +15,8 @@ import random
 from typing import Protocol
 
 from referee.errors import UsageError, Violation
+from referee.lab import evaluation
+from referee.lab.evaluation import value_for
 from referee.lab.table import DONE, Decision, Table
 
 # What a candidate move that the rules refuse after all, or cannot carry out, raises. The
@@ -42,15 +44,6 @@ class RandomAgent:
         return rng.choice(decision.moves)
 
 
-def value_for(state, colour: str) -> tuple:
-    """How good a position is for a colour: its score as final scoring would count it now,
-    less the best of the others', then the rules' tie-breaks for it (standings' own keys)."""
-    standings = state.standings_now()
-    mine = next(s for s in standings if s.seat.colour == colour)
-    others = [s.total for s in standings if s is not mine]
-    return (mine.total - (max(others) if others else 0), *(sign * value for _, value, sign in mine.tiebreak))
-
-
 def candidates(moves: list, most: int, rng: random.Random) -> list:
     """At most `most` of the moves, drawn uniformly (all of them when there are fewer): a
     Canterbury position can have thousands of builds, and trying each costs a copy. Being
@@ -63,17 +56,20 @@ def candidates(moves: list, most: int, rng: random.Random) -> list:
 
 
 class GreedyAgent:
-    """One ply: the move after which the game's final scoring, applied as if the game ended
-    now, is best for the mover (`value_for`, which applies the rules' tie-breaks); ties
-    left go to a random pick, being done (where every player may act) among them."""
+    """One ply: the move after which the position is best for the mover (`value_for`: final
+    scoring applied now, with the game's prospects, then the rules' tie-breaks); ties left
+    go to a random pick, being done (where every player may act) among them. The candidates
+    are at most `most` different moves drawn by the game's random player (`drawn_candidates`),
+    so that greedy weighs the moves that make sense (a Canterbury position can have thousands
+    of builds, a Hamburgum turn spelt out in full more than the short forms listed)."""
 
     name = "greedy"
 
-    def __init__(self, most: int = 48):
+    def __init__(self, most: int = 16):
         self.most = most
 
     def choose(self, decision: Decision, rng: random.Random):
-        moves = candidates(decision.moves, self.most, rng)
+        moves = list(drawn_candidates(decision, self.most, rng, _keyer(decision.table.game)).values())
         if len(moves) == 1:
             return moves[0]
         best, best_value = [], None
@@ -97,9 +93,10 @@ class _Node:
     """A decision in the tree, reached by the choices above it (open loop: the chance
     outcomes between them are drawn anew on every playout)."""
 
-    __slots__ = ("visits", "reward", "children")
+    __slots__ = ("visits", "reward", "children", "moves")
 
     def __init__(self):
+        self.moves = None
         self.visits = 0
         self.reward = 0.0  # the sum of what the playouts through it gave the colour who chose it
         self.children: dict[str, _Node] = {}
@@ -107,17 +104,33 @@ class _Node:
 
 def rewards(state) -> dict[str, float]:
     """What a finished (or cut short) playout gives each colour, from 0 to 1: half for the
-    win (split between those tied for first after the tie-breaks), half for where its score
-    lies between the lowest and the highest. The second half tells a near miss from a rout,
-    so that a few dozen playouts of a game for three or more already say which move is better."""
-    standings = state.standings_now()
-    keys = {s.seat.colour: (s.total, *(sign * value for _, value, sign in s.tiebreak)) for s in standings}
+    win (split between those tied for first after the tie-breaks), half for where its total
+    lies between the lowest and the highest. Totals are `evaluation.totals`: final scoring,
+    and for a playout cut short the game's prospects too. The second half tells a near miss
+    from a rout, so that a few dozen playouts of a game for three or more already say which
+    move is better."""
+    standings, totals = evaluation.totals(state)
+    keys = {s.seat.colour: (round(totals[s.seat.colour], 6), *(sign * value for _, value, sign in s.tiebreak)) for s in standings}
     top = max(keys.values())
     winners = [c for c, k in keys.items() if k == top]
-    totals = {s.seat.colour: s.total for s in standings}
     low, high = min(totals.values()), max(totals.values())
     spread = (high - low) or 1
     return {c: (0.5 / len(winners) if c in winners else 0.0) + 0.5 * (totals[c] - low) / spread for c in keys}
+
+
+def ranked(decision: Decision, moves: dict, most: int) -> dict:
+    """The `most` moves (keyed) that leave the mover best placed by `value_for`, best first:
+    greedy's choice and those nearest to it. A move the rules refuse is left out."""
+    scored = []
+    for n, (key, move) in enumerate(moves.items()):
+        trial = decision.table.copy()
+        try:
+            trial.play(decision.colour, move)
+        except _REFUSED:
+            continue
+        scored.append((value_for(trial.state, decision.colour), -n, key))
+    scored.sort(reverse=True)
+    return {key: moves[key] for _, _, key in scored[:most]} or moves
 
 
 def drawn_candidates(decision: Decision, most: int, rng: random.Random, key_of) -> dict:
@@ -139,23 +152,27 @@ def drawn_candidates(decision: Decision, most: int, rng: random.Random, key_of) 
 class MCTSAgent:
     """UCT: each of `budget` playouts walks down the tree by the UCB1 rule (exploration
     `c`), adds one new choice, plays on at random to the end (at most `depth` further moves,
-    then scored as if the game ended there) and credits each choice on the way with what the
-    chooser won. Chance is sampled on every playout (for The Speicherstadt: which card comes
-    next and which cubes a ship draws from the bag, from what is left), so the search is
-    determinised per playout and never sees a hidden order. At each decision the candidates
-    are at most `most` different moves drawn by the game's own random player (`drawn_candidates`),
-    whose odds the data gives, so that the search spends its playouts on moves that make sense."""
+    then scored by `rewards`, prospects included) and credits each choice on the way with
+    what the chooser won. Chance is sampled on every playout (for The Speicherstadt: which
+    card comes next and which cubes a ship draws from the bag, from what is left), so the
+    search is determinised per playout and never sees a hidden order.
+
+    At each choice in the tree (the agent's own and the other players') the candidates are
+    the `width` best by greedy's evaluation (`ranked`) of at most `most` different moves drawn
+    by the game's own random player (`drawn_candidates`): greedy's own choice is always among
+    them, the playouts say whether another does better, and the other players are expected to
+    answer with moves that a greedy player would consider. Ranked once per choice in the tree."""
 
     name = "mcts"
 
-    def __init__(self, budget: int = 32, c: float = 1.0, most: int = 16, depth: int | None = None):
-        self.budget, self.c, self.most, self.depth = budget, c, most, depth
+    def __init__(self, budget: int = 32, c: float = 1.0, most: int = 16, width: int = 4, depth: int | None = None):
+        self.budget, self.c, self.most, self.width, self.depth = budget, c, most, width, depth
         self._random = RandomAgent()
 
     def choose(self, decision: Decision, rng: random.Random):
         table = decision.table
         key_of = _keyer(table.game)
-        root_moves = drawn_candidates(decision, self.most, rng, key_of)
+        root_moves = self._candidates(decision, rng, key_of)
         moves = list(root_moves.values())
         if len(moves) == 1:
             return moves[0]
@@ -164,6 +181,10 @@ class MCTSAgent:
             self._playout(table.copy(), root, root_moves, rng, key_of)
         best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward), default=None)
         return root_moves[best[0]] if best else rng.choice(moves)
+
+    def _candidates(self, decision: Decision, rng: random.Random, key_of) -> dict:
+        drawn = drawn_candidates(decision, self.most, rng, key_of)
+        return ranked(decision, drawn, self.width) if len(drawn) > self.width else drawn
 
     def _playout(self, table: Table, root: _Node, root_moves: dict, rng: random.Random, key_of) -> None:
         path: list[tuple[_Node, str]] = []  # each node reached, and the colour that chose it
@@ -178,7 +199,11 @@ class MCTSAgent:
             if not expanding:
                 break
             if allowed is None:
-                allowed = drawn_candidates(decision, self.most, rng, key_of)
+                if node.moves is None:
+                    node.moves = self._candidates(decision, rng, key_of)
+                allowed = node.moves
+            if not allowed:
+                break
             untried = [k for k in allowed if k not in node.children]
             if untried:
                 key = rng.choice(untried)
@@ -190,8 +215,9 @@ class MCTSAgent:
                 child = node.children[key]
             try:
                 table.play(decision.colour, allowed[key])
-            except _REFUSED:
+            except _REFUSED:  # the choice was made for other chance outcomes: not open here
                 del node.children[key]
+                del allowed[key]
                 return
             path.append((child, decision.colour))
             node, allowed = child, None
