@@ -65,3 +65,18 @@ def test_a_spec_error_in_the_language_asked(lang):
     with speaking(lang):
         shown = localized(message)
     assert shown.startswith(translations(lang).gettext("no such variant; known: {known}").split("{")[0])
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_the_lines_left_out_of_a_counterexample_are_named_in_the_language_asked(lang):
+    from referee.site import counterexamples
+    from referee.spec.loader import load_spec
+
+    found = counterexamples.load(load_spec("speicherstadt"))
+    example = next(e for e in found.by_rule.values() if len(e.before.splitlines()) > counterexamples.CONTEXT + 4)
+    start = len(example.before.splitlines()) - counterexamples.CONTEXT
+    english = counterexamples.snippet(example)[0]
+    with speaking(lang):
+        shown = counterexamples.snippet(example)[0]
+    assert english == f"      | … lines 1 to {start} of the record"  # the English page is as before
+    assert shown == "      | " + translations(lang).gettext("… lines 1 to {n} of the record").format(n=start) != english
