@@ -18,7 +18,7 @@ from referee.spec.loader import available_games, load_spec
 from tests.browser import chromium
 from tests.test_site import search
 
-STEMS = ("index", "rules", "tables", "variants", "notation")  # a game's pages in every language
+STEMS = ("index", "rules", "tables", "variants", "notation", "gallery", "verify", "replays")  # a game's pages in every language
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +58,30 @@ def test_a_translated_page_speaks_its_language_and_links_within_it(pages, lang):
     assert "# " + t("Command line") in cli and t("the port to listen on (default: 8765)")[1:20] in cli
 
 
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_the_gallery_verify_and_replays_pages_speak_their_language_with_the_same_anchors(pages, lang):
+    t = translations(lang).gettext
+    for game in available_games():
+        name = load_spec(game).meta["names"][lang]
+        gallery, verify, replays = (pages[f"{game}/{stem}.{lang}.md"].text for stem in ("gallery", "verify", "replays"))
+        assert gallery.startswith("# " + t("{game}: the components").format(game=name) + "\n")
+        assert verify.startswith("# " + t("Verify with your box: {game}").format(game=name) + "\n")
+        assert replays.startswith("# " + t("Replays of {game}").format(game=name) + "\n")
+        assert "## " + t("Your box's numbers, step by step") + " {#your-box}" in verify and "step by step" not in verify
+        assert f"({page_file('rules', lang)}#" in verify and "(rules.md#" not in verify
+        assert f'href="verify.{lang}.html#' in gallery and 'href="verify.html#' not in gallery
+        assert f"({page_file('notation', lang)}#example-" in replays
+        for stem, anchor in (("gallery", r'id="([^"]+)"'), ("verify", r'<span id="([^"]+)">'), ("replays", r"\{#([a-z0-9-]+)\}")):
+            english = set(re.findall(anchor, pages[f"{game}/{stem}.md"].text))
+            assert english and set(re.findall(anchor, pages[f"{game}/{stem}.{lang}.md"].text)) == english, (game, stem)
+    assert "English" not in pages[f"speicherstadt/gallery.{lang}.md"].text.split("\n")[2].replace("[English]", "")
+
+
 def test_the_english_pages_stay_english_under_another_locale(pages):
     assert "## Turn structure {#turn-structure}" in pages["speicherstadt/index.md"].text
     assert "| Command | Does |" in pages["cli.md"].text
+    assert "## Your box's numbers, step by step {#your-box}" in pages["canterbury/verify.md"].text
+    assert pages["canterbury/gallery.md"].text.startswith("# Canterbury: the components\n")
 
 
 def test_the_summary_comes_from_the_rule_texts_of_the_language(pages):

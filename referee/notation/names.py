@@ -21,6 +21,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from referee.i18n import Message
+
 _DROPPED = re.compile("['\u2019\u02bc]")  # apostrophes: ' and the typographic ones
 _BLANKS = re.compile(r"[\s.\-]+")
 
@@ -75,8 +77,10 @@ def nearest(word: str, candidates: Iterable[str], n: int = 2) -> list[str]:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """` (did you mean 'x'?)` for the nearest candidates, or nothing."""
-    close = nearest(word, candidates)
-    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+    close = [repr(c) for c in nearest(word, candidates)]
+    if len(close) == 2:
+        return Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
+    return Message(" (did you mean {first}?)", first=close[0]) if close else ""
 
 
 def names_of(entry: dict | None) -> list[str]:

@@ -237,20 +237,20 @@ VARIANT_TAG = _tag_pattern("Variant")
 
 def decode(data: bytes) -> str:
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is longer than {MAX_RECORD_BYTES} bytes, the most a record may hold")
+        raise RecordError(Message("the record is longer than {n} bytes, the most a record may hold", n=MAX_RECORD_BYTES))
     if b"\x00" in data:
         offset = data.index(b"\x00")
-        raise RecordError("binary data: a NUL byte in the record", _pos_of_offset(data, offset))
+        raise RecordError(Message("binary data: a NUL byte in the record"), _pos_of_offset(data, offset))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded", _pos_of_offset(data, exc.start)) from None
+        raise RecordError(Message("not UTF-8 text: byte {byte} cannot be decoded", byte="0x" + format(data[exc.start], "02x")), _pos_of_offset(data, exc.start)) from None
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)  # an accent typed as a combining mark is one letter
     for i, line in enumerate(text.split("\n"), 1):
         if len(line) > MAX_LINE_CHARS:
-            raise RecordError(f"line is {len(line)} characters long; the limit is {MAX_LINE_CHARS}", Pos(i, MAX_LINE_CHARS + 1))
+            raise RecordError(Message("line is {n} characters long; the limit is {limit}", n=len(line), limit=MAX_LINE_CHARS), Pos(i, MAX_LINE_CHARS + 1))
     return text
 
 
@@ -290,7 +290,7 @@ def _grammar(game: str, root: str | None, keywords: Keywords) -> tuple[str, froz
     own_path = base / f"{game}.lark"
     own = read_spec_text(own_path)
     if not own.strip():
-        raise SpecError(own_path, "", f"the grammar is empty: it must define the rule `move` of {game}'s records")
+        raise SpecError(own_path, "", Message("the grammar is empty: it must define the rule `move` of {game}'s records", game=game))
     grammar = common + "\n" + own
     extension, added = keyword_rules(grammar, keywords)
     return grammar + extension, added, own_path, bool(extension)
@@ -313,11 +313,11 @@ def parser_for(game: str, root: str | None = None, keywords: Keywords = ()) -> L
         parser = Lark(grammar, parser="lalr", maybe_placeholders=False, cache=_grammar_cache_file(game, grammar))
     except GrammarError as exc:
         if not extended:  # the grammar files alone do not build
-            raise SpecError(own_path, "", f"the grammar (common.lark, then {own_path.name}) cannot be built: {' '.join(str(exc).split())[:300]}", 1, 1) from None
-        raise SpecError(game, "names", f"the names the spec gives to the record's keywords clash: {exc}") from None
+            raise SpecError(own_path, "", Message(_UNBUILT, file=own_path.name, problem=" ".join(str(exc).split())[:300]), 1, 1) from None
+        raise SpecError(game, "names", Message("the names the spec gives to the record's keywords clash: {problem}", problem=str(exc))) from None
     except (LarkError, RecursionError, ValueError, KeyError, AssertionError) as exc:
         message = " ".join(str(exc).split())[:300] or type(exc).__name__
-        raise SpecError(own_path, "", f"the grammar (common.lark, then {own_path.name}) cannot be built: {message}", 1, 1) from None
+        raise SpecError(own_path, "", Message(_UNBUILT, file=own_path.name, problem=message), 1, 1) from None
     parser.spec_spellings = added  # words that only the spec adds: kept out of "expected ..." lists
     return parser
 
@@ -348,6 +348,8 @@ def _grammar_cache_file(game: str, grammar: str) -> str | bool:
     return str(directory / name)
 
 
+_UNBUILT = N_("the grammar (common.lark, then {file}) cannot be built: {problem}")
+
 # With `problems` (check --keep-going), at most this many unreadable lines are reported.
 MAX_SKIPPED_LINES = 100
 
@@ -361,7 +363,7 @@ def parse(text: str, name: str, game: str, build_move: Callable[[Tree], Move], p
     and skipped, and the record holds the rest: `check --keep-going` reports them all.
     """
     if not text.strip():
-        raise RecordError("empty record: it needs at least a [Game] tag")
+        raise RecordError(Message("empty record: it needs at least a [Game] tag"))
     if problems is None:
         trees = [_parse_text(game, text, keywords)]
         if _LONG_NUMBER.search(text):  # the parse tree is searched only when the text has one
@@ -401,7 +403,7 @@ def _parse_text(game: str, text: str, keywords: Keywords = ()) -> Tree:
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, parser.spec_spellings) from None
     except RecursionError:
-        raise RecordError("record nested too deeply to read") from None
+        raise RecordError(Message("record nested too deeply to read")) from None
 
 
 def _parse_lines(game: str, lines: list[str], start: int, end: int, problems: list[RecordError], keywords: Keywords = ()) -> list[Tree]:
@@ -429,18 +431,18 @@ def _parse_lines(game: str, lines: list[str], start: int, end: int, problems: li
                 trees.extend(_parse_lines(game, lines, start, bad, problems, keywords))
             start = bad + 1
     if start < end and len(problems) >= MAX_SKIPPED_LINES and not any(p.message.startswith("more than") for p in problems):
-        problems.append(RecordError(f"more than {MAX_SKIPPED_LINES} unreadable lines; the rest of the record is not read", Pos(start + 1, 1)))
+        problems.append(RecordError(Message("more than {n} unreadable lines; the rest of the record is not read", n=MAX_SKIPPED_LINES), Pos(start + 1, 1)))
     return trees
 
 
 def _add_tag(header: Header, tag: Tree, after_moves: bool) -> None:
     name_tok, value_tok = tag.children
     if after_moves:
-        raise RecordError(f"tag [{name_tok}] after the moves; the header comes first", Pos.of(name_tok))
+        raise RecordError(Message("tag [{tag}] after the moves; the header comes first", tag=str(name_tok)), Pos.of(name_tok))
     value = _unescape(value_tok[1:-1])
     key = str(name_tok).lower()
     if key in header.tags:
-        raise RecordError(f"tag [{name_tok}] appears twice", Pos.of(name_tok))
+        raise RecordError(Message("tag [{tag}] appears twice", tag=str(name_tok)), Pos.of(name_tok))
     inside = Pos(value_tok.line, value_tok.column + 1)
     header.tags[key] = Tag(str(name_tok), value.strip(), Pos.of(name_tok), inside, value)
 
@@ -455,7 +457,7 @@ def _check_numbers(tree: Tree) -> None:
     for token in tree.scan_values(lambda v: isinstance(v, Token) and len(v) > MAX_NUMBER_DIGITS):
         match = _NUMBER.fullmatch(token)
         if match and len(match.group(1)) > MAX_NUMBER_DIGITS:
-            raise RecordError(f"a number of {len(match.group(1))} digits; numbers in a record have at most {MAX_NUMBER_DIGITS}", Pos.of(token))
+            raise RecordError(Message("a number of {n} digits; numbers in a record have at most {most}", n=len(match.group(1)), most=MAX_NUMBER_DIGITS), Pos.of(token))
 
 
 _ESCAPE = re.compile(r"\\(.)")
@@ -511,7 +513,7 @@ def _entry(entry: Tree, build_move: Callable[[Tree], Move], pos: Pos):
     if entry.data == "result":
         scores = [(str(s.children[0]).lower(), int(s.children[1]), Pos.of(s)) for s in entry.children]
         return Result(scores, pos)
-    raise RecordError(f"cannot read this line ({entry.data})", pos)
+    raise RecordError(Message("cannot read this line ({kind})", kind=str(entry.data)), pos)
 
 
 def _expected_names(expected, hidden: frozenset[str] = frozenset()) -> list[str]:
@@ -522,17 +524,17 @@ def _expected_names(expected, hidden: frozenset[str] = frozenset()) -> list[str]
         if term.lower() in hidden:
             continue
         if term.startswith("_NL"):
-            names.append("end of line")
+            names.append(Message("end of line"))
         elif term == "WORD":
-            names.append("a word")
+            names.append(Message("a word"))
         elif term in ("INT", "SIGNED_INT"):
-            names.append("a number")
+            names.append(Message("a number"))
         elif term == "MOVE_NUMBER":
             continue
         elif term == "STRING":
-            names.append('a "quoted value"')
+            names.append(Message('a "quoted value"'))
         elif term == "TAG_NAME":
-            names.append("a tag name")
+            names.append(Message("a tag name"))
         elif term.startswith("__ANON") or term.isupper():
             names.append(_TERMINAL_NAMES.get(term, term.lower()))
         else:
@@ -540,10 +542,11 @@ def _expected_names(expected, hidden: frozenset[str] = frozenset()) -> list[str]
     return sorted(set(names))
 
 
-def _describe_expected(names: list[str]) -> str:
+def _describe_expected(names: list[str]) -> list[str]:
+    """What was expected, at most twelve of them, for a message to list (joined with commas)."""
     if len(names) > 12:
         names = names[:12] + ["..."]
-    return ", ".join(names)
+    return names
 
 
 _TERMINAL_NAMES = {
@@ -572,21 +575,24 @@ def _syntax_error(exc: UnexpectedInput, text: str, hidden: frozenset[str] = froz
         lines = text.rstrip("\n").split("\n")
         line = len(lines)
         column = len(lines[-1]) + 1
-        return RecordError("the record ends in the middle of a line", Pos(line, column))
+        return RecordError(Message("the record ends in the middle of a line"), Pos(line, column))
+    got: str
     names = _expected_names(getattr(exc, "expected", None) or getattr(exc, "allowed", None), hidden)
     expected = _describe_expected(names)
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char if exc.char.isprintable() else repr(exc.char)
-        got = f"unexpected character {char!r}{odd_letters(exc.char)}" if exc.char.isprintable() else f"unexpected character {char}"
+        got = Message("unexpected character {char}{odd}", char=repr(char) if exc.char.isprintable() else char, odd=odd_letters(exc.char) if exc.char.isprintable() else "")
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
-        got = "unexpected end of line" if tok.type == "_NL" else f"unexpected {str(tok)!r}"
+        if tok.type == "_NL":
+            got = Message("unexpected end of line{hint}", hint=_did_you_mean(str(tok), names))
+        else:
+            got = Message("unexpected {word}{hint}", word=repr(str(tok)), hint=_did_you_mean(str(tok), names))
         if tok.type != "_NL" and tok.end_line == tok.line:
             end = tok.end_column
-        got += _did_you_mean(str(tok), names)
     else:
-        got = "cannot read this"
-    message = f"{got}; expected {expected}" if expected else got
+        got = Message("cannot read this")
+    message = Message("{got}; expected {expected}", got=got, expected=expected) if expected else got
     return RecordError(message, Pos(line, column, end))
 
 
@@ -598,4 +604,4 @@ def _did_you_mean(word: str, names: list[str]) -> str:
     if len(names) < 2:
         return ""  # "expected build" already says it
     close = difflib.get_close_matches(word.lower(), keywords, n=1, cutoff=0.7)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return Message(" (did you mean {first}?)", first=repr(close[0])) if close else ""

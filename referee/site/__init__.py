@@ -76,6 +76,9 @@ TRANSLATED_PAGES = {
     "tables": (N_("Components and tables"), tables.render),
     "variants": (N_("Variants"), variants.render),
     "notation": (N_("Notation"), notation.render),
+    "gallery": (N_("Component gallery"), gallery.render),
+    "verify": (N_("Verify with your box"), verify.render),
+    "replays": (N_("Replays"), replays.render),
 }
 
 

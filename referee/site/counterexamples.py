@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.engine.replay import check_bytes
+from referee.i18n import _
 from referee.report.diagnostics import Report, format_diagnostic
 from referee.site.markdown import DocsError, escape, fenced
 from referee.spec.loader import Spec, read_yaml, validate_against_schema
@@ -171,7 +172,7 @@ def snippet(example: Counterexample) -> list[str]:
     before = example.before.splitlines()
     start = 0 if len(before) <= CONTEXT + 4 else len(before) - CONTEXT
     shown = numbered(before[start:], start + 1) + numbered([example.breaks], example.line)
-    return ([f"      | … lines 1 to {start} of the record"] if start else []) + shown
+    return (["      | " + _("… lines 1 to {n} of the record").format(n=start)] if start else []) + shown
 
 
 def section(judged: Judged, overlays: dict[str, str]) -> list[str]:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import html
 
+from referee.i18n import _, current
 from referee.pictures import svg
-from referee.site.markdown import LANGS, DocsError, escape, flatten, slug, verify_anchor, words
+from referee.site.markdown import LANGS, DocsError, escape, flatten, language_links, page_file, slug, verify_anchor, words
 from referee.site.tables import GamePages
 from referee.spec.loader import Provenance
 
@@ -110,18 +111,27 @@ def picture_path(doc: GamePages, group: dict, ident: str) -> str:
 
 
 def render(doc: GamePages) -> str:
+    """The gallery in the language in use: the tiles are drawn once, with English names; each
+    caption gives the component's names in every language."""
+    title = escape(doc.name())
     out = [
-        f"# {doc.title}: the components",
+        "# " + _("{game}: the components").format(game=title),
         "",
-        f"The pieces of {doc.title} as the spec describes them, to find each one by its name on any edition's box: "
-        "every tile is drawn from the spec data, with its English, German and Hungarian names and its figures. "
-        "A figure that no source confirms is marked: a **stand-in** is a reasoned value that the referee uses until "
-        "you check it against your box, and an *uncertain* one is likely but not confirmed; the "
-        "[verify page](verify.md) says where each came from.",
+        language_links("gallery", current()),
+        "",
+        _(
+            "The pieces of {game} as the spec describes them, to find each one by its name on any edition's box: "
+            "every tile is drawn from the spec data, with its English, German and Hungarian names and its figures. "
+            "A figure that no source confirms is marked: a **stand-in** is a reasoned value that the referee uses until "
+            "you check it against your box, and an *uncertain* one is likely but not confirmed; the "
+            "[verify page]({verify}) says where each came from."
+        ).format(game=title, verify=page_file("verify")),
         "",
     ]
+    if current() != "en":
+        out += [_("The tiles, the groups' titles and the figures' names are written in English, as the spec names them."), ""]
     if not groups(doc):
-        return "\n".join(out + [f"No gallery is listed for {doc.title} yet (picture.yaml, `gallery`).", ""])
+        return "\n".join(out + [_("No gallery is listed for {game} yet (picture.yaml, `gallery`).").format(game=title), ""])
     for group in groups(doc):
         out += [f"## {escape(group['title'])} {{#gallery-{slug(group['title'])}}}", ""]
         if group.get("about"):
@@ -140,16 +150,19 @@ def component(doc: GamePages, group: dict, ident: str, entry: dict, marks: dict[
     every = figures(entry)
     alt = f"{group['title']}: {name}. " + "; ".join(f"{words('.'.join(map(str, p)))} {shown(v)}" for p, v in every[:MAX_FIGURES])
     lines = [f"<strong>{html.escape(name)}</strong> <code>{html.escape(ident)}</code>"]
-    lines += [f"{LANGS[lang]}: {html.escape(names[lang]) if names.get(lang) else '<em>not given yet</em>'}" for lang in ("de", "hu")]
+    not_given = "<em>" + html.escape(_("not given yet")) + "</em>"
+    lines += [f"{html.escape(label(lang))}: {html.escape(names[lang]) if names.get(lang) else not_given}" for lang in ("de", "hu")]
     stand_ins = sorted({p.address: p for p in marks.values() if p.status == "provisional"}.values(), key=lambda p: p.address)
     doubtful = sorted({p.address: p for p in marks.values() if p.status != "provisional"}.values(), key=lambda p: p.address)
+    verify = page_file("verify").removesuffix(".md") + ".html"
+    stand_in, unsure = html.escape(_("stand-in")), html.escape(_("uncertain"))
     if stand_ins:
-        lines.append('<span class="stand-in">stand-in</span> ' + ", ".join(f'<a href="verify.html#{verify_anchor(p)}">{html.escape(p.key.rsplit(".", 1)[-1])}</a>' for p in stand_ins))
+        lines.append(f'<span class="stand-in">{stand_in}</span> ' + ", ".join(f'<a href="{verify}#{verify_anchor(p)}">{html.escape(p.key.rsplit(".", 1)[-1])}</a>' for p in stand_ins))
     if doubtful:
-        lines.append("<em>uncertain</em>: " + ", ".join(f'<a href="verify.html#{verify_anchor(p)}">{html.escape(p.key.rsplit(".", 1)[-1])}</a> ({html.escape(p.status)})' for p in doubtful))
+        lines.append(f"<em>{unsure}</em>: " + ", ".join(f'<a href="{verify}#{verify_anchor(p)}">{html.escape(p.key.rsplit(".", 1)[-1])}</a> ({html.escape(p.status)})' for p in doubtful))
     rest = every[MAX_FIGURES:]
     if rest:
-        lines.append("also: " + html.escape("; ".join(f"{words('.'.join(map(str, p)))} {shown(v)}" for p, v in rest)))
+        lines.append(html.escape(_("also:")) + " " + html.escape("; ".join(f"{words('.'.join(map(str, p)))} {shown(v)}" for p, v in rest)))
     anchor = f"component-{slug(group['from'].split(':', 1)[1].split('.')[-1], ident)}"
     return [
         f'<figure class="component" id="{anchor}">',
@@ -157,6 +170,11 @@ def component(doc: GamePages, group: dict, ident: str, entry: dict, marks: dict[
         "<figcaption>" + "<br>".join(lines) + "</figcaption>",
         "</figure>",
     ]
+
+
+def label(lang: str) -> str:
+    """A language's name as a caption names it: German, Deutsch, német (English keeps its capital)."""
+    return LANGS[lang] if current() == "en" else _(LANGS[lang]).capitalize()
 
 
 def files(doc: GamePages) -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ PAGE_LANGS = ("en", "hu", "de")  # the languages the site's pages are written in
 OWN_NAMES = {"en": "English", "hu": "Magyar", "de": "Deutsch"}  # each language by its own name
 # The pages written in every language, by stem (cli.md, cli.hu.md; a game's tables.md, tables.de.md):
 # a page in Hungarian links to the Hungarian page where there is one, else to the English.
-TRANSLATED = ("cli", "index", "rules", "tables", "variants", "notation")
+TRANSLATED = ("cli", "index", "rules", "tables", "variants", "notation", "gallery", "verify", "replays")
 MAX_INLINE_ITEMS = 12  # longer lists and mappings get a table of their own
 
 

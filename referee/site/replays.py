@@ -20,33 +20,44 @@ from pathlib import Path
 from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
 from referee.games import load_game
+from referee.i18n import _, current
 from referee.pictures.position import draw_position
 from referee.pictures.replay_page import build
 from referee.report.situation import Illustration, quietly
-from referee.site.markdown import DocsError, escape, fenced, slug
+from referee.site.markdown import DocsError, escape, fenced, language_links, page_file, slug
 from referee.site.tables import GamePages
 from referee.spec.loader import read_yaml
 from referee.terminal import visible
 
 
 def render(doc: GamePages) -> str:
+    """The page in the language in use; the replay pages it links to are the English ones."""
+    title = doc.name()
     out = [
-        f"# Replays of {doc.title}",
+        "# " + _("Replays of {game}").format(game=escape(title)),
         "",
-        f"Each example record of {doc.title} as a page to step through: the moves beside a picture of the "
-        "position, each move told in a sentence, and charts of the score and the money by round. Step with "
-        "the arrow keys or pick a move. `referee replay FILE -o FILE.html` makes the same page of any record.",
+        language_links("replays", current()),
+        "",
+        _(
+            "Each example record of {game} as a page to step through: the moves beside a picture of the "
+            "position, each move told in a sentence, and charts of the score and the money by round. Step with "
+            "the arrow keys or pick a move. `referee replay FILE -o FILE.html` makes the same page of any record."
+        ).format(game=escape(title)),
         "",
     ]
+    if current() != "en":
+        out += [_("The replay pages are in English; `referee replay --lang {lang} FILE` makes one in this language.").format(lang=current()), ""]
     if not doc.examples():
-        out += [f"No example records of {doc.title} are bundled yet.", ""]
+        out += [_("No example records of {game} are bundled yet.").format(game=escape(title)), ""]
     for path in doc.examples():
         about = doc.example_about(path.read_text(encoding="utf-8"))
+        step = _("Step through {record}").format(record=path.name)
+        the_record = _("the record")
         out += [
             f"## {path.name} {{#replay-{slug(path.stem)}}}",
             "",
             *([escape(about), ""] if about else []),
-            f"[Step through {path.name}](replays/{path.stem}.html) · [the record](notation.md#example-{slug(path.stem)})",
+            f"[{step}](replays/{path.stem}.html) · [{the_record}]({page_file('notation')}#example-{slug(path.stem)})",
             "",
         ]
     return "\n".join(out)

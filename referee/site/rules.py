@@ -9,7 +9,7 @@ import re
 from referee.i18n import N_, _, speaking
 from referee.notation.names import folded_forms
 from referee.site import counterexamples
-from referee.site.markdown import DocsError, escape, slug, verify_anchor
+from referee.site.markdown import OWN_NAMES, DocsError, escape, language_links, slug, verify_anchor
 from referee.site.replays import figure
 from referee.site.tables import GamePages
 
@@ -19,20 +19,6 @@ CHECKED = {
     "record": N_("checked on the record as a whole"),
     "not-checked": N_("described here, not checked by the referee"),
 }
-PAGE_LANGS = ("en", "hu", "de")  # the rules page is built in each, with the same anchors
-OWN_NAMES = {"en": "English", "hu": "Magyar", "de": "Deutsch"}  # each language by its own name
-
-
-def page_name(lang: str) -> str:
-    """The file of the rules page in `lang`, beside the game's other pages."""
-    return "rules.md" if lang == "en" else f"rules.{lang}.md"
-
-
-def language_links(lang: str) -> str:
-    """The line at the top of each rules page that leads to the same page in the others."""
-    return " · ".join(f"**{OWN_NAMES[code]}**" if code == lang else f"[{OWN_NAMES[code]}]({page_name(code)})" for code in PAGE_LANGS)
-
-
 RULING = {  # rules.yaml `waivable`: what a table's `ruling accept` may do with the rule
     True: N_("a table's ruling may set it aside"),
     False: N_("a fact of the pieces: a ruling never sets it aside"),
@@ -48,7 +34,7 @@ def render(doc: GamePages) -> str:
         f"Every rule has an id such as `{next(iter(doc.spec.rules))}`. The referee names that id when a record breaks the rule, and its `see:` link leads to the rule's heading on this page.",
         "",
     ]
-    out[1:1] = ["", language_links("en")]
+    out[1:1] = ["", language_links("rules", "en")]
     found = counterexamples.load(doc.spec)  # a rule with neither an example nor a reason stops the build
     overlays = counterexamples.overlay_titles(found)
     for sid, title in doc.rule_groups():
@@ -74,7 +60,7 @@ def render_in(doc: GamePages, lang: str) -> str:
         out = [
             "# " + _("Rules of {game}").format(game=escape(doc.spec.meta["names"].get(lang) or doc.title)),
             "",
-            language_links(lang),
+            language_links("rules", lang),
             "",
             _("Every rule has the same id and link in every language. The English page also gives how we read each rule, the values it reads and the record that breaks it."),
             "",

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import MAX_SPEC_BYTES, SpecError
+from referee.i18n import Message
 
 BOX_KIND = "box"
 # What an answer may write for a number the tile prints as a dash (a large tile's centre).
@@ -71,21 +72,21 @@ def answers_in(data: Any, path: Path, game: str) -> dict[str, Any]:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise SpecError(path, "", "a box file is a mapping with kind: box, game and answers")
+        raise SpecError(path, "", Message("a box file is a mapping with kind: box, game and answers"))
     if data.get("kind") != BOX_KIND:
-        raise SpecError(path, "kind", "a box file starts with 'kind: box' (referee box GAME writes one)")
+        raise SpecError(path, "kind", Message("a box file starts with 'kind: box' (referee box GAME writes one)"))
     if data.get("game") != game:
-        raise SpecError(path, "game", f"this box file is for {str(data.get('game'))[:40]!r}, not {game!r}")
+        raise SpecError(path, "game", Message("this box file is for {other}, not {game}", other=repr(str(data.get("game"))[:40]), game=repr(game)))
     unknown = sorted(str(k) for k in data if k not in ("kind", "game", "answers"))
     if unknown:
-        raise SpecError(path, unknown[0], "unknown key; a box file has kind, game and answers")
+        raise SpecError(path, unknown[0], Message("unknown key; a box file has kind, game and answers"))
     answers = data.get("answers") or {}
     if not isinstance(answers, dict):
-        raise SpecError(path, "answers", "answers is a mapping of spec addresses (file:key) to values")
+        raise SpecError(path, "answers", Message("answers is a mapping of spec addresses (file:key) to values"))
     out: dict[str, Any] = {}
     for address, value in answers.items():
         if not isinstance(address, str) or ":" not in address:
-            raise SpecError(path, "answers", f"{str(address)[:60]!r} is not a spec address such as structures:structures.well.printed.cost")
+            raise SpecError(path, "answers", Message("{address} is not a spec address such as structures:structures.well.printed.cost", address=repr(str(address)[:60])))
         if value is None:
             continue
         out[address] = None if isinstance(value, str) and value.strip().lower() in DASH else value
@@ -99,7 +100,7 @@ def lay_over(raw: dict[str, Any], answers: dict[str, Any], path: Path) -> dict[s
     for address, value in answers.items():
         stem, _, key = address.partition(":")
         if stem not in raw or not key:
-            raise box_error(path, address, f"no spec file {stem}.yaml holds this value" if stem not in raw else "an answer names a value inside a file, as file:key")
+            raise box_error(path, address, Message("no spec file {file} holds this value", file=stem + ".yaml") if stem not in raw else Message("an answer names a value inside a file, as file:key"))
         replaced[address] = _answer(raw, stem, key.split("."), value, path, address)
     return replaced
 
@@ -124,10 +125,10 @@ def _answer(raw: dict, stem: str, parts: list[str], value: Any, path: Path, addr
             break
         found = _slot(node, part)
         if found is None:
-            raise box_error(path, address, f"the spec has no {part!r} here (referee box GAME lists every address a box file may answer)")
+            raise box_error(path, address, Message("the spec has no {part} here (referee box GAME lists every address a box file may answer)", part=repr(part)))
         parent, slot = node, found
     if not uncertain:
-        raise box_error(path, address, "this value is certain, not one a box answers; to change it, write a variant")
+        raise box_error(path, address, Message("this value is certain, not one a box answers; to change it, write a variant"))
     old = parent[slot]
     parent[slot] = copy.deepcopy(value)
     return _plain(old)
@@ -153,7 +154,7 @@ def _split(wrapper: dict, path: Path, address: str) -> Any:
         return {k: {"value": v, **copy.deepcopy(meta)} for k, v in inner.items()}
     if isinstance(inner, list):
         return [{"value": v, **copy.deepcopy(meta)} for v in inner]
-    raise box_error(path, address, "this value is a single value; answer it at its own address")
+    raise box_error(path, address, Message("this value is a single value; answer it at its own address"))
 
 
 def _is_wrapper(node: Any) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import SpecError
+from referee.i18n import Message
 from referee.spec.loader import Spec
 
 # A reader: (state, who) -> value, or (state, who, item) for a figure that has one key per
@@ -65,20 +66,26 @@ class FigureTable:
         path = spec.path_of("figures")
         for i, figure in enumerate(self.figures):
             if reader_name(figure) not in readers:
-                known = ", ".join(sorted(readers))
-                raise SpecError(path, f"figures.{i}.key", f"the {spec.game} rules know no {figure.subject} figure {figure.key!r}; they know: {known}")
+                known = sorted(readers)
+                raise SpecError(
+                    path,
+                    f"figures.{i}.key",
+                    Message("the {game} rules know no {subject} figure {key}; they know: {known}", game=spec.game, subject=str(figure.subject), key=repr(figure.key), known=known),
+                )
             if figure.each is not None and not spec.has(figure.each):
-                raise SpecError(path, f"figures.{i}.each", f"{figure.each} is not in the spec")
+                raise SpecError(path, f"figures.{i}.each", Message("{address} is not in the spec", address=str(figure.each)))
             # a key with `{}` stands for one figure per id of `each`: without `each` its reader
             # would be asked without the id it needs; with `each` but no `{}` every id would
             # give the same key
             if "{}" in figure.key and figure.each is None:
-                raise SpecError(path, f"figures.{i}.key", f"the figure {figure.key!r} holds `{{}}`, so it needs `each`: the table whose ids stand in for `{{}}`")
+                raise SpecError(path, f"figures.{i}.key", Message("the figure {key} holds `{{}}`, so it needs `each`: the table whose ids stand in for `{{}}`", key=repr(figure.key)))
             if "{}" not in figure.key and figure.each is not None:
-                raise SpecError(path, f"figures.{i}.each", f"`each` is only for a key with `{{}}` in it, which each id of the table stands in for; the key is {figure.key!r}")
+                raise SpecError(path, f"figures.{i}.each", Message("`each` is only for a key with `{{}}` in it, which each id of the table stands in for; the key is {key}", key=repr(figure.key)))
         missing = sorted(set(readers) - {reader_name(f) for f in self.figures})
         if missing:
-            raise SpecError(path, "figures", f"the {spec.game} rules read the figure {missing[0]!r}, which is not listed: every figure a checkpoint may state is described here")
+            raise SpecError(
+                path, "figures", Message("the {game} rules read the figure {key}, which is not listed: every figure a checkpoint may state is described here", game=spec.game, key=repr(missing[0]))
+            )
         self._keys = {f: keys_of(spec, f) for f in self.figures}
         self.kinds = {key: f.words for f, keys in self._keys.items() for key, _ in keys}
         # per subject, each key's reader and the id it stands for, in the file's order: a

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee import _cache as cache
 from referee.errors import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, SpecError, locate
+from referee.i18n import Message
 from referee.spec.boxfile import answers_in, box_error, box_fingerprint, box_path, fingerprint_of, lay_over, read_box_bytes
 from referee.spec.files import FileRefused, read_bytes, read_text
 from referee.spec.safeschema import SchemaTrouble, start_budget, validator_class
@@ -301,8 +302,8 @@ def read_yaml(path: Path) -> Any:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         if mark:
-            raise SpecError(path, "", f"YAML syntax: {problem}", mark.line + 1, mark.column + 1) from None
-        raise SpecError(path, "", f"YAML syntax: {problem}") from None
+            raise SpecError(path, "", Message("YAML syntax: {problem}", problem=str(problem)), mark.line + 1, mark.column + 1) from None
+        raise SpecError(path, "", Message("YAML syntax: {problem}", problem=str(problem))) from None
 
 
 def read_answers(path: Path, game: str) -> dict[str, Any]:
@@ -315,13 +316,13 @@ def read_spec_text(path: Path) -> str:
     try:
         return read_text(path, MAX_SPEC_BYTES)
     except UnicodeDecodeError as exc:
-        raise SpecError(path, "", f"not UTF-8 text (byte {exc.start})") from None
+        raise SpecError(path, "", Message("not UTF-8 text (byte {n})", n=exc.start)) from None
     except FileRefused as exc:
         if exc.size is not None:
-            raise SpecError(path, "", f"file is {exc.size} bytes; spec files are limited to {MAX_SPEC_BYTES}") from None
-        raise SpecError(path, "", f"cannot read: {exc.strerror}") from None
+            raise SpecError(path, "", Message("file is {n} bytes; spec files are limited to {limit}", n=exc.size, limit=MAX_SPEC_BYTES)) from None
+        raise SpecError(path, "", Message("cannot read: {reason}", reason=str(exc.strerror))) from None
     except OSError as exc:
-        raise SpecError(path, "", f"cannot read: {exc.strerror or exc}") from None
+        raise SpecError(path, "", Message("cannot read: {reason}", reason=str(exc.strerror or exc))) from None
 
 
 # A key of spec data is a name or a whole number: a date, a null, a list or a truth value as a
@@ -369,17 +370,17 @@ def _check_events(text: str, path: Path, loader) -> None:
             if stack:
                 top = stack[-1]
                 if top[0] and not top[1] & 1:
-                    raise SpecError(path, "", "a key is a list or a mapping; keys of spec data are names or whole numbers", *where(event))
+                    raise SpecError(path, "", Message("a key is a list or a mapping; keys of spec data are names or whole numbers"), *where(event))
                 top[1] += 1
             depth += 1
             if depth > MAX_SPEC_DEPTH:
-                raise SpecError(path, "", f"nested deeper than {MAX_SPEC_DEPTH} levels", *where(event))
+                raise SpecError(path, "", Message("nested deeper than {n} levels", n=MAX_SPEC_DEPTH), *where(event))
             stack.append([kind is mapping_start, 0])
         elif kind in closers:
             depth -= 1
             stack.pop()
         elif kind is alias:
-            raise SpecError(path, "", "YAML aliases are not allowed in spec files", *where(event))
+            raise SpecError(path, "", Message("YAML aliases are not allowed in spec files"), *where(event))
 
 
 def _check_scalar(event, value: str, at_key: bool, path: Path, where) -> None:
@@ -396,9 +397,11 @@ def _check_scalar(event, value: str, at_key: bool, path: Path, where) -> None:
         tag = resolver.resolve(yaml.ScalarNode, value, event.implicit)
     if at_key and tag not in _KEY_TAGS:
         shown = value if len(value) <= 40 else value[:40] + "..."
-        raise SpecError(path, "", f"the key {shown!r} reads as {tag.rsplit(':', 1)[-1]}; keys of spec data are names or whole numbers (quote it to make it a name)", *where(event))
+        raise SpecError(
+            path, "", Message("the key {key} reads as {kind}; keys of spec data are names or whole numbers (quote it to make it a name)", key=repr(shown), kind=tag.rsplit(":", 1)[-1]), *where(event)
+        )
     if tag == _INT_TAG and len(value) > _LONG_SCALAR:
-        raise SpecError(path, "", f"a number of {len(value)} characters; numbers in spec data lie between -{MAX_SPEC_NUMBER:,} and {MAX_SPEC_NUMBER:,}", *where(event))
+        raise SpecError(path, "", Message("a number of {n} characters; numbers in spec data lie between -{most} and {most}", n=len(value), most=format(MAX_SPEC_NUMBER, ",")), *where(event))
 
 
 def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Path) -> Any:
@@ -407,11 +410,11 @@ def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Pa
         if _is_wrapper(node):
             status = node["provenance"]
             if status not in PROVENANCE_STATUSES:
-                raise SpecError(path, key, f"provenance must be one of {', '.join(PROVENANCE_STATUSES)}, not {status!r}")
+                raise SpecError(path, key, Message("provenance must be one of {statuses}, not {status}", statuses=list(PROVENANCE_STATUSES), status=repr(status)))
             if status != "certain" and not node.get("note"):
-                raise SpecError(path, key, f"a {status} value needs a note saying where it came from")
+                raise SpecError(path, key, Message("a {status} value needs a note saying where it came from", status=str(status)))
             if status == "unknown" and node["value"] not in (None, [], {}):
-                raise SpecError(path, key, "an unknown value must be null (or empty)")
+                raise SpecError(path, key, Message("an unknown value must be null (or empty)"))
             value = _unwrap(node["value"], stem, key, out, path)
             if status != "certain":
                 out[f"{stem}:{key}"] = Provenance(stem, key, status, str(node.get("note", "")), value, node.get("source"))
@@ -420,7 +423,7 @@ def _unwrap(node: Any, stem: str, key: str, out: dict[str, Provenance], path: Pa
     if isinstance(node, list):
         return [_unwrap(v, stem, f"{key}.{i}" if key else str(i), out, path) for i, v in enumerate(node)]
     if isinstance(node, (int, float)) and not isinstance(node, bool) and not -MAX_SPEC_NUMBER <= node <= MAX_SPEC_NUMBER:
-        raise SpecError(path, key, f"{node} is out of range; numbers in spec data lie between -{MAX_SPEC_NUMBER:,} and {MAX_SPEC_NUMBER:,}")
+        raise SpecError(path, key, Message("{number} is out of range; numbers in spec data lie between -{most} and {most}", number=str(node), most=format(MAX_SPEC_NUMBER, ",")))
     return node
 
 
@@ -467,9 +470,9 @@ def _schema_registry(root: str):
         try:
             schema = json.loads(read_spec_text(path))
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise SpecError(path, "", f"broken schema: {str(exc).splitlines()[0]}") from None
+            raise SpecError(path, "", Message("broken schema: {problem}", problem=str(exc).splitlines()[0])) from None
         if not isinstance(schema, dict):
-            raise SpecError(path, "", "broken schema: a schema is a JSON object")
+            raise SpecError(path, "", Message("broken schema: a schema is a JSON object"))
         schema["$id"] = SCHEMA_BASE + rel
         resources.append((SCHEMA_BASE + rel, Resource.from_contents(schema)))
     return Registry().with_resources(resources)
@@ -484,7 +487,7 @@ def _schema_problem(kind: str, root: str) -> SpecError | None:
     try:
         Draft202012Validator.check_schema(_schema_registry(root).contents(SCHEMA_BASE + f"{kind}.schema.json"))
     except SchemaError as exc:
-        return SpecError(path, ".".join(map(str, exc.absolute_path)), f"broken schema: {exc.message}")
+        return SpecError(path, ".".join(map(str, exc.absolute_path)), Message("broken schema: {problem}", problem=exc.message))
     return None
 
 
@@ -492,7 +495,7 @@ def _schema_problem(kind: str, root: str) -> SpecError | None:
 def _validator(kind: str, root: str) -> Draft202012Validator:
     path = Path(root) / "schema" / f"{kind}.schema.json"
     if not path.is_file():
-        raise SpecError(path, "", f"no schema for kind {kind!r}")
+        raise SpecError(path, "", Message("no schema for kind {kind}", kind=repr(kind)))
     registry = _schema_registry(root)
     schema = registry.contents(SCHEMA_BASE + f"{kind}.schema.json")
     return validator_class()(schema, registry=registry)
@@ -505,7 +508,7 @@ KIND = r"[a-z0-9][a-z0-9_-]{0,63}(/[a-z0-9][a-z0-9_-]{0,63})?"
 
 def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> None:
     if not re.fullmatch(KIND, kind):  # a kind names a schema file; it may not be just any path
-        raise SpecError(path, "kind", f"no schema for kind {kind[:80]!r}")
+        raise SpecError(path, "kind", Message("no schema for kind {kind}", kind=repr(kind[:80])))
     from referencing.exceptions import Unresolvable
 
     validator = _validator(kind, str(root))
@@ -517,11 +520,14 @@ def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> Non
     except SchemaTrouble as exc:  # a schema from anyone: a pattern or a $ref that does not end
         raise SpecError(schema_path, "", exc.message, *(locate(schema_path, exc.needle) or (None, None))) from None
     except RecursionError:
-        raise SpecError(schema_path, "", "checking against the schema does not end: a $ref leads round in a circle") from None
+        raise SpecError(schema_path, "", Message("checking against the schema does not end: a $ref leads round in a circle")) from None
     except Unresolvable as exc:
         reference = getattr(exc, "ref", None) or str(exc)
         raise SpecError(
-            schema_path, "", f"$ref {reference!r} cannot be followed: a schema may refer only to schemas under specs/schema", *(locate(schema_path, str(reference)) or (None, None))
+            schema_path,
+            "",
+            Message("$ref {ref} cannot be followed: a schema may refer only to schemas under specs/schema", ref=repr(reference)),
+            *(locate(schema_path, str(reference)) or (None, None)),
         ) from None
     except Exception as exc:  # the schema, not the data, is broken (see _schema_registry)
         problem = _schema_problem(kind, str(root))
@@ -536,9 +542,10 @@ def validate_against_schema(data: Any, kind: str, path: Path, root: Path) -> Non
         if unknown:
             # an unknown key is reported at itself, so that a variant that wrote it is blamed
             key = f"{key}.{unknown[0]}" if key else str(unknown[0])
-            message = f"unknown key {str(unknown[0])[:80]!r}{did_you_mean(str(unknown[0]), err.schema.get('properties') or {})}"
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise SpecError(path, key, message + more)
+            message = Message("unknown key {key}{hint}", key=repr(str(unknown[0])[:80]), hint=did_you_mean(str(unknown[0]), err.schema.get("properties") or {}))
+        if len(errors) > 1:
+            message = Message("{message} (and {n} more)", message=message, n=len(errors) - 1)
+        raise SpecError(path, key, message)
 
 
 def unknown_keys(err) -> list:
@@ -573,8 +580,9 @@ def unknown_game(name: str, known: list[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(str(name).lower(), known, n=1, cutoff=0.6)
-    guess = f"; did you mean {close[0]!r}?" if close else ";"
-    return f"unknown game {name!r}{guess} known games: {', '.join(known)}"
+    if close:
+        return Message("unknown game {name}; did you mean {guess}? known games: {known}", name=repr(name), guess=repr(close[0]), known=list(known))
+    return Message("unknown game {name}; known games: {known}", name=repr(name), known=list(known))
 
 
 def no_games(root: Path | None = None) -> SpecError:
@@ -582,7 +590,7 @@ def no_games(root: Path | None = None) -> SpecError:
     the folder, since an empty or mistyped REFEREE_DATA is the usual cause."""
     root = root or specs_root()
     chosen = f" (REFEREE_DATA={os.environ['REFEREE_DATA']})" if os.environ.get("REFEREE_DATA") and root == specs_root() else ""
-    return SpecError(root, "", f"no games here{chosen}: a game is a folder specs/<game>/ with a game.yaml")
+    return SpecError(root, "", Message("no games here{chosen}: a game is a folder specs/<game>/ with a game.yaml", chosen=chosen))
 
 
 def variant_names(game_dir: Path) -> list[str]:
@@ -605,9 +613,9 @@ def find_variant(game_dir: Path, name: str) -> Path:
     if looks_like_path(name):
         if path.is_file():
             return path
-        raise SpecError(path, "", "variant file not found")
+        raise SpecError(path, "", Message("variant file not found"))
     known = variant_names(game_dir)
-    raise SpecError(game_dir / "variants", name, f"no such variant; known: {', '.join(known) or 'none'}")
+    raise SpecError(game_dir / "variants", name, Message("no such variant; known: {known}", known=known) if known else Message("no such variant; known: none"))
 
 
 def load_spec(game: str, variants: tuple[str, ...] | list[str] = (), root: Path | None = None, box: bool = True) -> Spec:
@@ -621,7 +629,7 @@ def load_spec_with_box(game: str, box_file: Path, variants: tuple[str, ...] | li
     before it is put in use, or to replay with values worked out from records)."""
     found = fingerprint_of(box_file)
     if found is None:
-        raise SpecError(box_file, "", "no such box file")
+        raise SpecError(box_file, "", Message("no such box file"))
     return _load_spec(game, tuple(variants), str(specs_root()), found)
 
 
@@ -641,7 +649,13 @@ def _load_spec(game: str, variants: tuple[str, ...], root_str: str, box: tuple |
     except SpecError as exc:
         if box_file is None or exc.file != str(box_file) or box_file != box_path(game):
             raise
-        raise SpecError(exc.file, exc.key, f"{exc.message} (the box file in use for {game}: correct it, or stop using it with referee box {game} --forget)", exc.line, exc.column) from None
+        raise SpecError(
+            exc.file,
+            exc.key,
+            Message("{message} (the box file in use for {game}: correct it, or stop using it with referee box {game} --forget)", message=exc.message, game=game),
+            exc.line,
+            exc.column,
+        ) from None
     if cached is not None:
         cache.write(*cached, spec)
         path = cached[0]
@@ -712,7 +726,7 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str, box_file: P
     for path in sorted(game_dir.glob("*.yaml")):
         data = read_yaml(path)
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise SpecError(path, "kind", "a spec file is a mapping with a 'kind' key that names its schema")
+            raise SpecError(path, "kind", Message("a spec file is a mapping with a 'kind' key that names its schema"))
         raw[path.stem] = data
         paths[path.stem] = path
 
@@ -727,12 +741,12 @@ def _build_spec(game: str, variants: tuple[str, ...], root_str: str, box_file: P
         vdata = read_yaml(vpath)
         validate_against_schema(vdata, "variant", vpath, root)
         if vdata.get("game") != game:
-            raise SpecError(vpath, "game", f"variant is for {vdata.get('game')!r}, not {game!r}")
+            raise SpecError(vpath, "game", Message("variant is for {other}, not {game}", other=repr(vdata.get("game")), game=repr(game)))
         for stem, overlay in vdata["changes"].items():
             if stem not in raw:
-                raise SpecError(vpath, f"changes.{stem}", f"no spec file {stem}.yaml in {game_dir}")
+                raise SpecError(vpath, f"changes.{stem}", Message("no spec file {file} in {folder}", file=stem + ".yaml", folder=str(game_dir)))
             if "kind" in overlay and overlay["kind"] != raw[stem]["kind"]:
-                raise SpecError(vpath, f"changes.{stem}.kind", "a variant cannot change a file's kind")
+                raise SpecError(vpath, f"changes.{stem}.kind", Message("a variant cannot change a file's kind"))
             raw[stem] = deep_merge(raw[stem], overlay)
         applied.append(Variant(vdata["id"], vdata["title"], vdata.get("description", ""), str(vpath), vdata["changes"]))
 
@@ -798,7 +812,7 @@ def _check_files_kept(game: str, game_dir: Path, paths: dict[str, Path]) -> None
     shipped = shipped_data_root() / "specs" / game
     missing = sorted(p.name for p in shipped.glob("*.yaml") if p.stem not in paths and not translation_lang(p.stem))
     if missing:
-        raise SpecError(game_dir / missing[0], "", f"missing: the {game} rules module reads {missing[0]}")
+        raise SpecError(game_dir / missing[0], "", Message("missing: the {game} rules module reads {file}", game=game, file=missing[0]))
 
 
 def _check_rules_kept(game: str, rules: dict[str, Rule], path: Path) -> None:
@@ -806,8 +820,8 @@ def _check_rules_kept(game: str, rules: dict[str, Rule], path: Path) -> None:
     data (a spec directory of one's own, a variant) may add rules but not drop them."""
     missing = sorted(_shipped_rule_ids(game) - set(rules))
     if missing:
-        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-        raise SpecError(path, "rules", f"no rule {missing[0]}{more}: the {game} rules module checks it, so a spec may add rules but not drop them")
+        more = Message(" (and {n} more)", n=len(missing) - 1) if len(missing) > 1 else ""
+        raise SpecError(path, "rules", Message("no rule {rule}{more}: the {game} rules module checks it, so a spec may add rules but not drop them", rule=missing[0], more=more, game=game))
 
 
 @functools.cache
@@ -838,14 +852,14 @@ def translation_files(game: str, files: dict, paths: dict, root: Path) -> list[t
     for stem, data in files.items():
         if translation_lang(stem):
             if data.get("kind") != "rule-texts":
-                raise SpecError(paths[stem], "kind", f"{paths[stem].name} holds rule texts: its kind is rule-texts")
+                raise SpecError(paths[stem], "kind", Message("{file} holds rule texts: its kind is rule-texts", file=paths[stem].name))
             found.append((data["lang"], data, paths[stem], ""))
     return found
 
 
 def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Rule]:
     if "rules" not in files:
-        raise SpecError(paths["game"].parent / "rules.yaml", "", "every game needs a rules.yaml")
+        raise SpecError(paths["game"].parent / "rules.yaml", "", Message("every game needs a rules.yaml"))
     common_path = root / "common" / "rules.yaml"
     common = read_yaml(common_path)
     validate_against_schema(common, "rules", common_path, root)
@@ -854,9 +868,9 @@ def _load_rules(game: str, files: dict, paths: dict, root: Path) -> dict[str, Ru
         for i, entry in enumerate(entries):
             rid = entry["id"] if origin == game else f"{game}/{entry['id']}"
             if not rid.startswith(game + "/"):
-                raise SpecError(path, f"rules.{i}.id", f"rule ids of this game start with '{game}/'")
+                raise SpecError(path, f"rules.{i}.id", Message("rule ids of this game start with '{game}/'", game=game))
             if rid in rules:
-                raise SpecError(path, f"rules.{i}.id", f"duplicate rule id {rid}")
+                raise SpecError(path, f"rules.{i}.id", Message("duplicate rule id {rule}", rule=str(rid)))
             rules[rid] = Rule(
                 id=rid,
                 title=entry["title"],
@@ -880,17 +894,17 @@ def _translate_rules(game: str, files: dict, paths: dict, root: Path, rules: dic
     sections = {s["id"] for s in files["rules"].get("sections", [])} | {s["id"] for s in common.get("sections", [])} | {r.section for r in rules.values() if r.section}
     for lang, data, path, prefix in translation_files(game, files, paths, root):
         if lang != translation_lang(path.stem):
-            raise SpecError(path, "lang", f"{path.name} is named for {translation_lang(path.stem)!r} but says lang: {lang}")
+            raise SpecError(path, "lang", Message("{file} is named for {named} but says lang: {lang}", file=path.name, named=repr(translation_lang(path.stem)), lang=str(lang)))
         for sid in data.get("sections") or {}:
             if sid not in sections:
-                problems.append(SpecError(path, f"sections.{sid}", f"no section {sid!r} in rules.yaml"))
+                problems.append(SpecError(path, f"sections.{sid}", Message("no section {section} in rules.yaml", section=repr(sid))))
         for key, words in (data.get("rules") or {}).items():
             rid = prefix + key
             if rid not in rules:
                 if prefix:  # the common texts name common rules; a game may leave none out
-                    problems.append(SpecError(path, f"rules.{key}", f"no common rule {key!r} in common/rules.yaml"))
+                    problems.append(SpecError(path, f"rules.{key}", Message("no common rule {rule} in common/rules.yaml", rule=repr(key))))
                 else:
-                    problems.append(SpecError(path, f"rules.{key}", f"no rule {rid!r} in rules.yaml to give words to"))
+                    problems.append(SpecError(path, f"rules.{key}", Message("no rule {rule} in rules.yaml to give words to", rule=repr(rid))))
                 continue
             rule = rules[rid]
             rules[rid] = dataclasses.replace(rule, translations=rule.translations + ((lang, words["title"], words["text"].strip()),))
@@ -909,12 +923,12 @@ def _check_addresses(spec: Spec) -> None:
     for rule in list(spec.rules.values()):
         for address in rule.reads:
             if not spec.has(address):
-                raise SpecError(spec.path_of("rules"), rule.id, f"reads {address}, which is not in the spec")
+                raise SpecError(spec.path_of("rules"), rule.id, Message("reads {address}, which is not in the spec", address=str(address)))
 
         def fill(match: re.Match) -> str:
             address = match.group(1)
             if not spec.has(address):
-                raise SpecError(spec.path_of("rules"), rule.id, f"its text names {{{address}}}, which is not in the spec")
+                raise SpecError(spec.path_of("rules"), rule.id, Message("its text names {address}, which is not in the spec", address="{" + str(address) + "}"))
             return _words(spec.get(address))
 
         def filler(lang: str) -> Callable[[re.Match], str]:
@@ -941,7 +955,7 @@ def _check_turn(spec: Spec) -> None:
         return
     actions = spec.get(address) if spec.has(address) else None
     if not isinstance(actions, dict) or not actions or not all(isinstance(a, dict) and isinstance(a.get("names"), dict) for a in actions.values()):
-        raise SpecError(spec.path_of("game"), "turn.actions", f"{address} is not a mapping of actions, each with its names")
+        raise SpecError(spec.path_of("game"), "turn.actions", Message("{address} is not a mapping of actions, each with its names", address=str(address)))
 
 
 def _words(value: Any) -> str:
