@@ -138,3 +138,16 @@ def test_search_works_from_disk_without_a_network(from_disk, site, query, page):
     from_disk.find_element(By.CSS_SELECTOR, "input.md-search__input").click()
     found = [Path("/" + path).relative_to(site).as_posix() for path in search(from_disk, query)]
     assert page in found, f"{query!r}: {found}"
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_a_diagnostic_in_a_language_links_to_its_rule_on_that_languages_page(pages, lang):
+    from referee.report.diagnostics import rule_link
+
+    for game in available_games():
+        spec = load_spec(game)
+        page = pages[f"{game}/{page_file('rules', lang)}"].text
+        for rule in spec.rules.values():
+            link = rule_link(rule.id, lang)
+            assert link.rsplit("/", 1)[1] == f"rules.{lang}.html#{rule.anchor}"
+            assert f"{{#{rule.anchor}}}" in page, (game, lang, rule.id)

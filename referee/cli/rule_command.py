@@ -75,7 +75,7 @@ def describe(spec: Spec, rule: Rule, lang: str = "en") -> list[str]:
             out += ["", _("it passes with this instead:"), *counterexamples.numbered(example.fix.splitlines() or [""], example.line)]
     elif rule.id in found.reasons:
         out += ["", _("no record breaks it under its own id:"), *wrapped(found.reasons[rule.id], "  ")]
-    out += ["", _("see: {link}").format(link=rule_link(rule.id))]
+    out += ["", _("see: {link}").format(link=rule_link(rule.id, current()))]
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from referee.engine.findings import Diagnostic, Report, RulingNote, rank  # noqa: F401 (importable from here as before)
 from referee.errors import Pos, Status
 from referee.games.base import Standing
-from referee.i18n import N_, Message, _, localized, ngettext
+from referee.i18n import N_, Message, _, current, localized, ngettext
 from referee.spec.loader import Provenance, data_root
 from referee.terminal import quote, shorten, visible
 
@@ -44,10 +44,13 @@ def docs_base() -> str:
     return (Path(data_root()) / "site").as_uri()
 
 
-def rule_link(rule: str) -> str:
-    """The rule's heading on its game's rules page (mkdocs.yml builds plain file names: rules.html)."""
+def rule_link(rule: str, lang: str = "en") -> str:
+    """The rule's heading on its game's rules page (mkdocs.yml builds plain file names:
+    rules.html, and rules.hu.html, rules.de.html with the same anchors). Text for people links
+    to the page in their language; JSON keeps the English page, the same in every language."""
     game, _slash, anchor = rule.partition("/")
-    return f"{docs_base()}/{game}/rules.html#{anchor}"
+    page = "rules.html" if lang == "en" else f"rules.{lang}.html"
+    return f"{docs_base()}/{game}/{page}#{anchor}"
 
 
 def format_diagnostic(report: Report, d: Diagnostic) -> str:
@@ -83,7 +86,7 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
 
         out.extend(change_line(c) for c in d.ledger)
     if d.rule:
-        out.append(_("see: {link}").format(link=rule_link(d.rule)))
+        out.append(_("see: {link}").format(link=rule_link(d.rule, current())))
     return "\n".join(visible(line) for line in out)
 
 

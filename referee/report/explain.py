@@ -14,7 +14,7 @@ from typing import Any
 from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
 from referee.engine.replay import check_bytes
 from referee.errors import UsageError
-from referee.i18n import _, ngettext
+from referee.i18n import _, current, ngettext
 from referee.report.diagnostics import Report, format_diagnostic, rule_link
 from referee.terminal import odd_letters, visible
 
@@ -90,7 +90,7 @@ def format_explanation(report: Report, ex: Explanation) -> str:
     if rules:
         out.append(_("see:"))
         width = max(len(r) for r in rules)
-        out.extend(f"  {r:<{width}}  {rule_link(r)}" for r in rules)
+        out.extend(f"  {r:<{width}}  {rule_link(r, current())}" for r in rules)
     return "\n".join(out)
 
 
