@@ -164,7 +164,9 @@ class SpecError(RefereeError):
 
     def display(self) -> str:
         """The one-line message a user sees: `file:line:column: error: key: message`."""
-        return f"{self.where}: error: {self.key + ': ' if self.key else ''}{self.message}"
+        from referee.i18n import _, localized
+
+        return f"{self.where}: {_('error')}: {self.key + ': ' if self.key else ''}{localized(self.message)}"
 
 
 def locate(path: Path, key: str) -> tuple[int, int] | None:

@@ -80,3 +80,22 @@ def test_the_lines_left_out_of_a_counterexample_are_named_in_the_language_asked(
         shown = counterexamples.snippet(example)[0]
     assert english == f"      | … lines 1 to {start} of the record"  # the English page is as before
     assert shown == "      | " + translations(lang).gettext("… lines 1 to {n} of the record").format(n=start) != english
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+@pytest.mark.parametrize(
+    "text, template",
+    [
+        ("", "empty record: it needs at least a [Game] tag and a [Players] tag"),
+        ("blue: pass\n", 'missing [Game "..."] tag ({games})'),
+        (HEADER + '[Variant "nope"]\n', "no {game} variant {name}"),
+    ],
+    ids=["empty", "no-game", "unknown-variant"],
+)
+def test_a_record_the_engine_refuses_before_reading_is_told_in_the_language_asked(text, template, lang):
+    error = _error(text)
+    with speaking(lang):
+        shown = localized(error.message)
+    fixed = translations(lang).gettext(template).split("{")[0]
+    assert fixed != template.split("{")[0] and fixed in shown, shown
+    assert shown != str(error.message)

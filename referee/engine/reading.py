@@ -7,7 +7,7 @@ loaded with them, and the entries parsed with the game's own names.
 
 from __future__ import annotations
 
-from referee.errors import Pos, RecordError
+from referee.errors import RecordError
 from referee.games import load_game
 from referee.notation.parser import Record, game_of, parse
 
@@ -18,12 +18,12 @@ def read_record(text: str, name: str = "<record>", variants=(), game=None, keep_
     `game` may be given (a game loaded already, with its variants); otherwise the record's
     [Game] and [Variant] tags, with `variants`, say which. With `keep_going`, lines that
     cannot be read are collected in `record.unreadable` instead of raising RecordError."""
-    from referee.engine.replay import game_named, record_variants
+    from referee.engine.replay import game_named, no_game_tag, record_variants
 
     if game is None:
         found = game_of(text)
         if not found:
-            raise RecordError('missing [Game "..."] tag (speicherstadt, canterbury or hamburgum)', Pos(1, 1))
+            raise no_game_tag()
         game_name = game_named(found[0])
         game = load_game(game_name, list(dict.fromkeys(record_variants(text, game_name) + list(variants))))
     problems: list[RecordError] | None = [] if keep_going else None

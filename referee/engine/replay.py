@@ -16,6 +16,7 @@ from referee.engine.position import Outcome, Position
 from referee.errors import Pos, RecordError, SpecError
 from referee.games import load_game
 from referee.games.base import State
+from referee.i18n import Message
 from referee.notation.names import names_of, spelling
 from referee.notation.parser import MAX_RECORD_BYTES, VARIANT_TAG, Checkpoint, Move, Record, Result, Ruling, decode, game_of, parse
 from referee.spec.loader import available_games, looks_like_path, read_yaml, specs_root, variant_names
@@ -96,7 +97,7 @@ def check_bytes(
         report.diagnostics.append(Diagnostic("error", exc.message, exc.pos))
     except SpecError as exc:
         report.worsen("invalid-spec")
-        message = f"{exc.key}: {exc.message}" if exc.key else exc.message
+        message = Message("{key}: {message}", key=exc.key, message=exc.message) if exc.key else exc.message
         report.diagnostics.append(Diagnostic("error", message, None, file=exc.where))
     except Exception as exc:  # a bug in the referee: report it like any diagnostic
         report.worsen("internal-error")
@@ -148,10 +149,10 @@ def _replay(
     text = decode(data)
     report.source = text
     if not text.strip():
-        raise RecordError("empty record: it needs at least a [Game] tag and a [Players] tag", Pos(1, 1))
+        raise RecordError(Message("empty record: it needs at least a [Game] tag and a [Players] tag"), Pos(1, 1))
     found = game_of(text)
     if not found:
-        raise RecordError('missing [Game "..."] tag (speicherstadt, canterbury or hamburgum)', Pos(1, 1))
+        raise no_game_tag()
     game_name, game_pos = found
     game_name = game_named(game_name)
     report.game = game_name
@@ -565,10 +566,23 @@ def _check_variant_tag(record: Record, names: list[str], game_name: str) -> None
 
 def _variant_refusal(name: str, game_name: str, known: list[str] | None) -> str:
     """Why a name is refused, and the way to give a file of one's own instead."""
-    shown = name if len(name) <= 60 else name[:60] + "..."
-    what = f"[Variant] names a file, {shown!r}" if looks_like_path(name) else f"no {game_name} variant {shown!r}"
-    choice = f" ({', '.join(known) or 'none'})" if known is not None else ""
-    return f"{what}: a record names variants by name{choice}; a variant file is given with --variant FILE on the command line"
+    shown = repr(name if len(name) <= 60 else name[:60] + "...")
+    if looks_like_path(name):
+        what = Message("[Variant] names a file, {name}", name=shown)
+    else:
+        what = Message("no {game} variant {name}", game=game_name, name=shown)
+    if known is None:
+        return Message("{what}: a record names variants by name; a variant file is given with --variant FILE on the command line", what=what)
+    return Message(
+        "{what}: a record names variants by name ({known}); a variant file is given with --variant FILE on the command line",
+        what=what,
+        known=", ".join(known) if known else Message("none"),
+    )
+
+
+def no_game_tag() -> RecordError:
+    """A record without its [Game] tag, told with the games there are."""
+    return RecordError(Message('missing [Game "..."] tag ({games})', games=", ".join(available_games())), Pos(1, 1))
 
 
 def _pos_in(text: str, offset: int, length: int) -> Pos:
