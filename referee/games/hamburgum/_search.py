@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import threading
 import weakref
 
 from referee.errors import Violation
@@ -67,22 +68,30 @@ class Words:
 
     def __init__(self, state: HamburgumState, hints: list[str]):
         self.game = state.game
-        self.state = state  # asked about, never changed: every line is tried on a copy
+        # asked about, never changed (every line is tried on a copy), and held weakly: the
+        # searches kept by state would otherwise keep every state alive
+        self._state = weakref.ref(state)
         self.hints = hints
         self._trial: HamburgumState | None = None  # a copy no legal line has changed yet
+        self._lock = threading.Lock()
         self._judged: dict[str, bool] = {}
         self._refusals: dict[str, set[str]] = {}  # the rules that refused a line judged
         self._token_limit, self._canon = self.game.rule("token-limit"), self.game.rule("canon")
         self._asked: dict[tuple[str, ...], list[str]] = {}
         self._sides = {self.game.space_side(space) for space in self.game.spaces} - {None}  # upper, lower
 
+    @property
+    def state(self) -> HamburgumState:
+        return self._state()
+
     # --- the judge ---
 
     def legal(self, words: list[str]) -> bool:
         line = " ".join(words)
-        if line not in self._judged:
-            self._judged[line] = self._judge(line)
-        return self._judged[line]
+        with self._lock:  # the server's threads may ask about one position at once
+            if line not in self._judged:
+                self._judged[line] = self._judge(line)
+            return self._judged[line]
 
     def _judge(self, line: str) -> bool:
         """Whether the rules take `line` as the next move. A refused move leaves the copy as it
