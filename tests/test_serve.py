@@ -407,7 +407,7 @@ def test_one_tap_enters_several_lines(client, folder):
 
 def test_every_turn_of_civitas_hamburgum_is_tapped_word_by_word(folder):
     """Civitas Hamburgum lists one step of each kind of turn; the page completes the rest
-    word by word (referee/server/turns.py): every turn of a random game (goods sold and the
+    word by word (the game's `next_words`): every turn of a random game (goods sold and the
     rest to the bank, donations and tokens scored, houses in a row) is entered by taps, and
     every whole move a button offers on the way is one the rules take."""
     import re

@@ -20,7 +20,6 @@ from referee.engine.copying import copy_state
 from referee.engine.reading import read_entry
 from referee.i18n import _
 from referee.recording.session import Recording
-from referee.server.turns import word_source
 
 MOST_TEXT = 400  # a menu's text is the start of one line: no longer than a line of a record
 FORCED_STEPS = 8  # words taken without a tap, at most, where each is the only way on
@@ -220,9 +219,6 @@ def _shared_words(text: str, buttons: list[Button]) -> str:
 
 def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
     """The choices after `text`, and whether a chance outcome is being filled in."""
-    source = word_source(recording) if not recording.word_by_word(recording.state) else None
-    if source is not None:
-        return _turn_buttons(recording, text), False
     continuations = _continuations(recording)
     out: list[Button] = []
     filling = False
@@ -241,18 +237,6 @@ def _buttons(recording: Recording, text: str) -> tuple[list[Button], bool]:
         label = new[len(text) :].strip() or new.strip()
         out.append(Button(new, label, "" if choice.meta in ("move", "") else choice.meta, enters))
     return out, filling
-
-
-def _turn_buttons(recording: Recording, text: str) -> list[Button]:
-    """The next words of a turn worked out here (`turns.py`), a button each: a word after
-    which the turn can only end enters it."""
-    out = []
-    for word in _after(recording, text) or ():
-        if word:
-            new = text + word
-            ends = _after(recording, new) == [""]
-            out.append(Button(new if ends else new + " ", word, "", ends))
-    return out
 
 
 def _is_whole(recording: Recording, text: str, filling: bool) -> bool:
@@ -309,16 +293,8 @@ def _free(recording: Recording, text: str) -> str:
 
 
 def _continuations(recording: Recording) -> Continuations:
-    """What may follow in the recording's position: the recorder's completion, or, for a game
-    whose list of moves holds stand-ins (Civitas Hamburgum's), a completion that grows word by
-    word from the turns worked out here (`turns.py`); made once per position."""
-    cached = getattr(recording, "_tap_words", None)
-    if cached is None or cached[0] is not recording.state:
-        source = word_source(recording)
-        found = recording.continuations() if source is None else Continuations((), next_words=source)
-        cached = (recording.state, found)
-        recording._tap_words = cached
-    return cached[1]
+    """What may follow in the recording's position: the recorder's completion."""
+    return recording.continuations()
 
 
 def _grows(recording: Recording) -> bool:
@@ -341,8 +317,7 @@ def _after(recording: Recording, text: str) -> list[str] | None:
         else:
             return ([""] if node.end else []) + sorted(node.children)
     try:
-        source = word_source(recording)
-        return source(words) if source is not None else _position(recording).next_words(text)
+        return _position(recording).next_words(text)
     except Exception:
         return None
 
@@ -381,6 +356,9 @@ def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]
 
 
 LISTS_EVERY_MOVE = ("speicherstadt",)  # games whose `move_hints` hold every kind of move there is
+# games whose legal moves list in a millisecond or two: the checkpoint offer asks them for the
+# move it comes before, even where a line is completed word by word (Civitas Hamburgum's)
+LISTS_QUICKLY = ("speicherstadt", "hamburgum")
 
 
 def forced_line(recording: Recording) -> str | None:
@@ -421,7 +399,7 @@ def _offer(recording: Recording) -> tuple[list[str], str | None]:
         return [], None
     position = _position(recording)
     try:
-        if recording.word_by_word(state):
+        if recording.word_by_word(state) and recording.game.name not in LISTS_QUICKLY:
             return list(position.state.play_checkpoints(None)), None
         for move in position.legal_moves():
             lines = position.state.play_checkpoints(move)

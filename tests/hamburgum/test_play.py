@@ -241,3 +241,27 @@ def test_the_kinds_of_house_left_are_those_with_a_tile_left():
                 checked += 1
         state.apply(move)
     assert checked > 1000
+
+
+@pytest.mark.parametrize("variant", [TEST_BOARD, "advanced-2"], ids=["test-board", "advanced-2"])
+def test_every_turn_of_a_game_is_offered_word_by_word(variant):
+    """The game's next words lead to each turn of a generated game, word after word, and
+    say where it may end (""): on a board whose sites show their houses, and with offices
+    turned up from a shuffled stack. The state is asked, moved on in place and asked again,
+    so what the search keeps of a position never answers for the next one."""
+    game = load_game("hamburgum", (variant,))
+    text = play_game("hamburgum", 3, 1, [variant])
+    state = game.new_state([Seat("red"), Seat("blue"), Seat("green")], 0, None, Trace())
+    record = parse(text, "x", "hamburgum", game.build_move, keywords=game.keywords())
+    kinds = set()
+    for number, move in enumerate(e for e in record.entries if isinstance(e, (Turn, Reveal))):
+        if number % 3 == 0:
+            line = re.sub(r"^(\S+: (?:beer|sugar|cloth)) \d+$", r"\1", game.format_move(move))  # a yield stated is a check
+            words = line.split()
+            for i, word in enumerate(words):
+                assert word in game.next_words(state, words[:i]), (line, i)
+            assert "" in game.next_words(state, words), line
+            kinds |= {kind for kind, found in (("houses", " at "), ("sale and bank", ", bank "), ("scores", ", score ")) if found in line}
+        state.apply(move)
+    assert game.next_words(state, []) == []  # the game is over
+    assert "houses" in kinds

@@ -218,3 +218,9 @@ class Hamburgum(Game):
 
     def new_state(self, seats: list[Seat], start: int, header: Header, trace: Trace) -> HamburgumState:
         return HamburgumState(self, seats, start, trace)
+
+    # --- the search ---------------------------------------------------------------------------
+
+    def next_words(self, state: HamburgumState, words: list[str]) -> list[str]:
+        """A whole turn word by word (the list of moves holds one step of each kind)."""
+        return self._looks("play").next_words(state, words)

@@ -1,4 +1,5 @@
-"""Civitas Hamburgum: the legal next moves, and random but purposeful ones for `referee play`.
+"""Civitas Hamburgum: the legal next moves and their words, and random but purposeful ones for
+`referee play`.
 
 A random game has to end: the sixth church is finished only after thirty
 donations, each paid in bricks, wood, money and bells. So the generator does
@@ -19,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import accumulate
 
+from referee.games.hamburgum._search import words_of
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
 from referee.games.hamburgum.rules import MONEY, HamburgumState, Player, enter_harbour, one_more, production_yield, ship_loading_fits
 from referee.notation.parser import Move
@@ -500,6 +502,12 @@ def legal_moves(state: HamburgumState) -> list[Move]:
                     if sites:
                         moves.append(Guildhall(*fields, houses=(House(kind, sites[0], _office_word(state, rng) if kind == game.office_type else None),)))
     return moves
+
+
+def next_words(state: HamburgumState, words: list[str]) -> list[str]:
+    """The words that may follow `words` in a legal turn ("" where they are a whole one): the
+    turn's own words, beyond the one step of each kind `legal_moves` lists (_search.py)."""
+    return words_of(state, lambda: [state.game.format_move(m) for m in legal_moves(state)])(words)
 
 
 class _NoChance(random.Random):

@@ -1,78 +1,127 @@
-"""Civitas Hamburgum's turns word by word, for the tap menus.
+"""Civitas Hamburgum's turns word by word: the game's next words (`Game.next_words`).
 
-The game lists its legal moves one step each (`legal_moves`: one good sold, one donation,
-one house), stand-ins for the many turns a player may take (three goods sold and the rest to
-the bank; two donations and the tokens scored; three houses in a row). A tap menu built from
-that list leaves the other turns to be typed. Here a turn is completed word by word instead,
-as Canterbury's are (`Game.next_words`): the words that may follow are the turn's own
-(`sell 2 beer 1 cloth, bank 1 sugar`; `nikolai donate five ship, score nikolai five`;
-`brewery at petri 2, captain at petri 3`), in the order the notation writes them, and a word
-is offered only where some whole line with it is legal: the engine itself judges each
-candidate line on a copy of the position (`Position.apply`), so no rule is written twice.
-The first word after the action is taken from the game's list, which holds a move of each
-kind that leads on (a sale or a purchase, a donation to each church the player can pay, a
-house of each type that has a site). A part of a turn that is legal alone is taken as leading on (a sale of fewer goods, fewer
-houses); a Church turn whose donations must be followed by tokens scored (at most one token
-of a kind stays unscored) is tried with the player's tokens scored after it.
+The game lists its legal moves one step each (play.py's `legal_moves`: one good sold, one
+donation, one house), stand-ins for the many turns a player may take (three goods sold and
+the rest to the bank; two donations and the tokens scored; three houses in a row). Here a
+turn is completed word by word instead, as Canterbury's are: the words that may follow are
+the turn's own (`sell 2 beer 1 cloth, bank 1 sugar`; `nikolai donate five ship, score
+nikolai five`; `brewery at petri 2, captain at petri 3`), in the order the notation writes
+them, and a word is offered only where some whole line with it is legal: the rules
+themselves judge each candidate line (`State.apply` on a copy of the position), so no rule
+is written twice. The first word after the action is taken from the list of moves, which
+holds a move of each kind that leads on (a sale or a purchase, a donation to each church the
+player can pay, a house of each type that has a site). A part of a turn that is legal alone
+is taken as leading on (a sale of fewer goods, fewer houses); a Church turn whose donations
+must be followed by tokens scored (at most one token of a kind stays unscored) is tried with
+the player's tokens scored after it.
 
-Without the board's data (which site shows which house), a parish's sites are offered up to
-`MOST_SITE` numbers past the highest one taken there; a site numbered further is typed.
+A house's site is one of the board's free sites of its parish where the game has the
+board's data; without it (which site shows which house is not known), a parish's free
+numbers up to the one after the highest taken there are offered, and a site numbered
+further is typed. An amount of goods or materials is offered up to the most the player
+holds of one good (a sale, the bank) or the depot's largest lot (a purchase).
 
-Until the game's search answers `next_words` itself (then `Recording.word_by_word` holds and
-this module is not used), the server asks this one.
+What one position's search has judged is kept while the position stays as it is
+(`words_of`): a line is completed by asking for the words after each word of it, and each
+question judges lines the next one asks again. The state holds none of it.
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
-from collections.abc import Callable
+import threading
+import weakref
 
-from referee.engine.copying import copy_state
-from referee.engine.position import Position
-from referee.engine.reading import read_entry
+from referee.errors import Violation
+from referee.games.base import Unrecorded
+from referee.games.hamburgum.moves import Site
+from referee.games.hamburgum.rules import HamburgumState
+from referee.notation.parser import Move, parse
 
-MOST_AMOUNT = 12  # the largest number of one good or material a turn names
-MOST_SITE = 6  # house sites tried per parish, past the last one taken there
+# The trace of every trial: it keeps nothing, so all of them share one.
+_TRIAL = Unrecorded()
 
-
-def word_source(recording) -> Callable[[list[str]], list[str]] | None:
-    """The next words of the recording's position for a game that needs them worked out
-    here (made once per position), or None."""
-    state = recording.state
-    if recording.game.name != "hamburgum" or state.is_over() or recording.word_by_word(state):
-        return None
-    cached = getattr(recording, "_tap_turns", None)
-    if cached is None or cached[0] is not state:
-        cached = recording._tap_turns = (state, Turns(recording))
-    return cached[1]
+# Each position's search, by state, with the fingerprint of the state it was made for.
+_SEARCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-class Turns:
+def fingerprint(state: HamburgumState) -> tuple:
+    """What changes when a state changes in place: a move played moves the turn on (a
+    revealed office turns one face up), and a ruling that adopts a checkpoint's figures sets
+    money or prestige; a refused move leaves the state as it was."""
+    return state.turn, state.face_up, state.over, tuple((p.money, p.prestige) for p in state.players.values())
+
+
+def words_of(state: HamburgumState, hints) -> Words:
+    """The search of this position: the one kept for it while it stays as it is, or a new
+    one (`hints()`: the legal moves as the record writes them)."""
+    mark = fingerprint(state)
+    kept = _SEARCHES.get(state)
+    if kept is None or kept[0] != mark:
+        kept = _SEARCHES[state] = (mark, Words(state, hints()))
+    return kept[1]
+
+
+class Words:
     """The next words of one position's turns (see the module's text)."""
 
-    def __init__(self, recording):
-        self.game = recording.game
-        self.state = copy_state(recording.state)
-        self.header = recording.report.record.header if recording.report.record else None
-        self.hints = recording.hints()
+    def __init__(self, state: HamburgumState, hints: list[str]):
+        self.game = state.game
+        # asked about, never changed (every line is tried on a copy), and held weakly: the
+        # searches kept by state would otherwise keep every state alive
+        self._state = weakref.ref(state)
+        self.hints = hints
+        self._trial: HamburgumState | None = None  # a copy no legal line has changed yet
+        self._lock = threading.Lock()
         self._judged: dict[str, bool] = {}
         self._refusals: dict[str, set[str]] = {}  # the rules that refused a line judged
         self._token_limit, self._canon = self.game.rule("token-limit"), self.game.rule("canon")
         self._asked: dict[tuple[str, ...], list[str]] = {}
+        self._sides = {self.game.space_side(space) for space in self.game.spaces} - {None}  # upper, lower
+
+    @property
+    def state(self) -> HamburgumState:
+        return self._state()
 
     # --- the judge ---
 
     def legal(self, words: list[str]) -> bool:
         line = " ".join(words)
-        if line not in self._judged:
-            position = Position.at(self.game, copy_state(self.state), self.header)
-            try:
-                outcome = position.apply(read_entry(self.game, line))
-                self._judged[line] = outcome.played and outcome.legal
-                self._refusals[line] = {d.rule for d in outcome.diagnostics if d.severity == "error"}
-            except Exception:
-                self._judged[line] = False
-        return self._judged[line]
+        with self._lock:  # the server's threads may ask about one position at once
+            if line not in self._judged:
+                self._judged[line] = self._judge(line)
+            return self._judged[line]
+
+    def _judge(self, line: str) -> bool:
+        """Whether the rules take `line` as the next move. A refused move leaves the copy as it
+        was, so the next line is tried on it too; a legal one changes it, and the next line
+        gets a fresh copy."""
+        game = self.game
+        try:
+            entries = parse(line + "\n", "<line>", game.name, game.build_move, keywords=game.keywords()).entries
+        except Exception:
+            return False
+        if len(entries) != 1 or not isinstance(entries[0], Move):
+            return False
+        trial = self._trial if self._trial is not None else self._copy()
+        self._trial = None
+        try:
+            trial.apply(entries[0])
+        except Violation as v:
+            self._refusals[line] = {v.rule}
+            self._trial = trial
+            return False
+        except Exception:
+            return False
+        return True
+
+    def _copy(self) -> HamburgumState:
+        state = self.state
+        shared = {id(state.game): state.game, id(state.game.spec): state.game.spec, id(state.trace): _TRIAL}
+        trial = copy.deepcopy(state, shared)
+        trial.rolls_back = True  # a refused line must leave the copy as it was
+        return trial
 
     # --- the words ---
 
@@ -107,9 +156,9 @@ class Turns:
         the action), once they do; None before."""
         for hint in self.hints:
             parts = hint.split()
-            if len(parts) < 2 or not parts[0].endswith(":"):
+            if len(parts) <= 1 or not parts[0].endswith(":"):
                 continue
-            size = 3 if parts[1] in ("upper", "lower") and len(parts) > 2 else 2
+            size = next((i for i, part in enumerate(parts) if i and part not in self._sides), len(parts) - 1) + 1  # up to the action
             if len(words) >= size and words[:size] == parts[:size]:
                 return parts[size - 1], size
         return None
@@ -126,7 +175,7 @@ class Turns:
                 kind, last_good, number, after_comma = word, None, None, False
                 done.append(word)
             elif number is None:
-                if not word.isdigit() or not 0 < int(word) <= MOST_AMOUNT:
+                if not word.isdigit() or not 0 < int(word) <= self._most(kind):
                     return []
                 number = int(word)
             else:
@@ -144,7 +193,7 @@ class Turns:
                 out.append("")
             return out
         if number is None:  # a number of a good, or the end
-            for n in range(1, MOST_AMOUNT + 1):
+            for n in range(1, self._most(kind) + 1):
                 if not any(self.legal(words + [str(n), g]) for g in self._items(kind) if last_good is None or g > last_good):
                     break
                 out.append(str(n))
@@ -157,6 +206,13 @@ class Turns:
                 if any(self._amount_leads(words + [good + ",", k], k, None) for k in kinds[kinds.index(kind) + 1 :]):
                     out.append(good + ",")
         return out
+
+    def _most(self, kind: str) -> int:
+        """The largest amount of one good or material a part of this kind may name."""
+        if kind == "buy":
+            return max(self.game.materials_totals)
+        stock = self.state.players[self.state.current()].stock
+        return max([stock.get(g, 0) for g in self.game.goods], default=0)
 
     def _items(self, kind: str) -> list[str]:
         return sorted(self.game.materials if kind == "buy" else self.game.goods)
@@ -251,7 +307,7 @@ class Turns:
             return False  # refused for another reason than tokens left unscored: no score mends it
         tokens = self._tokens(donated, scored)
         joint = ", score " if "score" not in words else ", "
-        for size in (1, 2):
+        for size in range(1, len(tokens) + 1):
             for pick in itertools.combinations(tokens, size):
                 tail = (joint + ", ".join(f"{c} {k}" for c, k in pick)).split()
                 if self.legal(_joined(words, tail)):
@@ -271,6 +327,7 @@ class Turns:
     def _guildhall(self, head: list[str], rest: list[str]) -> list[str]:
         words = head + rest
         stage, parish = "house", None
+        named: set[Site] = set()  # the sites the words have built on so far
         for word in rest:
             bare = word.rstrip(",")
             if stage == "house" and word in self._house_words():
@@ -280,6 +337,7 @@ class Turns:
             elif stage == "parish" and word in self.game.church_ids:
                 parish, stage = word, "number"
             elif stage == "number" and bare.isdigit():
+                named.add(Site(parish, int(bare)))
                 stage = "house" if word.endswith(",") else "built"
             elif stage == "built" and word == "donate":
                 stage = "canon-church"
@@ -291,20 +349,20 @@ class Turns:
                 return []
         out: list[str] = []
         if stage == "house":
-            out = [w for w in self._house_words() if any(self.legal(words + [w, "at", p, str(n)]) for p, n in self._first_sites())]
+            out = [w for w in self._house_words() if any(self.legal(words + [w, "at", p, str(n)]) for p, n in self._sites_for(w, named))]
             if not rest and self.legal(words):
                 out.append("")
         elif stage == "at":
             out = ["at"]
         elif stage == "parish":
-            out = [p for p in self.game.church_ids if any(self.legal(words + [p, str(n)]) for n in self._free_numbers(p))]
+            out = [p for p in self.game.church_ids if any(self.legal(words + [p, str(n)]) for n in self._free_numbers(p, named))]
         elif stage == "number":
             more = None  # whether another house may follow: judged after the first site that takes this one
-            for n in self._free_numbers(parish):
+            for n in self._free_numbers(parish, named):
                 if self.legal(words + [str(n)]):
                     out.append(str(n))
                     if more is None:
-                        more = any(self.legal(words + [f"{n},", w, "at", p, str(m)]) for w in self._house_words() for p, m in self._first_sites())
+                        more = any(self.legal(words + [f"{n},", w, "at", p, str(m)]) for w in self._house_words() for p, m in self._sites_for(w, named | {Site(parish, n)}))
                     if more:
                         out.append(f"{n},")
                 elif self._refusals.get(" ".join(words + [str(n)])) == {self._canon} and any(self.legal(words + [str(n), "donate", c, k]) for c in self.game.church_ids for k in self.game.token_kinds):
@@ -326,18 +384,26 @@ class Turns:
 
     def _house_words(self) -> list[str]:
         """The words a house is built with: its type, or an office by its name."""
-        offices = [o for o in (*getattr(self.state, "office_stack", ()), getattr(self.state, "face_up", None)) if o]
+        offices = [o for o in (*self.state.office_stack, self.state.face_up) if o]
         return sorted({*self.game.house_types, *offices})
 
-    def _free_numbers(self, parish: str) -> list[int]:
-        """The site numbers of a parish that no citizen holds yet, as far as they are tried."""
-        taken = {s.number for s in getattr(self.state, "sites", {}) if s.parish == parish}
-        top = max(taken, default=0) + MOST_SITE
-        return [n for n in range(1, top + 1) if n not in taken]
+    def _free_numbers(self, parish: str, named: set[Site]) -> list[int]:
+        """The site numbers of a parish that no citizen holds yet, nor a house the words name
+        (`named`), as far as they are tried."""
+        taken = {s.number for s in (*self.state.sites, *named) if s.parish == parish}
+        if self.game.board_sites is not None:
+            return sorted(s.number for s in self.game.board_sites if s.parish == parish and s.number not in taken)
+        fresh = max(taken, default=0) + 1  # the number after the highest taken
+        return [n for n in range(1, fresh + 1) if n not in taken]
 
-    def _first_sites(self) -> list[tuple[str, int]]:
-        """A free site in each parish: enough to judge whether a house may be built at all."""
-        return [(p, self._free_numbers(p)[0]) for p in self.game.church_ids if self._free_numbers(p)]
+    def _sites_for(self, word: str, named: set[Site]) -> list[tuple[str, int]]:
+        """The free sites to try a house on, to judge whether it may be built at all: those
+        the board shows its type on, or without the board's data a free site in each parish."""
+        board = self.game.board_sites
+        if board is None:
+            return [(p, self._free_numbers(p, named)[0]) for p in self.game.church_ids]
+        kind = word if word in self.game.house_types else self.game.office_type
+        return [(s.parish, s.number) for s, shown in board.items() if shown == kind and s not in self.state.sites and s not in named]
 
 
 def _joined(words: list[str], tail: list[str]) -> list[str]:
