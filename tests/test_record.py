@@ -765,3 +765,24 @@ def test_exit_codes_when_standard_input_or_output_fail(tmp_path, redirect, code)
     assert "traceback" not in result.stderr.lower() and "internal error" not in result.stderr
     if redirect == "<&-":
         assert "standard input is closed" in result.stderr and not path.exists()
+
+
+def test_a_short_list_of_civitas_hamburgum_moves_is_numbered_for_a_pick(tmp_path):
+    # Hamburgum completes a line word by word, but its moves list in a millisecond: where
+    # they are few, they are numbered as in The Speicherstadt
+    from referee.recording.session import PICKS
+
+    head, _blank, body = (ROOT / "specs" / "hamburgum" / "examples" / "quick-start.log").read_text().partition("\n\n")
+    path = tmp_path / "h.log"
+    path.write_text(head + "\n\n")
+    recording, _new = open_recording(str(path), lambda question: "n")
+    assert recording.word_by_word(recording.state)
+    seen = 0
+    for line in body.split("\n"):
+        if line.strip() and not line.startswith(("#", "[", "{")):
+            hints = recording.hints()
+            if len(hints) <= PICKS:
+                seen += 1
+                assert recording.numbered() == hints
+            recording.enter(line)
+    assert seen

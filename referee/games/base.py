@@ -397,6 +397,12 @@ class Game:
     # the module that says what a move changes by a printed number (`terms`, `addresses`,
     # `settled`), for `referee box --infer`; None: the game's records teach no printed numbers
     printed_module: ClassVar[str | None] = None
+    # whether its legal moves list in a millisecond or two (Canterbury's positions hold
+    # thousands and do not): a front end may then list them even where it completes a line
+    # word by word, to number a short list or find the checkpoint that comes before a move
+    lists_quickly: ClassVar[bool] = True
+    # whether `move_hints` writes every kind of move there is in full (not a short list)
+    hints_every_move: ClassVar[bool] = False
 
     def __init__(self, spec: Spec):
         self.spec = spec

@@ -353,10 +353,10 @@ class Recording:
 
     def numbered(self) -> list[str]:
         """The legal next moves numbered under the prompt, where there are few enough to pick
-        one by its number (a digit); none where there are more, or where the game's moves
-        are completed word by word because listing them takes long (`word_by_word`)."""
+        one by its number (a digit); none where there are more, or where listing the game's
+        moves takes long (`Game.lists_quickly`)."""
         try:
-            if self.word_by_word(self.state):
+            if self.word_by_word(self.state) and not self.game.lists_quickly:
                 return []
             hints = self.hints()
         except Exception:

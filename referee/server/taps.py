@@ -355,12 +355,6 @@ def _grouped(text: str, buttons: list[Button]) -> list[tuple[str, list[Button]]]
     return out
 
 
-LISTS_EVERY_MOVE = ("speicherstadt",)  # games whose `move_hints` hold every kind of move there is
-# games whose legal moves list in a millisecond or two: the checkpoint offer asks them for the
-# move it comes before, even where a line is completed word by word (Civitas Hamburgum's)
-LISTS_QUICKLY = ("speicherstadt", "hamburgum")
-
-
 def forced_line(recording: Recording) -> str | None:
     """The only line the rules allow next (a round's heading, a pass when a player cannot
     pay), which the server enters after the tap before it: where the game lists every kind
@@ -369,7 +363,7 @@ def forced_line(recording: Recording) -> str | None:
     while a checkpoint is offered (its confirmation enters the line after it:
     `checkpoint_then`)."""
     state = recording.state
-    if recording.game.name not in LISTS_EVERY_MOVE or state.is_over() or recording.word_by_word(state):
+    if not recording.game.hints_every_move or state.is_over() or recording.word_by_word(state):
         return None
     hints = recording.hints()
     if len(hints) != 1 or "<" in hints[0] or hints[0].startswith("result"):
@@ -399,7 +393,7 @@ def _offer(recording: Recording) -> tuple[list[str], str | None]:
         return [], None
     position = _position(recording)
     try:
-        if recording.word_by_word(state) and recording.game.name not in LISTS_QUICKLY:
+        if recording.word_by_word(state) and not recording.game.lists_quickly:
             return list(position.state.play_checkpoints(None)), None
         for move in position.legal_moves():
             lines = position.state.play_checkpoints(move)

@@ -26,6 +26,7 @@ from referee.spec.loader import Spec, load_spec
 
 class Canterbury(Game):
     name = "canterbury"
+    lists_quickly = False  # a Full Build position holds thousands of moves
     printed_module = f"{__package__}.printed"  # what moves change by printed numbers (box --infer)
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
