@@ -128,3 +128,10 @@ def test_a_record_without_a_game_tag_is_refused_with_a_position():
     with pytest.raises(referee.RecordError) as caught:
         referee.read_record("red: pass\n")
     assert caught.value.pos.line == 1
+
+
+def test_a_blank_or_comment_line_is_no_entry():
+    game = referee.load_game("canterbury")
+    assert referee.read_entry(game, "") is None
+    assert referee.read_entry(game, "   \t") is None
+    assert referee.read_entry(game, "# a note of the table") is None

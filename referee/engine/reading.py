@@ -35,6 +35,8 @@ def read_record(text: str, name: str = "<record>", variants=(), game=None, keep_
 def read_entry(game, text: str, line: int = 1):
     """One typed line of a record (a move, a checkpoint, a ruling, the result) as its entry,
     with its positions on line `line`; None for a comment or a blank line."""
+    if not text.strip():
+        return None
     record = parse("\n" * (line - 1) + text + "\n", "<line>", game.name, game.build_move, keywords=game.keywords())
     return record.entries[-1] if record.entries else None
 

@@ -451,8 +451,6 @@ class Recording:
             if outcome.accepted:
                 outcome.messages.insert(0, visible(f"line {number}: {meant}"))
             return outcome
-        if not line.strip():  # a blank line (which `read_entry` takes for an empty record)
-            return self._keep(line)
         try:
             entry = read_entry(self.game, line, number)
         except RecordError as exc:
