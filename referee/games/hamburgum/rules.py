@@ -358,8 +358,19 @@ class HamburgumState(State):
         if player.space is None:
             if len(candidates) > 1:
                 # which space the marker stands on is missing from the record, not a broken rule
-                sides = " or ".join(f"'{game.space_side(s)} {move.action}'" for s in candidates)
-                raise RecordError(f"{player.colour} places the marker for the first time, and the record does not say on which {move.action} space: write {sides}", move.pos)
+                written = [f"'{game.space_side(s)} {move.action}'" for s in candidates]
+                sides = written[0]
+                for more in written[1:]:
+                    sides = Message("{first} or {second}", first=sides, second=more)
+                raise RecordError(
+                    Message(
+                        "{colour} places the marker for the first time, and the record does not say on which {action} space: write {sides}",
+                        colour=colour_named(player.colour),
+                        action=move.action,
+                        sides=sides,
+                    ),
+                    move.pos,
+                )
             player.space = candidates[0]
             self.trace.use(rule("rondel-first"))
             return
