@@ -28,7 +28,7 @@ from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, Neutr
 from referee.games.canterbury.scoring import FIRST, SECOND, district_awards, divide, favour_awards, favour_cells, keyed
 from referee.i18n import N_, Message
 from referee.notation.colours import Named, colour_named
-from referee.notation.names import did_you_mean
+from referee.notation.names import nearest
 from referee.notation.parser import Move
 from referee.terminal import odd_letters
 
@@ -1118,7 +1118,13 @@ class CanterburyState(State):
             return Seat(colour)
         if colour not in self.players and rule == self.game.rule("checkpoint"):
             known = [*self.order, *self._extra_names()]
-            raise RecordError(f"no player {colour!r}{odd_letters(colour)} in this game{did_you_mean(colour, known)}; a checkpoint names one of: {', '.join(known)}", pos)
+            close = [repr(c) for c in nearest(colour, known)]
+            if len(close) == 2:
+                hint = Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
+            else:
+                hint = Message(" (did you mean {first}?)", first=close[0]) if close else ""
+            unknown = Message("no player {name}{odd}{hint}", name=repr(colour), odd=odd_letters(colour), hint="")
+            raise RecordError(Message("{unknown} in this game{hint}; a checkpoint names one of: {known}", unknown=unknown, hint=hint, known=", ".join(known)), pos)
         return super().seat(colour, pos, rule)
 
     def figure_owners(self) -> list[str]:

@@ -183,7 +183,7 @@ class SpeicherstadtState(State):
         n = len(seats)
         setup = spec["setup"]["by_players"].get(n) or spec["setup"]["by_players"].get(str(n))
         if setup is None:
-            raise RecordError(f"no setup for {n} players in setup.yaml")
+            raise RecordError(Message("no setup for {n} players in setup.yaml", n=n))
         self.supply_size: int = setup["supply"]
         self.players = {s.colour: Player(s, spec["components"]["coins"]["start"]) for s in seats}
         trace.use(game.rule("start-money"))
