@@ -25,7 +25,7 @@ from referee.errors import Pos, RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from referee.games.hamburgum.scoring import final, standings_of
-from referee.i18n import Message
+from referee.i18n import Message, Named
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 
@@ -564,7 +564,7 @@ class HamburgumState(State):
         game, rule, colour = self.game, self.game.rule, player.colour
         state = self.churches[church]
         # (the messages of a donation, and the church's name in them, are put together only for a broken rule)
-        require(not state.complete, rule("donation-limit"), lambda: Message("{church} is finished; it takes no more donations", church=game.church_name(church)))
+        require(not state.complete, rule("donation-limit"), lambda: Message("{church} is finished; it takes no more donations", church=_church_named(game, church)))
         ordinal = self.donations_made(church) + 1
         cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
         short = self.can_pay(player, cost)
@@ -583,7 +583,7 @@ class HamburgumState(State):
                 "{colour} has no free disc for donation {ordinal} at {church}; all {limit} are on church sites or the church table",
                 colour=colour_named(colour),
                 ordinal=ordinal,
-                church=game.church_name(church),
+                church=_church_named(game, church),
                 limit=game.limit("discs"),
             ),
         )
@@ -591,13 +591,13 @@ class HamburgumState(State):
             require(
                 kind == game.first_token,
                 rule("donation-token"),
-                lambda: Message("the first donation at {church} takes the {first_token} token, not the {kind} token", church=game.church_name(church), first_token=game.first_token, kind=kind),
+                lambda: Message("the first donation at {church} takes the {first_token} token, not the {kind} token", church=_church_named(game, church), first_token=game.first_token, kind=kind),
             )
         else:
             require(
                 kind in state.tokens_left,
                 rule("donation-token"),
-                lambda: Message("{church} has no {kind} token left; left: {tokens_left}", church=game.church_name(church), kind=kind, tokens_left=", ".join(state.tokens_left)),
+                lambda: Message("{church} has no {kind} token left; left: {tokens_left}", church=_church_named(game, church), kind=kind, tokens_left=", ".join(state.tokens_left)),
             )
         self.pay(player, cost, cost_rule, f"donation {ordinal} at {game.church_name(church)}" if self.trace.keeps_notes else "")
         state.discs.append(colour)
@@ -628,10 +628,10 @@ class HamburgumState(State):
         scoring = self.game.rule("token-score")
         held = [t for t in player.tokens if t.church == church and t.kind == kind]
         # (the messages name the church: put together only for a broken rule)
-        require(held, scoring, lambda: Message("{colour} holds no {kind} token of {church}", colour=colour_named(player.colour), kind=kind, church=self.game.church_name(church)))
+        require(held, scoring, lambda: Message("{colour} holds no {kind} token of {church}", colour=colour_named(player.colour), kind=kind, church=_church_named(self.game, church)))
         token = held[0]
         require(
-            not token.scored, scoring, lambda: Message("{colour}'s {kind} token of {church} is already scored", colour=colour_named(player.colour), kind=kind, church=self.game.church_name(church))
+            not token.scored, scoring, lambda: Message("{colour}'s {kind} token of {church} is already scored", colour=colour_named(player.colour), kind=kind, church=_church_named(self.game, church))
         )
         value = self.token_value(player, token)
         player.prestige += value
@@ -676,9 +676,9 @@ class HamburgumState(State):
             supply = rule("house-supply")  # looked up every house, as require would
             left = game.house_types[house.kind]["count"] - self.built[house.kind]
             # (the messages of a house are put together only for a broken rule)
-            require(left > 0, supply, lambda: Message("no {kind} tile is left; the game has {count}", kind=game.house_name(house.kind), count=game.house_types[house.kind]["count"]), pos)
+            require(left > 0, supply, lambda: Message("no {kind} tile is left; the game has {count}", kind=_house_named(game, house.kind), count=game.house_types[house.kind]["count"]), pos)
         canon, citizens, donor = rule("canon"), rule("citizens"), rule("guildhall-donor")
-        require(house.donation is None or office == game.canon, canon, lambda: Message("only the canon gives a donation; a {kind} does not", kind=game.house_name(house.kind)), pos)
+        require(house.donation is None or office == game.canon, canon, lambda: Message("only the canon gives a donation; a {kind} does not", kind=_house_named(game, house.kind)), pos)
         require(
             len(player.citizens) < game.limit("citizens"),
             citizens,
@@ -703,7 +703,7 @@ class HamburgumState(State):
         game, rule = self.game, self.game.rule
         site_rule = rule("site")  # the messages of a site are written only for a broken rule
         if game.board_sites is not None:
-            require(site in game.board_sites, site_rule, lambda: Message("the board has no site {number} in {parish}'s parish", number=site.number, parish=game.church_name(site.parish)), pos)
+            require(site in game.board_sites, site_rule, lambda: Message("the board has no site {number} in {parish}'s parish", number=site.number, parish=_church_named(game, site.parish)), pos)
         else:
             require(len(self.sites) < self.spec["board"]["site_count"], site_rule, lambda: Message("all {count} house sites are built on", count=self.spec["board"]["site_count"]), pos)
         require(site not in self.sites, site_rule, lambda: Message("site {name} already holds a {holder} citizen", name=site.name, holder=colour_named(self.sites.get(site))), pos)
@@ -713,7 +713,7 @@ class HamburgumState(State):
             return
         shown = game.board_sites[site]
         site_type = rule("site-type")
-        require(shown == kind, site_type, lambda: Message("site {name} shows a {shown}, not a {kind}", name=site.name, shown=game.house_name(shown), kind=game.house_name(kind)), pos)
+        require(shown == kind, site_type, lambda: Message("site {name} shows a {shown}, not a {kind}", name=site.name, shown=_house_named(game, shown), kind=_house_named(game, kind)), pos)
         if self.trace.records:
             self.use("site-type", f"board:sites.{game.site_index[site]}.type")
 
@@ -784,7 +784,7 @@ class HamburgumState(State):
             require(
                 named in (None, top),
                 stack_rule,
-                lambda: Message("only the top office of the stack may be built: the {top}, not the {named}", top=game.office_name(top), named=game.office_name(named)),
+                lambda: Message("only the top office of the stack may be built: the {top}, not the {named}", top=_office_named(game, top), named=_office_named(game, named)),
                 house.pos,
             )
 
@@ -793,7 +793,7 @@ class HamburgumState(State):
             require(
                 named in self.office_stack,
                 rule("office-stack"),
-                lambda: Message("the {named} is not among the blue offices left ({office_stack})", named=game.office_name(named), office_stack=", ".join(self.office_stack)),
+                lambda: Message("the {named} is not among the blue offices left ({office_stack})", named=_office_named(game, named), office_stack=", ".join(self.office_stack)),
                 house.pos,
             )
             top = named
@@ -803,7 +803,7 @@ class HamburgumState(State):
                 require(
                     named in self.office_stack,
                     rule("office-reveal"),
-                    lambda: Message("the {named} is not in the stack (left: {office_stack})", named=game.office_name(named), office_stack=", ".join(self.office_stack)),
+                    lambda: Message("the {named} is not in the stack (left: {office_stack})", named=_office_named(game, named), office_stack=", ".join(self.office_stack)),
                     house.pos,
                 )
                 self.trace.fact("office turned up on the shuffled stack, stated by the record", house.pos)
@@ -811,7 +811,7 @@ class HamburgumState(State):
             require(
                 named in (None, self.face_up),
                 rule("office-stack"),
-                lambda: Message("only the face-up {face_up} may be built, not the {named}", face_up=game.office_name(self.face_up), named=game.office_name(named)),
+                lambda: Message("only the face-up {face_up} may be built, not the {named}", face_up=_office_named(game, self.face_up), named=_office_named(game, named)),
                 house.pos,
             )
             top = self.face_up
@@ -825,11 +825,11 @@ class HamburgumState(State):
     def _reveal(self, move: Reveal) -> None:
         game, rule = self.game, self.game.rule
         require(self.game.office_mode == "shuffled", rule("office-reveal"), lambda: Message("only advanced game II turns offices up from a shuffled stack"))
-        require(self.face_up is None, rule("office-reveal"), lambda: Message("the {face_up} already lies face up", face_up=game.office_name(self.face_up)))
+        require(self.face_up is None, rule("office-reveal"), lambda: Message("the {face_up} already lies face up", face_up=_office_named(game, self.face_up)))
         require(
             move.office in self.office_stack,
             rule("office-reveal"),
-            lambda: Message("the {office} is not in the stack (left: {left})", office=game.office_name(move.office), left=", ".join(self.office_stack) or "none"),
+            lambda: Message("the {office} is not in the stack (left: {left})", office=_office_named(game, move.office), left=", ".join(self.office_stack) or "none"),
         )
         self.face_up = move.office
         self.trace.use(rule("office-reveal"))
@@ -985,3 +985,19 @@ FIGURE_READERS = {
     "builder": lambda state, h: h.player.churches_built,
     "space": lambda state, h: [h.player.space] if h.player.space else [],
 }
+
+
+# The names of the city's things as a message shows them, in the reader's language
+# (referee.i18n.Named), from the spec's `names`.
+
+
+def _church_named(game, church: str) -> Named:
+    return Named(game.church_name(church), (game.spec["churches"]["churches"].get(church) or {}).get("names"))
+
+
+def _house_named(game, kind: str) -> Named:
+    return Named(game.house_name(kind), (game.house_types.get(kind) or {}).get("names"))
+
+
+def _office_named(game, office: str | None) -> Named:
+    return Named(game.office_name(office), (game.offices.get(office or "") or {}).get("names"))
