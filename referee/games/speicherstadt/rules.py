@@ -22,7 +22,7 @@ from referee.errors import RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.speicherstadt import scoring
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
-from referee.i18n import Message
+from referee.i18n import Message, Named
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 
@@ -286,6 +286,14 @@ class SpeicherstadtState(State):
         else:  # pragma: no cover - the builder makes only the moves above
             raise TypeError(move)
 
+    def _goods_named(self, goods) -> Named | Message:
+        """Goods as a message shows them, "coffee coffee tea", in the reader's language."""
+        if not goods:
+            return Message("nothing")
+        ordered, table = sorted(goods), self.spec["components"]["goods"]
+        names = {lang: " ".join(str(((table.get(g) or {}).get("names") or {}).get(lang, g)) for g in ordered) for lang in ("hu", "de")}
+        return Named(" ".join(ordered), names)
+
     def _phase_message(self, what: Message) -> Message:
         if self.phase == SUPPLY:
             return Message("{what}, but Supply is not complete: {n} of {size} cards are out", what=what, n=len(self.slots), size=self.supply_size)
@@ -417,7 +425,7 @@ class SpeicherstadtState(State):
         require(len(move.cubes) == count, rule("ship-cargo"), lambda: Message("a ship is loaded with {count} cubes from the bag; the record names {n}", count=count, n=len(move.cubes)))
         need = Counter(move.cubes)
         short = [g for g, n in need.items() if self.bag[g] < n]
-        require(not short, rule("ship-cargo"), lambda: Message("the bag holds only {goods}", goods=", ".join(f"{self.bag[g]} {g}" for g in short)))
+        require(not short, rule("ship-cargo"), lambda: Message("the bag holds only {goods}", goods=[Message("{n} {good}", n=self.bag[g], good=self._goods_named([g])) for g in short]))
         self.bag -= need
         self.trace.use(rule("ship-cargo"))
         self.trace.fact("ship cargo drawn from the bag", move.pos)
@@ -570,7 +578,7 @@ class SpeicherstadtState(State):
             require(
                 _take(player.warehouse, cubes),
                 rule("loading-cubes"),
-                lambda: Message("{player}'s warehouse holds {warehouse}, not {cubes}", player=colour_named(move.player), warehouse=_goods_text(player.warehouse), cubes=_goods_text(cubes)),
+                lambda: Message("{player}'s warehouse holds {warehouse}, not {cubes}", player=colour_named(move.player), warehouse=self._goods_named(player.warehouse), cubes=self._goods_named(cubes)),
             )
             player.dock.extend(cubes)
             return
@@ -578,7 +586,7 @@ class SpeicherstadtState(State):
             require(
                 _take(player.hall, cubes),
                 rule("loading-cubes"),
-                lambda: Message("{player}'s market hall holds {hall}, not {cubes}", player=colour_named(move.player), hall=_goods_text(player.hall), cubes=_goods_text(cubes)),
+                lambda: Message("{player}'s market hall holds {hall}, not {cubes}", player=colour_named(move.player), hall=self._goods_named(player.hall), cubes=self._goods_named(cubes)),
             )
             player.dock.extend(cubes)
             return
@@ -587,7 +595,7 @@ class SpeicherstadtState(State):
         require(
             _take(player.dock, cubes),
             rule("loading-cubes"),
-            lambda: Message("{player} has {before} unloaded, not {cubes}", player=colour_named(move.player), before=_goods_text(before), cubes=_goods_text(cubes)),
+            lambda: Message("{player} has {before} unloaded, not {cubes}", player=colour_named(move.player), before=self._goods_named(before), cubes=self._goods_named(cubes)),
         )
         try:
             self._place_cubes(player, move, cubes)
@@ -619,7 +627,11 @@ class SpeicherstadtState(State):
                     open_symbols[g] > 0,
                     rule("contract-symbol"),
                     lambda: Message(
-                        "contract {contract} ({goods}) has no uncovered {g} symbol; open: {open}", contract=move.contract, goods=_goods_text(contract.goods), g=g, open=_goods_text(contract.open)
+                        "contract {contract} ({goods}) has no uncovered {g} symbol; open: {open}",
+                        contract=move.contract,
+                        goods=self._goods_named(contract.goods),
+                        g=self._goods_named([g]),
+                        open=self._goods_named(contract.open),
                     ),
                 )
                 open_symbols[g] -= 1
@@ -628,7 +640,7 @@ class SpeicherstadtState(State):
         elif move.action == "sell":
             for g in cubes:
                 trader = self.game.trader_for(g)
-                require(trader and player.owns(trader), rule("trader-owned"), lambda: Message("{colour} owns no trader who buys {g}", colour=colour_named(colour), g=g))
+                require(trader and player.owns(trader), rule("trader-owned"), lambda: Message("{colour} owns no trader who buys {g}", colour=colour_named(colour), g=self._goods_named([g])))
                 player.coins += spec["cards"]["types"][trader]["trader"]["price"]
                 self.trace.note(colour, "coins", spec["cards"]["types"][trader]["trader"]["price"], rule("trader-owned"), f"sold {g} to the {self.game.card_name(trader)}")
             self.goods_stock.update(cubes)
@@ -903,10 +915,6 @@ def check_face_range(game: Game, move: Reveal, face: dict) -> None:
 
 
 # --- text for messages ------------------------------------------------------------------
-
-
-def _goods_text(goods) -> str:
-    return " ".join(sorted(goods)) if goods else "nothing"
 
 
 def _face_text(face: dict) -> str:
