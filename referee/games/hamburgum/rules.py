@@ -348,6 +348,21 @@ class HamburgumState(State):
 
     # --- the rondel ----------------------------------------------------------------------
 
+    def _thing_named(self, key: str) -> Named:
+        """A good or building material as a message shows it, in the reader's language."""
+        components = self.spec["components"]
+        entry = components["goods"].get(key) or components["materials"].get(key) or {}
+        return Named(key, entry.get("names"))
+
+    def _amounts_named(self, amounts) -> list[Message] | Message:
+        """Amounts for a message, "2 beer, 10 thalers"."""
+        items = [(k, n) for k, n in dict(amounts).items() if n]
+        return [Message("{n} thalers", n=n) if k == MONEY else Message("{n} {good}", n=n, good=self._thing_named(k)) for k, n in items] or Message("nothing")
+
+    def _stock_named(self, stock: Counter, keys) -> list[Message] | Message:
+        """What a player holds of these goods or materials, for a message."""
+        return [Message("{n} {good}", n=stock[k], good=self._thing_named(k)) for k in keys if k != MONEY] or Message("nothing")
+
     def _move_marker(self, player: Player, move: Turn) -> None:
         """Move the rondel marker to a space of the move's action, paying for extra steps."""
         game, rule = self.game, self.game.rule
@@ -407,7 +422,11 @@ class HamburgumState(State):
             move.amount in (None, amount),
             self.game.rule("production"),
             lambda: Message(
-                "{colour} produces {amount} {good} (1 and 1 more per own production house), not {stated}", colour=colour_named(player.colour), amount=amount, good=good, stated=move.amount
+                "{colour} produces {amount} {good} (1 and 1 more per own production house), not {stated}",
+                colour=colour_named(player.colour),
+                amount=amount,
+                good=self._thing_named(good),
+                stated=move.amount,
             ),
         )
         player.stock[good] += amount
@@ -440,21 +459,21 @@ class HamburgumState(State):
         require(
             held,
             rule("sell-goods"),
-            lambda: Message("{colour} sells {total} but holds {stock}", colour=colour_named(colour), total=_amounts_text(total), stock=_stock_text(player.stock, self.game.goods)),
+            lambda: Message("{colour} sells {total} but holds {stock}", colour=colour_named(colour), total=self._amounts_named(total), stock=self._stock_named(player.stock, self.game.goods)),
         )
         capacities = self.own_capacities(colour)
         require(
             ship_loading_fits(capacities, list(shipped.values())),
             rule("sell-ships"),
             lambda: Message(
-                "{colour}'s ships (capacities {capacities}, one good each) cannot carry {shipped}", colour=colour_named(colour), capacities=_list_text(capacities), shipped=_amounts_text(shipped)
+                "{colour}'s ships (capacities {capacities}, one good each) cannot carry {shipped}", colour=colour_named(colour), capacities=_list_text(capacities), shipped=self._amounts_named(shipped)
             ),
         )
         for good, _ in move.bank:
             require(
                 not ship_loading_fits(capacities, one_more(shipped, good)),
                 rule("bank-sale"),
-                lambda: Message("{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank", colour=colour_named(colour), good=good),
+                lambda: Message("{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank", colour=colour_named(colour), good=self._thing_named(good)),
             )
         bank_price = self.spec["market"]["bank_sale"]["price"]
         shipped_income, bank_income = sum([n * self.price(g) for g, n in move.sell]), sum([n * bank_price for _, n in move.bank])
@@ -507,7 +526,9 @@ class HamburgumState(State):
         require(
             not short,
             rule("dockyard-cost"),
-            lambda: Message("{ships} ships cost {cost}; {colour} holds {stock}", ships=move.ships, cost=_amounts_text(cost), colour=colour_named(colour), stock=_stock_text(player.stock, short)),
+            lambda: Message(
+                "{ships} ships cost {cost}; {colour} holds {stock}", ships=move.ships, cost=self._amounts_named(cost), colour=colour_named(colour), stock=self._stock_named(player.stock, short)
+            ),
         )
         self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships" if self.trace.keeps_notes else "")
         for built in range(move.ships):
@@ -570,7 +591,7 @@ class HamburgumState(State):
         short = self.can_pay(player, cost)
 
         def unpaid() -> Message:
-            values = {"ordinal": ordinal, "church": game.church_name(church), "cost": _amounts_text(cost), "colour": colour_named(colour), "stock": _stock_text(player.stock, short)}
+            values = {"ordinal": ordinal, "church": _church_named(game, church), "cost": self._amounts_named(cost), "colour": colour_named(colour), "stock": self._stock_named(player.stock, short)}
             if MONEY in short:
                 return Message("donation {ordinal} at {church} costs {cost}; {colour} holds {stock} and {money} thalers", money=player.money, **values)
             return Message("donation {ordinal} at {church} costs {cost}; {colour} holds {stock}", **values)
@@ -656,7 +677,9 @@ class HamburgumState(State):
         require(
             not short,
             rule("house-cost"),
-            lambda: Message("{n} houses cost {cost}; {colour} holds {stock}", n=len(move.houses), cost=_amounts_text(cost), colour=colour_named(colour), stock=_stock_text(player.stock, short)),
+            lambda: Message(
+                "{n} houses cost {cost}; {colour} holds {stock}", n=len(move.houses), cost=self._amounts_named(cost), colour=colour_named(colour), stock=self._stock_named(player.stock, short)
+            ),
         )
         for house in move.houses:
             self._build(player, house)

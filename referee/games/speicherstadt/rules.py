@@ -272,7 +272,7 @@ class SpeicherstadtState(State):
             require(
                 self.phase == DEMAND,
                 rule("phase-order"),
-                lambda: Message("{reason}{placed}", reason=self._phase_message(Message("workers are placed in Demand")), placed=self._all_placed(move.player)),
+                lambda: self._placing_too_soon(move.player),
             )
             self._place(move)
         elif isinstance(move, Offer):
@@ -293,6 +293,15 @@ class SpeicherstadtState(State):
         ordered, table = sorted(goods), self.spec["components"]["goods"]
         names = {lang: " ".join(str(((table.get(g) or {}).get("names") or {}).get(lang, g)) for g in ordered) for lang in ("hu", "de")}
         return Named(" ".join(ordered), names)
+
+    def _placing_too_soon(self, colour: str) -> Message:
+        """Why a worker cannot be placed in this phase."""
+        what = Message("workers are placed in Demand")
+        return Message("{reason}{placed}", reason=self._phase_message(what), placed=self._all_placed(colour))
+
+    def _counted(self, counts, goods) -> list[Message]:
+        """Goods with how many of each there are, for a message: "2 coffee, 1 tea"."""
+        return [Message("{n} {good}", n=counts[g], good=self._goods_named([g])) for g in goods]
 
     def _phase_message(self, what: Message) -> Message:
         if self.phase == SUPPLY:
@@ -425,7 +434,7 @@ class SpeicherstadtState(State):
         require(len(move.cubes) == count, rule("ship-cargo"), lambda: Message("a ship is loaded with {count} cubes from the bag; the record names {n}", count=count, n=len(move.cubes)))
         need = Counter(move.cubes)
         short = [g for g, n in need.items() if self.bag[g] < n]
-        require(not short, rule("ship-cargo"), lambda: Message("the bag holds only {goods}", goods=[Message("{n} {good}", n=self.bag[g], good=self._goods_named([g])) for g in short]))
+        require(not short, rule("ship-cargo"), lambda: Message("the bag holds only {goods}", goods=self._counted(self.bag, short)))
         self.bag -= need
         self.trace.use(rule("ship-cargo"))
         self.trace.fact("ship cargo drawn from the bag", move.pos)
