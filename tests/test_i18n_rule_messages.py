@@ -4,7 +4,9 @@ game's own rules, as its counter-examples break them."""
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +78,30 @@ def test_check_prints_a_games_violation_in_the_language_asked(game, tmp_path, ca
         with speaking(lang):
             shown = localized(message)
         assert f"[{example.rule}]" in out and shown in out and str(message) not in out, (lang, out)
+
+
+RULES = sorted((Path(__file__).resolve().parents[1] / "referee" / "games").glob("*/rules.py"))
+
+
+@pytest.fixture(scope="module")
+def catalogues():
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[1] / "referee" / "i18n" / "locale"
+    out = {}
+    for lang in ("hu", "de"):
+        with (root / lang / "LC_MESSAGES" / "referee.po").open("rb") as f:
+            out[lang] = read_po(f, locale=lang)
+    return out
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.parent.name)
+def test_every_message_of_the_rules_is_in_the_catalogue(path, catalogues):
+    """A message the rules put together has its translations, even one built inside another
+    message's values (where the extraction does not look)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Message", "N_", "_") and node.args and isinstance(node.args[0], ast.Constant):
+            text = node.args[0].value
+            for lang, catalogue in catalogues.items():
+                entry = catalogue.get(text)
+                assert entry is not None and entry.string, (path.parent.name, node.lineno, lang, text)
