@@ -263,9 +263,9 @@ class SpeicherstadtState(State):
                 require(
                     self.phase not in (DEMAND, PURCHASE, LOADING),
                     rule("phase-order"),
-                    lambda: Message("cards are revealed in Supply, not during {phase}; this is the last round, and the fires left in the pile come after its Loading", phase=self.phase),
+                    lambda: Message("cards are revealed in Supply, not during {phase}; this is the last round, and the fires left in the pile come after its Loading", phase=self._phase_named()),
                 )
-            require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), lambda: Message("cards are revealed in Supply, not during {phase}", phase=self.phase))
+            require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), lambda: Message("cards are revealed in Supply, not during {phase}", phase=self._phase_named()))
             self._reveal(move)
         elif isinstance(move, Place):
             self._check_player(move.player, move)
@@ -303,6 +303,12 @@ class SpeicherstadtState(State):
         """Goods with how many of each there are, for a message: "2 coffee, 1 tea"."""
         return [Message("{n} {good}", n=counts[g], good=self._goods_named([g])) for g in goods]
 
+    def _phase_named(self) -> Named:
+        """The phase in play as a message names it: its id in English, the spec's name in the
+        reader's language."""
+        entry = next((p for p in self.spec["game"].get("phases", ()) if p.get("id") == self.phase), {})
+        return Named(self.phase, {k: v for k, v in (entry.get("names") or {}).items() if k != "en"})
+
     def _phase_message(self, what: Message) -> Message:
         if self.phase == SUPPLY:
             return Message("{what}, but Supply is not complete: {n} of {size} cards are out", what=what, n=len(self.slots), size=self.supply_size)
@@ -310,7 +316,7 @@ class SpeicherstadtState(State):
             return Message("{what}, but Demand is not complete: {placed} of {total} workers are placed", what=what, placed=self.placed, total=self.demand_total())
         if self.phase == PURCHASE:
             return Message("{what}, but Purchase is not complete: slot {offered} is being offered", what=what, offered=self.purchase_slot + 1)
-        return Message("{what}, not during {phase}", what=what, phase=self.phase)
+        return Message("{what}, not during {phase}", what=what, phase=self._phase_named())
 
     def _check_player(self, colour: str, move: Move) -> None:
         self.seat(colour, move.pos, self.game.rule("seat"))
