@@ -520,7 +520,9 @@ class CanterburyState(State):
         require(
             not alone,
             game.rule(move.kind),
-            lambda: Message("a {size} structure ({name}) is the only structure of its {kind}", size=alone[0].size, name=game.structure_named(alone[0].id), kind=self._action_name(move.kind)),
+            lambda: Message(
+                "a {size} structure ({name}) is the only structure of its {kind}", size=self._size_named(alone[0].size), name=game.structure_named(alone[0].id), kind=self._action_name(move.kind)
+            ),
             move.builds[-1].pos,
             waivable=False,
         )
@@ -696,7 +698,7 @@ class CanterburyState(State):
         require(
             not build.serving or size.cubes == CHOSEN,
             large,
-            lambda: Message("only a large structure names districts for its cubes; the {name} is {size}", name=game.structure_named(build.structure), size=info.size),
+            lambda: Message("only a large structure names districts for its cubes; the {name} is {size}", name=game.structure_named(build.structure), size=self._size_named(info.size)),
             build.pos,
         )
         if size.cubes == CHOSEN:
@@ -773,11 +775,18 @@ class CanterburyState(State):
         rid = rule(f"demolish-{gone.size}")
         purpose = rule("demolish-purpose")
         conditions = game.sizes[gone.size].demolition
-        require(conditions is not None, rid, lambda: Message("the {name} is {size}; a {size} structure is never demolished", name=game.structure_named(gone.id), size=gone.size), build.pos)
+        require(
+            conditions is not None,
+            rid,
+            lambda: Message("the {name} is {size}; a {size} structure is never demolished", name=game.structure_named(gone.id), size=self._size_named(gone.size)),
+            build.pos,
+        )
         require(
             game.sizes[gone.size].rank < game.sizes[new.size].rank,
             purpose,
-            lambda: Message("the {name} makes way only for a larger structure; the {new} is {size}", name=game.structure_named(gone.id), new=game.structure_named(new.id), size=new.size),
+            lambda: Message(
+                "the {name} makes way only for a larger structure; the {new} is {size}", name=game.structure_named(gone.id), new=game.structure_named(new.id), size=self._size_named(new.size)
+            ),
             build.pos,
         )
         same = gone.service == new.service
@@ -828,15 +837,19 @@ class CanterburyState(State):
             return True
         return _stands(game.structures, board.tiles.values(), gone.service, conditions["anywhere"])
 
+    def _size_named(self, size: str) -> Named:
+        """A structure size as a message shows it, in the reader's language."""
+        return Named(size, (self.spec["structures"]["sizes"].get(size) or {}).get("names"))
+
     def _demolition_help(self, gone: Structure) -> Message:
         """The other conditions under which a structure of this size may go, for a message."""
         conditions = self.game.sizes[gone.size].demolition
         service = self.game.service_named(gone.service)
         parts = []
         if conditions["neighbour"]:
-            parts.append(Message("a {sizes} {service} structure in an adjacent district", sizes=_either(conditions["neighbour"]), service=service))
+            parts.append(Message("a {sizes} {service} structure in an adjacent district", sizes=_either([self._size_named(z) for z in conditions["neighbour"]]), service=service))
         if conditions["anywhere"]:
-            parts.append(Message("a {sizes} {service} structure anywhere in the city", sizes=_either(conditions["anywhere"]), service=service))
+            parts.append(Message("a {sizes} {service} structure anywhere in the city", sizes=_either([self._size_named(z) for z in conditions["anywhere"]]), service=service))
         return Message("or {ways}", ways=_either(parts)) if parts else Message("and nothing else allows it")
 
     # --- committing a turn -------------------------------------------------------------------
@@ -1035,14 +1048,14 @@ class CanterburyState(State):
         stack_rule = rule("neutral-stack")
         if move.skipped is not None:
             skip = rule("neutral-skip")
-            require(settings["skip"], skip, lambda: Message("the top tile of the {size} stack cannot be skipped; only a stack marked for skipping allows it", size=settings["size"]))
+            require(settings["skip"], skip, lambda: Message("the top tile of the {size} stack cannot be skipped; only a stack marked for skipping allows it", size=self._size_named(settings["size"])))
             require(
                 move.skipped == top,
                 stack_rule,
                 lambda: Message(
                     "the top tile of {player}'s {size} stack is the {top}, not the {skipped}",
                     player=colour_named(move.player),
-                    size=settings["size"],
+                    size=self._size_named(settings["size"]),
                     top=game.structure_named(top),
                     skipped=game.structure_named(move.skipped),
                 ),
@@ -1057,7 +1070,7 @@ class CanterburyState(State):
                 "the neutral builds the {tile} from {player}'s {size} stack, not the {structure}",
                 tile=game.structure_named(tile),
                 player=colour_named(move.player),
-                size=settings["size"],
+                size=self._size_named(settings["size"]),
                 structure=game.structure_named(move.structure),
             ),
         )
