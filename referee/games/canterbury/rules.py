@@ -26,9 +26,9 @@ from referee.errors import Pos, RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, one_of, require
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.scoring import FIRST, SECOND, district_awards, divide, favour_awards, favour_cells, keyed
-from referee.i18n import Message
+from referee.i18n import N_, Message
 from referee.notation.colours import Named, colour_named
-from referee.notation.names import did_you_mean
+from referee.notation.names import nearest
 from referee.notation.parser import Move
 from referee.terminal import odd_letters
 
@@ -372,7 +372,11 @@ class CanterburyState(State):
         require(
             not self.neutral_due,
             rule("variant-marker"),
-            lambda: f"{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {self.game.structure_name(self.neutral_stack(self.players[actor])[0])})",
+            lambda: Message(
+                "{actor}'s variant marker shows Build: first the neutral places the top tile of {actor}'s stack (the {tile})",
+                actor=colour_named(actor),
+                tile=self.game.structure_named(self.neutral_stack(self.players[actor])[0]),
+            ),
             waivable=False,
         )
         outcome = worked_out if worked_out is not None else self.execute(move)
@@ -412,9 +416,9 @@ class CanterburyState(State):
         cost = 0
         for build in builds:
             info = game.structures[build.structure]
-            require(not info.set_out, supply, lambda: f"the {info.name} is set out before play and is never built", build.pos)
+            require(not info.set_out, supply, lambda: Message("the {name} is set out before play and is never built", name=game.structure_named(build.structure)), build.pos)
             left = board.supply[build.structure]
-            require(left > 0, supply, lambda: f"no {info.name} is left on the structure sideboard", build.pos)
+            require(left > 0, supply, lambda: Message("no {name} is left on the structure sideboard", name=game.structure_named(build.structure)), build.pos)
             board.supply[build.structure] = left - 1
             cost += info.cost
         self._read(builds, "supply")
@@ -422,7 +426,7 @@ class CanterburyState(State):
 
     def _check_payment(self, move: Action, funds: int, income: int, cost: int) -> None:
         """The player pays for the structures, with the tax of a Tax Build."""
-        require(cost <= funds, self.game.rule("payment"), lambda: f"{move.player} has {funds} shillings{' after the tax' if income else ''}; {self._priced(move.builds)} cost {cost}")
+        require(cost <= funds, self.game.rule("payment"), lambda: self._unpaid(move.player, funds, income, move.builds, cost))
         self._read(move.builds, "payment")
 
     def _read(self, builds: tuple[Build, ...], check: str) -> None:
@@ -476,10 +480,29 @@ class CanterburyState(State):
                     Message("{colour} took a Levy last turn, so this turn is a {action}, and {colour} can build", action=self._action_name(setup["after_levy"]), colour=colour_named(colour)),
                 )
 
-    def _priced(self, builds: tuple[Build, ...]) -> str:
+    def _unpaid(self, colour: str, funds: int, income: int, builds: tuple[Build, ...], cost: int) -> Message:
+        """Why the player cannot pay for the structures."""
+        values = {"colour": colour_named(colour), "funds": funds, "priced": self._priced(builds), "cost": cost}
+        if income:
+            return Message("{colour} has {funds} shillings after the tax; {priced} cost {cost}", **values)
+        return Message("{colour} has {funds} shillings; {priced} cost {cost}", **values)
+
+    def _priced(self, builds: tuple[Build, ...]) -> Message:
         """The structures of an action with their prices, for a message: "the Well (2) and the Shop (4)"."""
         game = self.game
-        return " and ".join(f"the {game.structure_name(b.structure)} ({game.structures[b.structure].cost})" for b in builds)
+        priced = [Message("the {structure} ({cost})", structure=game.structure_named(b.structure), cost=game.structures[b.structure].cost) for b in builds]
+        return _chained(N_("{first} and {second}"), priced)
+
+    def _count_message(self, kind: str, low: int, high: int, count: int) -> Message:
+        """Why an action builds too few or too many structures."""
+        values = {"action": self._action_name(kind), "low": low, "high": high, "count": count}
+        if low == high:
+            if high == 1:
+                return Message("a {action} builds {low} structure, not {count}", **values)
+            return Message("a {action} builds {low} structures, not {count}", **values)
+        if high == 1:
+            return Message("a {action} builds {low} to {high} structure, not {count}", **values)
+        return Message("a {action} builds {low} to {high} structures, not {count}", **values)
 
     def _action_name(self, kind: str) -> Named:
 
@@ -495,7 +518,13 @@ class CanterburyState(State):
         self.check_number(move.kind, count, limits)
         alone = [game.structures[b.structure] for b in move.builds if game.structures[b.structure].size in limits.get("alone", ())] if count > 1 else []
         require(
-            not alone, game.rule(move.kind), lambda: f"a {alone[0].size} structure ({alone[0].name}) is the only structure of its {self._action_name(move.kind)}", move.builds[-1].pos, waivable=False
+            not alone,
+            game.rule(move.kind),
+            lambda: Message(
+                "a {size} structure ({name}) is the only structure of its {kind}", size=self._size_named(alone[0].size), name=game.structure_named(alone[0].id), kind=self._action_name(move.kind)
+            ),
+            move.builds[-1].pos,
+            waivable=False,
         )
         if self.trace.records:  # a search checks thousands of counts and names no value
             taxed = ["treasury:tax", *self.levy_values()] if move.kind == TAX else []
@@ -507,7 +536,7 @@ class CanterburyState(State):
         if limits is None:
             limits = self.spec["setup"]["full_build" if kind == FULL else "tax_build"]
         low, high = limits["structures"]["min"], limits["structures"]["max"]
-        require(low <= count <= high, self.game.rule(kind), lambda: f"a {self._action_name(kind)} builds {low}{'' if low == high else f' to {high}'} structure{'s' if high != 1 else ''}, not {count}")
+        require(low <= count <= high, self.game.rule(kind), lambda: self._count_message(kind, low, high, count))
 
     # --- placement ---------------------------------------------------------------------------
 
@@ -666,15 +695,27 @@ class CanterburyState(State):
         elif size.cubes == OWN:
             self.trace.use(rule("small-cubes"))
         large = rule("large-cubes")
-        require(not build.serving or size.cubes == CHOSEN, large, lambda: f"only a large structure names districts for its cubes; the {info.name} is {info.size}", build.pos)
+        require(
+            not build.serving or size.cubes == CHOSEN,
+            large,
+            lambda: Message("only a large structure names districts for its cubes; the {name} is {size}", name=game.structure_named(build.structure), size=self._size_named(info.size)),
+            build.pos,
+        )
         if size.cubes == CHOSEN:
             serving = build.serving
-            require(len(serving) <= size.chosen, large, f"a large structure serves at most {size.chosen} other districts; {len(serving)} are named", build.pos)
-            require(len(set(serving)) == len(serving), large, "a district is named twice for the cubes", build.pos)
-            require(build.district not in serving, large, f"{build.district} is the structure's own district; it gets its cube anyway", build.pos)
+            require(len(serving) <= size.chosen, large, lambda: Message("a large structure serves at most {chosen} other districts; {n} are named", chosen=size.chosen, n=len(serving)), build.pos)
+            require(len(set(serving)) == len(serving), large, lambda: Message("a district is named twice for the cubes"), build.pos)
+            require(build.district not in serving, large, lambda: Message("{district} is the structure's own district; it gets its cube anyway", district=build.district), build.pos)
             for district in serving:
                 holder = board.cubes[district].get(info.service)
-                require(holder is None, large, f"{district} already has a {info.service} cube ({holder}); a cube never replaces another", build.pos)
+                require(
+                    holder is None,
+                    large,
+                    lambda: Message(
+                        "{district} already has a {service} cube ({holder}); a cube never replaces another", district=district, service=game.service_named(info.service), holder=colour_named(holder)
+                    ),
+                    build.pos,
+                )
             targets.extend(serving)
             self.trace.use(large)
         stock = self.cube_stock(owner)
@@ -704,7 +745,14 @@ class CanterburyState(State):
             new = game.structures[build.structure]
             for gone_id in build.demolish:
                 gone = game.structures[gone_id]
-                require(gone_id in board.tiles[build.district], rule("demolition"), lambda: f"there is no {gone.name} in {build.district} to demolish for the {new.name}", build.pos)
+                require(
+                    gone_id in board.tiles[build.district],
+                    rule("demolition"),
+                    lambda: Message(
+                        "there is no {name} in {district} to demolish for the {new}", name=game.structure_named(gone_id), district=build.district, new=game.structure_named(build.structure)
+                    ),
+                    build.pos,
+                )
                 spare = free_at_start[build.district] + freed[build.district] - gone.spaces
                 used = self.check_demolition(board, build, new, gone, spare < need[build.district])
                 board.remove(build.district, gone_id)
@@ -727,10 +775,33 @@ class CanterburyState(State):
         rid = rule(f"demolish-{gone.size}")
         purpose = rule("demolish-purpose")
         conditions = game.sizes[gone.size].demolition
-        require(conditions is not None, rid, lambda: f"the {gone.name} is {gone.size}; a {gone.size} structure is never demolished", build.pos)
-        require(game.sizes[gone.size].rank < game.sizes[new.size].rank, purpose, lambda: f"the {gone.name} makes way only for a larger structure; the {new.name} is {new.size}", build.pos)
+        require(
+            conditions is not None,
+            rid,
+            lambda: Message("the {name} is {size}; a {size} structure is never demolished", name=game.structure_named(gone.id), size=self._size_named(gone.size)),
+            build.pos,
+        )
+        require(
+            game.sizes[gone.size].rank < game.sizes[new.size].rank,
+            purpose,
+            lambda: Message(
+                "the {name} makes way only for a larger structure; the {new} is {size}", name=game.structure_named(gone.id), new=game.structure_named(new.id), size=self._size_named(new.size)
+            ),
+            build.pos,
+        )
         same = gone.service == new.service
-        require(same or room_needed, purpose, lambda: f"{build.district} has room without demolishing the {gone.name}, which serves {gone.service}, not {new.service}", build.pos)
+        require(
+            same or room_needed,
+            purpose,
+            lambda: Message(
+                "{district} has room without demolishing the {name}, which serves {service}, not {wanted}",
+                district=build.district,
+                name=game.structure_named(gone.id),
+                service=game.service_named(gone.service),
+                wanted=game.service_named(new.service),
+            ),
+            build.pos,
+        )
         used = [f"structures:sizes.{gone.size}.demolition"]
         if not self.demolition_needs_backing(new, gone):
             return used
@@ -738,7 +809,12 @@ class CanterburyState(State):
         require(
             self.demolition_backed(board, gone, build.district),
             rid,
-            lambda: f"the {gone.name} may go only for a larger {gone.service} structure in its place, {self._demolition_help(gone)}",
+            lambda: Message(
+                "the {name} may go only for a larger {service} structure in its place, {help}",
+                name=game.structure_named(gone.id),
+                service=game.service_named(gone.service),
+                help=self._demolition_help(gone),
+            ),
             build.pos,
             waivable=False,
         )
@@ -761,15 +837,20 @@ class CanterburyState(State):
             return True
         return _stands(game.structures, board.tiles.values(), gone.service, conditions["anywhere"])
 
-    def _demolition_help(self, gone: Structure) -> str:
+    def _size_named(self, size: str) -> Named:
+        """A structure size as a message shows it, in the reader's language."""
+        return Named(size, (self.spec["structures"]["sizes"].get(size) or {}).get("names"))
+
+    def _demolition_help(self, gone: Structure) -> Message:
         """The other conditions under which a structure of this size may go, for a message."""
         conditions = self.game.sizes[gone.size].demolition
+        service = self.game.service_named(gone.service)
         parts = []
         if conditions["neighbour"]:
-            parts.append(f"a {' or '.join(conditions['neighbour'])} {gone.service} structure in an adjacent district")
+            parts.append(Message("a {sizes} {service} structure in an adjacent district", sizes=_either([self._size_named(z) for z in conditions["neighbour"]]), service=service))
         if conditions["anywhere"]:
-            parts.append(f"a {' or '.join(conditions['anywhere'])} {gone.service} structure anywhere in the city")
-        return "or " + " or ".join(parts) if parts else "and nothing else allows it"
+            parts.append(Message("a {sizes} {service} structure anywhere in the city", sizes=_either([self._size_named(z) for z in conditions["anywhere"]]), service=service))
+        return Message("or {ways}", ways=_either(parts)) if parts else Message("and nothing else allows it")
 
     # --- committing a turn -------------------------------------------------------------------
 
@@ -953,12 +1034,12 @@ class CanterburyState(State):
         marker = rule("variant-marker")
         # without a neutral player, or with the player's stacks empty, there is no tile to place:
         # facts of the pieces, which no ruling of the table sets aside (raised, not required)
-        require(self.neutral is not None, marker, "there is no neutral player: the two-player variant is not in play", waivable=False)
+        require(self.neutral is not None, marker, lambda: Message("there is no neutral player: the two-player variant is not in play"), waivable=False)
         # (the other messages are put together only for a broken rule: a two-player game places a tile every other turn)
-        require(self.moves_this_turn == 0, marker, lambda: f"{move.player} has already placed the neutral's tile this turn")
+        require(self.moves_this_turn == 0, marker, lambda: Message("{player} has already placed the neutral's tile this turn", player=colour_named(move.player)))
         player = self.players[move.player]
-        require(any(player.stacks), marker, lambda: f"{move.player}'s stacks are empty; the neutral no longer builds on {move.player}'s turns", waivable=False)
-        require(self.neutral_due, marker, lambda: f"{move.player}'s variant marker shows No Build this turn")
+        require(any(player.stacks), marker, lambda: Message("{player}'s stacks are empty; the neutral no longer builds on {player}'s turns", player=colour_named(move.player)), waivable=False)
+        require(self.neutral_due, marker, lambda: Message("{player}'s variant marker shows No Build this turn", player=colour_named(move.player)))
         stack = self.neutral_stack(player)
         index = self.stack_index(player)
         settings = self.neutral["stacks"][index]
@@ -967,26 +1048,38 @@ class CanterburyState(State):
         stack_rule = rule("neutral-stack")
         if move.skipped is not None:
             skip = rule("neutral-skip")
-            require(settings["skip"], skip, lambda: f"the top tile of the {settings['size']} stack cannot be skipped; only a stack marked for skipping allows it")
+            require(settings["skip"], skip, lambda: Message("the top tile of the {size} stack cannot be skipped; only a stack marked for skipping allows it", size=self._size_named(settings["size"])))
             require(
                 move.skipped == top,
                 stack_rule,
-                lambda: f"the top tile of {move.player}'s {settings['size']} stack is the {game.structure_name(top)}, not the {game.structure_name(move.skipped)}",
+                lambda: Message(
+                    "the top tile of {player}'s {size} stack is the {top}, not the {skipped}",
+                    player=colour_named(move.player),
+                    size=self._size_named(settings["size"]),
+                    top=game.structure_named(top),
+                    skipped=game.structure_named(move.skipped),
+                ),
             )
-            require(len(stack) > 1, skip, lambda: f"the {game.structure_name(top)} is the last tile of the stack; there is none below it to build")
+            require(len(stack) > 1, skip, lambda: Message("the {top} is the last tile of the stack; there is none below it to build", top=game.structure_named(top)))
             self.use("neutral-skip", f"setup:neutral.stacks.{index}.skip")
         tile = stack[1] if move.skipped is not None else top
         require(
             move.structure == tile,
             stack_rule,
-            lambda: f"the neutral builds the {game.structure_name(tile)} from {move.player}'s {settings['size']} stack, not the {game.structure_name(move.structure)}",
+            lambda: Message(
+                "the neutral builds the {tile} from {player}'s {size} stack, not the {structure}",
+                tile=game.structure_named(tile),
+                player=colour_named(move.player),
+                size=self._size_named(settings["size"]),
+                structure=game.structure_named(move.structure),
+            ),
         )
         board = self.board.copy()
         owner = self.neutral["name"]
         if move.district is None:
             spots = [d for d in game.district_ids if self.placement_rule(board, tile, d) is None]
             discard = rule("neutral-discard")
-            require(not spots, discard, lambda: f"the {game.structure_name(tile)} has a legal place ({', '.join(spots)}); it leaves the game only when it has none")
+            require(not spots, discard, lambda: Message("the {tile} has a legal place ({spots}); it leaves the game only when it has none", tile=game.structure_named(tile), spots=", ".join(spots)))
 
             self.use("neutral-discard", tiles)
         else:
@@ -1038,7 +1131,13 @@ class CanterburyState(State):
             return Seat(colour)
         if colour not in self.players and rule == self.game.rule("checkpoint"):
             known = [*self.order, *self._extra_names()]
-            raise RecordError(f"no player {colour!r}{odd_letters(colour)} in this game{did_you_mean(colour, known)}; a checkpoint names one of: {', '.join(known)}", pos)
+            close = [repr(c) for c in nearest(colour, known)]
+            if len(close) == 2:
+                hint = Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
+            else:
+                hint = Message(" (did you mean {first}?)", first=close[0]) if close else ""
+            unknown = Message("no player {name}{odd}{hint}", name=repr(colour), odd=odd_letters(colour), hint="")
+            raise RecordError(Message("{unknown} in this game{hint}; a checkpoint names one of: {known}", unknown=unknown, hint=hint, known=", ".join(known)), pos)
         return super().seat(colour, pos, rule)
 
     def figure_owners(self) -> list[str]:
@@ -1143,3 +1242,16 @@ FIGURE_READERS = {
     "neutral:{}": _favour_position,
     "neutral:cubes": _cubes,
 }
+
+
+def _chained(template: str, items: list) -> Message | str:
+    """Items joined two by two by a message that says how ("{first} and {second}")."""
+    text = items[0] if items else ""
+    for more in items[1:]:
+        text = Message(template, first=text, second=more)
+    return text
+
+
+def _either(items: list) -> Message | str:
+    """Items as alternatives: "small or medium"."""
+    return _chained(N_("{first} or {second}"), items)

@@ -25,7 +25,7 @@ from referee.errors import Pos, RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from referee.games.hamburgum.scoring import final, standings_of
-from referee.i18n import Message
+from referee.i18n import Message, Named
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 
@@ -348,18 +348,44 @@ class HamburgumState(State):
 
     # --- the rondel ----------------------------------------------------------------------
 
+    def _thing_named(self, key: str) -> Named:
+        """A good or building material as a message shows it, in the reader's language."""
+        components = self.spec["components"]
+        entry = components["goods"].get(key) or components["materials"].get(key) or {}
+        return Named(key, entry.get("names"))
+
+    def _amounts_named(self, amounts) -> list[Message] | Message:
+        """Amounts for a message, "2 beer, 10 thalers"."""
+        items = [(k, n) for k, n in dict(amounts).items() if n]
+        return [Message("{n} thalers", n=n) if k == MONEY else Message("{n} {good}", n=n, good=self._thing_named(k)) for k, n in items] or Message("nothing")
+
+    def _stock_named(self, stock: Counter, keys) -> list[Message] | Message:
+        """What a player holds of these goods or materials, for a message."""
+        return [Message("{n} {good}", n=stock[k], good=self._thing_named(k)) for k in keys if k != MONEY] or Message("nothing")
+
     def _move_marker(self, player: Player, move: Turn) -> None:
         """Move the rondel marker to a space of the move's action, paying for extra steps."""
         game, rule = self.game, self.game.rule
         if move.side is not None or player.space is None:  # the spaces are listed only where they are asked about
             candidates = game.spaces_of(move.action, move.side)
             if move.side is not None:
-                require(candidates, rule("rondel-steps"), f"the {move.action} action has no {move.side} space")
+                require(candidates, rule("rondel-steps"), lambda: Message("the {action} action has no {side} space", action=move.action, side=move.side))
         if player.space is None:
             if len(candidates) > 1:
                 # which space the marker stands on is missing from the record, not a broken rule
-                sides = " or ".join(f"'{game.space_side(s)} {move.action}'" for s in candidates)
-                raise RecordError(f"{player.colour} places the marker for the first time, and the record does not say on which {move.action} space: write {sides}", move.pos)
+                written = [f"'{game.space_side(s)} {move.action}'" for s in candidates]
+                sides = written[0]
+                for more in written[1:]:
+                    sides = Message("{first} or {second}", first=sides, second=more)
+                raise RecordError(
+                    Message(
+                        "{colour} places the marker for the first time, and the record does not say on which {action} space: write {sides}",
+                        colour=colour_named(player.colour),
+                        action=move.action,
+                        sides=sides,
+                    ),
+                    move.pos,
+                )
             player.space = candidates[0]
             self.trace.use(rule("rondel-first"))
             return
@@ -392,7 +418,17 @@ class HamburgumState(State):
     def _produce(self, player: Player, move: Produce) -> None:
         good = self.game.produces[move.action]
         amount = production_yield(self.game, player, good)
-        require(move.amount in (None, amount), self.game.rule("production"), lambda: f"{player.colour} produces {amount} {good} (1 and 1 more per own production house), not {move.amount}")
+        require(
+            move.amount in (None, amount),
+            self.game.rule("production"),
+            lambda: Message(
+                "{colour} produces {amount} {good} (1 and 1 more per own production house), not {stated}",
+                colour=colour_named(player.colour),
+                amount=amount,
+                good=self._thing_named(good),
+                stated=move.amount,
+            ),
+        )
         player.stock[good] += amount
         if self.trace.records:
             self.trace.use(self.game.rule("production"))
@@ -404,8 +440,8 @@ class HamburgumState(State):
         either, something = rule("trade-either"), rule("trade-something")  # looked up every turn, as require would
         selling = move.sell or move.bank
         # (the messages of a turn are put together only for a broken rule: this runs every turn)
-        require(not (selling and move.buy), either, lambda: f"{player.colour} may either sell goods or buy materials in one Trade action, not both")
-        require(selling or move.buy, something, lambda: f"{player.colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two")
+        require(not (selling and move.buy), either, lambda: Message("{colour} may either sell goods or buy materials in one Trade action, not both", colour=colour_named(player.colour)))
+        require(selling or move.buy, something, lambda: Message("{colour}'s Trade action neither sells goods nor buys materials; a Trade does one of the two", colour=colour_named(player.colour)))
         if selling:
             self._sell(player, move)
         elif move.buy:
@@ -420,16 +456,24 @@ class HamburgumState(State):
         total = {g: n for g, n in total.items() if n > 0}
         # (the messages of a sale are put together only for a broken rule)
         held = all(player.stock[good] >= n for good, n in total.items())
-        require(held, rule("sell-goods"), lambda: f"{colour} sells {_amounts_text(total)} but holds {_stock_text(player.stock, self.game.goods)}")
+        require(
+            held,
+            rule("sell-goods"),
+            lambda: Message("{colour} sells {total} but holds {stock}", colour=colour_named(colour), total=self._amounts_named(total), stock=self._stock_named(player.stock, self.game.goods)),
+        )
         capacities = self.own_capacities(colour)
         require(
             ship_loading_fits(capacities, list(shipped.values())),
             rule("sell-ships"),
-            lambda: f"{colour}'s ships (capacities {_list_text(capacities)}, one good each) cannot carry {_amounts_text(shipped)}",
+            lambda: Message(
+                "{colour}'s ships (capacities {capacities}, one good each) cannot carry {shipped}", colour=colour_named(colour), capacities=_list_text(capacities), shipped=self._amounts_named(shipped)
+            ),
         )
         for good, _ in move.bank:
             require(
-                not ship_loading_fits(capacities, one_more(shipped, good)), rule("bank-sale"), lambda: f"{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank"
+                not ship_loading_fits(capacities, one_more(shipped, good)),
+                rule("bank-sale"),
+                lambda: Message("{colour}'s ships could still carry another {good}; only goods that do not fit go to the bank", colour=colour_named(colour), good=self._thing_named(good)),
             )
         bank_price = self.spec["market"]["bank_sale"]["price"]
         shipped_income, bank_income = sum([n * self.price(g) for g, n in move.sell]), sum([n * bank_price for _, n in move.bank])
@@ -450,12 +494,16 @@ class HamburgumState(State):
         count = sum([n for _, n in move.buy])
         totals = self.game.materials_totals
         # (the messages of a purchase are put together only for a broken rule)
-        require(count in totals, rule("buy-price"), lambda: f"the depot sells at most {max(totals)} items in one action, not {count}")
+        require(count in totals, rule("buy-price"), lambda: Message("the depot sells at most {max} items in one action, not {count}", max=max(totals), count=count))
         bells = dict(move.buy).get(self.game.bell, 0) + player.stock[self.game.bell]
         limit = self.game.bell_limit
-        require(bells <= limit, rule("bell-limit"), lambda: f"{colour} would hold {bells} bells; nobody may hold more than {limit}")
+        require(bells <= limit, rule("bell-limit"), lambda: Message("{colour} would hold {bells} bells; nobody may hold more than {limit}", colour=colour_named(colour), bells=bells, limit=limit))
         price = totals[count]
-        require(player.money >= price, rule("buy-price"), lambda: f"{count} items cost {price} thalers; {colour} has {player.money}")
+        require(
+            player.money >= price,
+            rule("buy-price"),
+            lambda: Message("{count} items cost {price} thalers; {colour} has {money}", count=count, price=price, colour=colour_named(colour), money=player.money),
+        )
         player.money -= price
         if self.trace.keeps_notes:
             self.trace.note(colour, MONEY, -price, rule("buy-price"), f"bought {_amounts_text(dict(move.buy))} at the depot")
@@ -472,14 +520,29 @@ class HamburgumState(State):
     def _dockyard(self, player: Player, move: Dockyard) -> None:
         rule, colour = self.game.rule, player.colour
         # (the messages of a Dockyard action are put together only for a broken rule)
-        require(move.ships > 0, rule("dockyard-ships"), lambda: f"{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one")
+        require(move.ships > 0, rule("dockyard-ships"), lambda: Message("{colour}'s Dockyard action builds no ship; the Dockyard is taken to build at least one", colour=colour_named(colour)))
         cost = Counter({k: v * move.ships for k, v in self.spec["harbour"]["ship_cost"].items()})
         short = self.can_pay(player, cost)
-        require(not short, rule("dockyard-cost"), lambda: f"{move.ships} ships cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        require(
+            not short,
+            rule("dockyard-cost"),
+            lambda: Message(
+                "{ships} ships cost {cost}; {colour} holds {stock}", ships=move.ships, cost=self._amounts_named(cost), colour=colour_named(colour), stock=self._stock_named(player.stock, short)
+            ),
+        )
         self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships" if self.trace.keeps_notes else "")
         for built in range(move.ships):
             limit = rule("ship-limit")  # looked up for every ship, as require would
-            require(self.ships_in_supply(colour) > 0, limit, lambda: f"all {self.game.limit('ships')} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply")
+            require(
+                self.ships_in_supply(colour) > 0,
+                limit,
+                lambda: Message(
+                    "all {limit} of {colour}'s ships are in the harbour after {built} new; ships are built only from the supply",
+                    limit=self.game.limit("ships"),
+                    colour=colour_named(colour),
+                    built=built,
+                ),
+            )
             self._enter_harbour(colour)
         if self.trace.records:
             for r in ("dockyard-cost", "ship-limit", "harbour-shift"):
@@ -495,7 +558,7 @@ class HamburgumState(State):
         one_church = rule("church-one")  # looked up every turn, as require would
         named = list(dict.fromkeys([d.church for d in move.donations]))
         # (the messages of a Church action are put together only for a broken rule)
-        require(len(named) <= 1, one_church, lambda: f"one Church action supports one church, not {len(named)} ({', '.join(named)})")
+        require(len(named) <= 1, one_church, lambda: Message("one Church action supports one church, not {n} ({named})", n=len(named), named=", ".join(named)))
         for donation in move.donations:
             for token in donation.tokens:
                 self._donate(player, donation.church, token, None, rule("donation-cost"))
@@ -507,7 +570,13 @@ class HamburgumState(State):
                 if not token.scored:
                     unscored[token.kind] = unscored.get(token.kind, 0) + 1
             doubled = [f"{unscored[k]} {k}" for k in self.game.token_kinds if unscored.get(k, 0) > 1]
-            require(not doubled, rule("token-limit"), lambda: f"{player.colour} ends the Church action with {', '.join(doubled)} tokens unscored; at most one of each kind may stay unscored")
+            require(
+                not doubled,
+                rule("token-limit"),
+                lambda: Message(
+                    "{colour} ends the Church action with {doubled} tokens unscored; at most one of each kind may stay unscored", colour=colour_named(player.colour), doubled=", ".join(doubled)
+                ),
+            )
         if self.trace.records:  # a random game's trace names nothing: this runs every Church turn
             self.trace.use(rule("token-limit"))
 
@@ -516,27 +585,41 @@ class HamburgumState(State):
         game, rule, colour = self.game, self.game.rule, player.colour
         state = self.churches[church]
         # (the messages of a donation, and the church's name in them, are put together only for a broken rule)
-        require(not state.complete, rule("donation-limit"), lambda: f"{game.church_name(church)} is finished; it takes no more donations")
+        require(not state.complete, rule("donation-limit"), lambda: Message("{church} is finished; it takes no more donations", church=_church_named(game, church)))
         ordinal = self.donations_made(church) + 1
         cost = fixed_cost if fixed_cost is not None else self.donation_cost(player, church)
         short = self.can_pay(player, cost)
-        require(
-            not short,
-            cost_rule,
-            lambda: (
-                f"donation {ordinal} at {game.church_name(church)} costs {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}"
-                + (f" and {player.money} thalers" if MONEY in short else "")
-            ),
-        )
+
+        def unpaid() -> Message:
+            values = {"ordinal": ordinal, "church": _church_named(game, church), "cost": self._amounts_named(cost), "colour": colour_named(colour), "stock": self._stock_named(player.stock, short)}
+            if MONEY in short:
+                return Message("donation {ordinal} at {church} costs {cost}; {colour} holds {stock} and {money} thalers", money=player.money, **values)
+            return Message("donation {ordinal} at {church} costs {cost}; {colour} holds {stock}", **values)
+
+        require(not short, cost_rule, unpaid)
         require(
             self.discs_free(player) > 0,
             rule("discs"),
-            lambda: f"{colour} has no free disc for donation {ordinal} at {game.church_name(church)}; all {game.limit('discs')} are on church sites or the church table",
+            lambda: Message(
+                "{colour} has no free disc for donation {ordinal} at {church}; all {limit} are on church sites or the church table",
+                colour=colour_named(colour),
+                ordinal=ordinal,
+                church=_church_named(game, church),
+                limit=game.limit("discs"),
+            ),
         )
         if ordinal == 1:
-            require(kind == game.first_token, rule("donation-token"), lambda: f"the first donation at {game.church_name(church)} takes the {game.first_token} token, not the {kind} token")
+            require(
+                kind == game.first_token,
+                rule("donation-token"),
+                lambda: Message("the first donation at {church} takes the {first_token} token, not the {kind} token", church=_church_named(game, church), first_token=game.first_token, kind=kind),
+            )
         else:
-            require(kind in state.tokens_left, rule("donation-token"), lambda: f"{game.church_name(church)} has no {kind} token left; left: {', '.join(state.tokens_left)}")
+            require(
+                kind in state.tokens_left,
+                rule("donation-token"),
+                lambda: Message("{church} has no {kind} token left; left: {tokens_left}", church=_church_named(game, church), kind=kind, tokens_left=", ".join(state.tokens_left)),
+            )
         self.pay(player, cost, cost_rule, f"donation {ordinal} at {game.church_name(church)}" if self.trace.keeps_notes else "")
         state.discs.append(colour)
         state.tokens_left.remove(kind)
@@ -566,9 +649,11 @@ class HamburgumState(State):
         scoring = self.game.rule("token-score")
         held = [t for t in player.tokens if t.church == church and t.kind == kind]
         # (the messages name the church: put together only for a broken rule)
-        require(held, scoring, lambda: f"{player.colour} holds no {kind} token of {self.game.church_name(church)}")
+        require(held, scoring, lambda: Message("{colour} holds no {kind} token of {church}", colour=colour_named(player.colour), kind=kind, church=_church_named(self.game, church)))
         token = held[0]
-        require(not token.scored, scoring, lambda: f"{player.colour}'s {kind} token of {self.game.church_name(church)} is already scored")
+        require(
+            not token.scored, scoring, lambda: Message("{colour}'s {kind} token of {church} is already scored", colour=colour_named(player.colour), kind=kind, church=_church_named(self.game, church))
+        )
         value = self.token_value(player, token)
         player.prestige += value
         if self.trace.keeps_notes:
@@ -584,12 +669,18 @@ class HamburgumState(State):
         game, rule, colour = self.game, self.game.rule, player.colour
         houses_rule, one_office = rule("guildhall-houses"), rule("office-one")  # looked up every turn, as require would
         # (the messages of a Guildhall action are put together only for a broken rule)
-        require(move.houses, houses_rule, lambda: f"{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one")
+        require(move.houses, houses_rule, lambda: Message("{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one", colour=colour_named(colour)))
         offices = [h for h in move.houses if h.kind == game.office_type]
-        require(len(offices) <= 1, one_office, lambda: f"one Guildhall action builds at most one office, not {len(offices)}")
+        require(len(offices) <= 1, one_office, lambda: Message("one Guildhall action builds at most one office, not {n}", n=len(offices)))
         cost = Counter({k: v * len(move.houses) for k, v in self.game.house_cost.items()})
         short = self.can_pay(player, cost)
-        require(not short, rule("house-cost"), lambda: f"{len(move.houses)} houses cost {_amounts_text(cost)}; {colour} holds {_stock_text(player.stock, short)}")
+        require(
+            not short,
+            rule("house-cost"),
+            lambda: Message(
+                "{n} houses cost {cost}; {colour} holds {stock}", n=len(move.houses), cost=self._amounts_named(cost), colour=colour_named(colour), stock=self._stock_named(player.stock, short)
+            ),
+        )
         for house in move.houses:
             self._build(player, house)
         if self.trace.records:
@@ -599,7 +690,7 @@ class HamburgumState(State):
         game, rule, colour = self.game, self.game.rule, player.colour
         pos = house.pos
         site = house.site
-        require(not self.over, rule("game-over"), "the sixth church is finished, so the game is over; no house follows", pos)
+        require(not self.over, rule("game-over"), lambda: Message("the sixth church is finished, so the game is over; no house follows"), pos)
         self._check_site(site, house.kind, pos)
         office = None
         if house.kind == game.office_type:
@@ -608,11 +699,16 @@ class HamburgumState(State):
             supply = rule("house-supply")  # looked up every house, as require would
             left = game.house_types[house.kind]["count"] - self.built[house.kind]
             # (the messages of a house are put together only for a broken rule)
-            require(left > 0, supply, lambda: f"no {game.house_name(house.kind)} tile is left; the game has {game.house_types[house.kind]['count']}", pos)
+            require(left > 0, supply, lambda: Message("no {kind} tile is left; the game has {count}", kind=_house_named(game, house.kind), count=game.house_types[house.kind]["count"]), pos)
         canon, citizens, donor = rule("canon"), rule("citizens"), rule("guildhall-donor")
-        require(house.donation is None or office == game.canon, canon, lambda: f"only the canon gives a donation; a {game.house_name(house.kind)} does not", pos)
-        require(len(player.citizens) < game.limit("citizens"), citizens, lambda: f"{colour} has no citizen left for the site; all {game.limit('citizens')} are on the board", pos)
-        require(player.builder or player.tokens, donor, lambda: f"{colour} has not donated to any church, so no site is next to one of theirs", pos)
+        require(house.donation is None or office == game.canon, canon, lambda: Message("only the canon gives a donation; a {kind} does not", kind=_house_named(game, house.kind)), pos)
+        require(
+            len(player.citizens) < game.limit("citizens"),
+            citizens,
+            lambda: Message("{colour} has no citizen left for the site; all {limit} are on the board", colour=colour_named(colour), limit=game.limit("citizens")),
+            pos,
+        )
+        require(player.builder or player.tokens, donor, lambda: Message("{colour} has not donated to any church, so no site is next to one of theirs", colour=colour_named(colour)), pos)
         self._check_adjacency(player, site, pos)
         reason = f"built the {game.house_name(house.kind)} at {site.name}" if self.trace.keeps_notes else ""
         self.pay(player, Counter(game.house_cost), rule("house-cost"), reason)
@@ -630,17 +726,17 @@ class HamburgumState(State):
         game, rule = self.game, self.game.rule
         site_rule = rule("site")  # the messages of a site are written only for a broken rule
         if game.board_sites is not None:
-            require(site in game.board_sites, site_rule, lambda: f"the board has no site {site.number} in {game.church_name(site.parish)}'s parish", pos)
+            require(site in game.board_sites, site_rule, lambda: Message("the board has no site {number} in {parish}'s parish", number=site.number, parish=_church_named(game, site.parish)), pos)
         else:
-            require(len(self.sites) < self.spec["board"]["site_count"], site_rule, lambda: f"all {self.spec['board']['site_count']} house sites are built on", pos)
-        require(site not in self.sites, site_rule, lambda: f"site {site.name} already holds a {self.sites.get(site)} citizen", pos)
+            require(len(self.sites) < self.spec["board"]["site_count"], site_rule, lambda: Message("all {count} house sites are built on", count=self.spec["board"]["site_count"]), pos)
+        require(site not in self.sites, site_rule, lambda: Message("site {name} already holds a {holder} citizen", name=site.name, holder=colour_named(self.sites.get(site))), pos)
         if game.board_sites is None:
             if self.trace.records:  # a random game's trace keeps nothing: this runs every house
                 self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
             return
         shown = game.board_sites[site]
         site_type = rule("site-type")
-        require(shown == kind, site_type, lambda: f"site {site.name} shows a {game.house_name(shown)}, not a {game.house_name(kind)}", pos)
+        require(shown == kind, site_type, lambda: Message("site {name} shows a {shown}, not a {kind}", name=site.name, shown=_house_named(game, shown), kind=_house_named(game, kind)), pos)
         if self.trace.records:
             self.use("site-type", f"board:sites.{game.site_index[site]}.type")
 
@@ -656,7 +752,7 @@ class HamburgumState(State):
         churches = {t.church for t in player.tokens}
         neighbours = links.get(site.name, set())
         ok = any(n in churches or self.sites.get(self.game.site_of_name.get(n)) == player.colour for n in neighbours)
-        require(ok, rule, lambda: f"site {site.name} is linked to no church {player.colour} has donated to and to no site with a {player.colour} citizen", pos)
+        require(ok, rule, lambda: Message("site {name} is linked to no church {colour} has donated to and to no site with a {colour} citizen", name=site.name, colour=colour_named(player.colour)), pos)
         self.trace.use(rule)
 
     def _house_effect(self, player: Player, house: House, office: str | None) -> None:
@@ -704,23 +800,43 @@ class HamburgumState(State):
         game, rule = self.game, self.game.rule
         mode = self.game.office_mode
         named = house.office
-        require(self.office_stack, rule("house-supply"), "every office is built", house.pos)
+        require(self.office_stack, rule("house-supply"), lambda: Message("every office is built"), house.pos)
         if mode == "numbered":
             top = self.office_stack[0]
             stack_rule = rule("office-stack")
-            require(named in (None, top), stack_rule, lambda: f"only the top office of the stack may be built: the {game.office_name(top)}, not the {game.office_name(named)}", house.pos)
+            require(
+                named in (None, top),
+                stack_rule,
+                lambda: Message("only the top office of the stack may be built: the {top}, not the {named}", top=_office_named(game, top), named=_office_named(game, named)),
+                house.pos,
+            )
 
         elif mode == "choice":
-            require(named is not None, rule("office-stack"), f"name the blue office built (left: {', '.join(self.office_stack)})", house.pos)
-            require(named in self.office_stack, rule("office-stack"), f"the {game.office_name(named)} is not among the blue offices left ({', '.join(self.office_stack)})", house.pos)
+            require(named is not None, rule("office-stack"), lambda: Message("name the blue office built (left: {office_stack})", office_stack=", ".join(self.office_stack)), house.pos)
+            require(
+                named in self.office_stack,
+                rule("office-stack"),
+                lambda: Message("the {named} is not among the blue offices left ({office_stack})", named=_office_named(game, named), office_stack=", ".join(self.office_stack)),
+                house.pos,
+            )
             top = named
         else:
             if self.face_up is None:
-                require(named is not None, rule("office-stack"), "no office lies face up; name the office turned up", house.pos)
-                require(named in self.office_stack, rule("office-reveal"), f"the {game.office_name(named)} is not in the stack (left: {', '.join(self.office_stack)})", house.pos)
+                require(named is not None, rule("office-stack"), lambda: Message("no office lies face up; name the office turned up"), house.pos)
+                require(
+                    named in self.office_stack,
+                    rule("office-reveal"),
+                    lambda: Message("the {named} is not in the stack (left: {office_stack})", named=_office_named(game, named), office_stack=", ".join(self.office_stack)),
+                    house.pos,
+                )
                 self.trace.fact("office turned up on the shuffled stack, stated by the record", house.pos)
                 self.face_up = named
-            require(named in (None, self.face_up), rule("office-stack"), f"only the face-up {game.office_name(self.face_up)} may be built, not the {game.office_name(named)}", house.pos)
+            require(
+                named in (None, self.face_up),
+                rule("office-stack"),
+                lambda: Message("only the face-up {face_up} may be built, not the {named}", face_up=_office_named(game, self.face_up), named=_office_named(game, named)),
+                house.pos,
+            )
             top = self.face_up
             self.face_up = None
         self.office_stack.remove(top)
@@ -731,9 +847,13 @@ class HamburgumState(State):
 
     def _reveal(self, move: Reveal) -> None:
         game, rule = self.game, self.game.rule
-        require(self.game.office_mode == "shuffled", rule("office-reveal"), "only advanced game II turns offices up from a shuffled stack")
-        require(self.face_up is None, rule("office-reveal"), f"the {game.office_name(self.face_up)} already lies face up")
-        require(move.office in self.office_stack, rule("office-reveal"), f"the {game.office_name(move.office)} is not in the stack (left: {', '.join(self.office_stack) or 'none'})")
+        require(self.game.office_mode == "shuffled", rule("office-reveal"), lambda: Message("only advanced game II turns offices up from a shuffled stack"))
+        require(self.face_up is None, rule("office-reveal"), lambda: Message("the {face_up} already lies face up", face_up=_office_named(game, self.face_up)))
+        require(
+            move.office in self.office_stack,
+            rule("office-reveal"),
+            lambda: Message("the {office} is not in the stack (left: {left})", office=_office_named(game, move.office), left=", ".join(self.office_stack) or "none"),
+        )
         self.face_up = move.office
         self.trace.use(rule("office-reveal"))
         self.trace.fact("office turned up on the shuffled stack, stated by the record", move.pos)
@@ -888,3 +1008,19 @@ FIGURE_READERS = {
     "builder": lambda state, h: h.player.churches_built,
     "space": lambda state, h: [h.player.space] if h.player.space else [],
 }
+
+
+# The names of the city's things as a message shows them, in the reader's language
+# (referee.i18n.Named), from the spec's `names`.
+
+
+def _church_named(game, church: str) -> Named:
+    return Named(game.church_name(church), (game.spec["churches"]["churches"].get(church) or {}).get("names"))
+
+
+def _house_named(game, kind: str) -> Named:
+    return Named(game.house_name(kind), (game.house_types.get(kind) or {}).get("names"))
+
+
+def _office_named(game, office: str | None) -> Named:
+    return Named(game.office_name(office), (game.offices.get(office or "") or {}).get("names"))

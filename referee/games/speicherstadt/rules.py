@@ -22,7 +22,8 @@ from referee.errors import RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.speicherstadt import scoring
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
-from referee.i18n import Message
+from referee.i18n import Message, Named
+from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 
 # the phases of a round, and the two after the last one, as the state tracks them
@@ -182,7 +183,7 @@ class SpeicherstadtState(State):
         n = len(seats)
         setup = spec["setup"]["by_players"].get(n) or spec["setup"]["by_players"].get(str(n))
         if setup is None:
-            raise RecordError(f"no setup for {n} players in setup.yaml")
+            raise RecordError(Message("no setup for {n} players in setup.yaml", n=n))
         self.supply_size: int = setup["supply"]
         self.players = {s.colour: Player(s, spec["components"]["coins"]["start"]) for s in seats}
         trace.use(game.rule("start-money"))
@@ -254,41 +255,68 @@ class SpeicherstadtState(State):
                 require(
                     not all_out,
                     rule("supply-size"),
-                    lambda: f"all {len(self.slots)} cards of the last round are out; the fires left in the pile are revealed after this round's Loading",
+                    lambda: Message("all {n} cards of the last round are out; the fires left in the pile are revealed after this round's Loading", n=len(self.slots)),
                     waivable=False,
                 )
-            require(not all_out, rule("supply-size"), lambda: f"all {len(self.slots)} cards of this round are out; no further card is revealed", waivable=False)
+            require(not all_out, rule("supply-size"), lambda: Message("all {n} cards of this round are out; no further card is revealed", n=len(self.slots)), waivable=False)
             if self.last_round:
                 require(
                     self.phase not in (DEMAND, PURCHASE, LOADING),
                     rule("phase-order"),
-                    lambda: f"cards are revealed in Supply, not during {self.phase}; this is the last round, and the fires left in the pile come after its Loading",
+                    lambda: Message("cards are revealed in Supply, not during {phase}; this is the last round, and the fires left in the pile come after its Loading", phase=self._phase_named()),
                 )
-            require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), f"cards are revealed in Supply, not during {self.phase}")
+            require(self.phase in (SUPPLY, FINAL_FIRES), rule("phase-order"), lambda: Message("cards are revealed in Supply, not during {phase}", phase=self._phase_named()))
             self._reveal(move)
         elif isinstance(move, Place):
             self._check_player(move.player, move)
-            require(self.phase == DEMAND, rule("phase-order"), lambda: self._phase_message("workers are placed in Demand") + self._all_placed(move.player))
+            require(
+                self.phase == DEMAND,
+                rule("phase-order"),
+                lambda: self._placing_too_soon(move.player),
+            )
             self._place(move)
         elif isinstance(move, Offer):
             self._check_player(move.player, move)
-            require(self.phase == PURCHASE, rule("phase-order"), lambda: self._phase_message("offers are answered in Purchase"))
+            require(self.phase == PURCHASE, rule("phase-order"), lambda: self._phase_message(Message("offers are answered in Purchase")))
             self._offer(move)
         elif isinstance(move, Load):
             self._check_player(move.player, move)
-            require(self.phase == LOADING, rule("phase-order"), lambda: self._phase_message("goods are moved in Loading"))
+            require(self.phase == LOADING, rule("phase-order"), lambda: self._phase_message(Message("goods are moved in Loading")))
             self._load(move)
         else:  # pragma: no cover - the builder makes only the moves above
             raise TypeError(move)
 
-    def _phase_message(self, what: str) -> str:
+    def _goods_named(self, goods) -> Named | Message:
+        """Goods as a message shows them, "coffee coffee tea", in the reader's language."""
+        if not goods:
+            return Message("nothing")
+        ordered, table = sorted(goods), self.spec["components"]["goods"]
+        names = {lang: " ".join(str(((table.get(g) or {}).get("names") or {}).get(lang, g)) for g in ordered) for lang in ("hu", "de")}
+        return Named(" ".join(ordered), names)
+
+    def _placing_too_soon(self, colour: str) -> Message:
+        """Why a worker cannot be placed in this phase."""
+        what = Message("workers are placed in Demand")
+        return Message("{reason}{placed}", reason=self._phase_message(what), placed=self._all_placed(colour))
+
+    def _counted(self, counts, goods) -> list[Message]:
+        """Goods with how many of each there are, for a message: "2 coffee, 1 tea"."""
+        return [Message("{n} {good}", n=counts[g], good=self._goods_named([g])) for g in goods]
+
+    def _phase_named(self) -> Named:
+        """The phase in play as a message names it: its id in English, the spec's name in the
+        reader's language."""
+        entry = next((p for p in self.spec["game"].get("phases", ()) if p.get("id") == self.phase), {})
+        return Named(self.phase, {k: v for k, v in (entry.get("names") or {}).items() if k != "en"})
+
+    def _phase_message(self, what: Message) -> Message:
         if self.phase == SUPPLY:
-            return f"{what}, but Supply is not complete: {len(self.slots)} of {self.supply_size} cards are out"
+            return Message("{what}, but Supply is not complete: {n} of {size} cards are out", what=what, n=len(self.slots), size=self.supply_size)
         if self.phase == DEMAND:
-            return f"{what}, but Demand is not complete: {self.placed} of {self.demand_total()} workers are placed"
+            return Message("{what}, but Demand is not complete: {placed} of {total} workers are placed", what=what, placed=self.placed, total=self.demand_total())
         if self.phase == PURCHASE:
-            return f"{what}, but Purchase is not complete: slot {self.purchase_slot + 1} is being offered"
-        return f"{what}, not during {self.phase}"
+            return Message("{what}, but Purchase is not complete: slot {offered} is being offered", what=what, offered=self.purchase_slot + 1)
+        return Message("{what}, not during {phase}", what=what, phase=self._phase_named())
 
     def _check_player(self, colour: str, move: Move) -> None:
         self.seat(colour, move.pos, self.game.rule("seat"))
@@ -301,9 +329,9 @@ class SpeicherstadtState(State):
             self._close_round()
         if self.phase == SUPPLY and not self.slots and self.round == move.round:
             return
-        require(self.phase != FINAL_FIRES, rule("game-end"), f"round {self.round} was the last; only the fires left in the pile are revealed now")
-        require(self.phase == SUPPLY and not self.slots, rule("phase-order"), self._phase_message(f"round {move.round} cannot begin yet"))
-        require(self.round == move.round, rule("round-number"), f"this is round {self.round}, not round {move.round}", waivable=False)
+        require(self.phase != FINAL_FIRES, rule("game-end"), lambda: Message("round {round} was the last; only the fires left in the pile are revealed now", round=self.round))
+        require(self.phase == SUPPLY and not self.slots, rule("phase-order"), lambda: self._phase_message(Message("round {round} cannot begin yet", round=move.round)))
+        require(self.round == move.round, rule("round-number"), lambda: Message("this is round {round}, not round {stated}", round=self.round, stated=move.round), waivable=False)
 
     # --- Supply: reveals, ships' cargo and fires -----------------------------------------
 
@@ -311,8 +339,8 @@ class SpeicherstadtState(State):
         game, rule = self.game, self.game.rule
         season = self.current_season()
         if self.phase == FINAL_FIRES:
-            require(move.card == game.fire, rule("game-end"), f"the last round is over; only the fires left in the pile are resolved now, not a {move.card}")
-        require(season is not None, rule("deck-season"), "the draw pile is empty")
+            require(move.card == game.fire, rule("game-end"), lambda: Message("the last round is over; only the fires left in the pile are resolved now, not a {card}", card=move.card))
+        require(season is not None, rule("deck-season"), lambda: Message("the draw pile is empty"))
         card, in_stack = self._draw(season, move)
         self.trace.use(rule("deck-season"), "cards:seasons", f"cards:types.{card.type}.counts")
         if card.type == game.fire:
@@ -327,7 +355,7 @@ class SpeicherstadtState(State):
         if game.is_ship(card.type):
             slot.cubes = self._ship_cargo(move)
         else:
-            require(not move.cubes, rule("ship-cargo"), lambda: f"only ships carry cubes; a {card.type} does not", waivable=False)
+            require(not move.cubes, rule("ship-cargo"), lambda: Message("only ships carry cubes; a {type} does not", type=card.type), waivable=False)
         self.deck[season].remove(in_stack)
         self.slots.append(slot)
         if len(self.slots) == self.supply_size or self.only_fires_left():
@@ -347,12 +375,14 @@ class SpeicherstadtState(State):
         of_type = [c for c in stack if c.type == move.card]
         if not of_type:
             taken_out = any(c.type == move.card for c in self.removed) and not any(c.type == move.card for cards in self.deck.values() for c in cards)
-            require(not taken_out, rule("setup-removal"), lambda: f"the {game.card_name(move.card)} was taken out at setup for {len(self.seats)} players", waivable=False)
+            require(not taken_out, rule("setup-removal"), lambda: Message("the {card} was taken out at setup for {n} players", card=game.card_named(move.card), n=len(self.seats)), waivable=False)
             # the season's fire is all that is left of its stack: it is the next card
             require(
                 not all(c.type == game.fire for c in stack),
                 rule("deck-season"),
-                lambda: f"the {game.season_name(season)} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {game.card_name(move.card)}",
+                lambda: Message(
+                    "the {season} fire is still on top of the draw pile, so it comes up first: reveal the fire before the {card}", season=game.season_named(season), card=game.card_named(move.card)
+                ),
                 waivable=False,
             )
         require(
@@ -366,11 +396,22 @@ class SpeicherstadtState(State):
         matches = [c for c in of_type if all(v is None or c.face.get(k) in (None, v) for k, v in face.items())]
         if not matches:
             removed = [c for c in self.removed if c.type == move.card and all(v is None or c.face.get(k) == v for k, v in face.items())]
-            require(not removed, rule("setup-removal"), lambda: f"the {game.card_name(move.card)} {_face_text(face)} was taken out at setup for {len(self.seats)} players", waivable=False)
+            require(
+                not removed,
+                rule("setup-removal"),
+                lambda: Message("the {card} {face} was taken out at setup for {n} players", card=game.card_named(move.card), face=_face_text(face), n=len(self.seats)),
+                waivable=False,
+            )
         require(
             matches,
             rule("card-face"),
-            lambda: f"no {game.card_name(move.card)} {_face_text(face)} is left in the {game.season_name(season)} stack; left: {', '.join(sorted({str(c.face) for c in of_type}))}",
+            lambda: Message(
+                "no {card} {face} is left in the {season} stack; left: {faces}",
+                card=game.card_named(move.card),
+                face=_face_text(face),
+                season=game.season_named(season),
+                faces=", ".join(sorted({str(c.face) for c in of_type})),
+            ),
             waivable=False,
         )
 
@@ -381,7 +422,12 @@ class SpeicherstadtState(State):
         for key in game.face_fields(card.type):
             stated = face.get(key)
             if drawn.face.get(key) is None:
-                require(stated is not None, rule("card-face"), lambda: f"the record must state the {key} of this {game.card_name(card.type)}; no source gives it", waivable=False)
+                require(
+                    stated is not None,
+                    rule("card-face"),
+                    lambda: Message("the record must state the {key} of this {type}; no source gives it", key=key, type=game.card_named(card.type)),
+                    waivable=False,
+                )
                 drawn.face[key] = stated
                 self.trace.fact(f"{game.card_name(card.type)} {key} stated by the record", move.pos)
         if drawn.source:
@@ -391,10 +437,10 @@ class SpeicherstadtState(State):
     def _ship_cargo(self, move: Reveal) -> list[str]:
         rule = self.game.rule
         count = self.spec["components"]["ship_cubes"]
-        require(len(move.cubes) == count, rule("ship-cargo"), f"a ship is loaded with {count} cubes from the bag; the record names {len(move.cubes)}")
+        require(len(move.cubes) == count, rule("ship-cargo"), lambda: Message("a ship is loaded with {count} cubes from the bag; the record names {n}", count=count, n=len(move.cubes)))
         need = Counter(move.cubes)
         short = [g for g, n in need.items() if self.bag[g] < n]
-        require(not short, rule("ship-cargo"), f"the bag holds only {', '.join(f'{self.bag[g]} {g}' for g in short)}")
+        require(not short, rule("ship-cargo"), lambda: Message("the bag holds only {goods}", goods=self._counted(self.bag, short)))
         self.bag -= need
         self.trace.use(rule("ship-cargo"))
         self.trace.fact("ship cargo drawn from the bag", move.pos)
@@ -420,11 +466,11 @@ class SpeicherstadtState(State):
     def demand_total(self) -> int:
         return len(self.seats) * self.spec["components"]["workers"]["bidding"]
 
-    def _all_placed(self, colour: str) -> str:
+    def _all_placed(self, colour: str) -> Message | str:
         """`; beige has placed all 3 workers` where that is why a placing is refused, or ''."""
         bidding = self.spec["components"]["workers"]["bidding"]
         placed = sum(slot.queue.count(colour) for slot in self.slots)
-        return f"; {colour} has placed all {bidding} workers this round" if self.slots and placed >= bidding else ""
+        return Message("; {colour} has placed all {bidding} workers this round", colour=colour_named(colour), bidding=bidding) if self.slots and placed >= bidding else ""
 
     def to_place(self) -> str:
         return self.seats[(self.start + self.placed) % len(self.seats)].colour
@@ -434,12 +480,23 @@ class SpeicherstadtState(State):
         expected = self.to_place()
         demand_turn, column_full = rule("demand-turn"), rule("column-full")
         # (the messages are put together only for a broken rule: this runs every placing)
-        require(move.player == expected, demand_turn, lambda: f"it is {expected}'s turn to place a worker, not {move.player}'s{self._all_placed(move.player)}")
+        require(
+            move.player == expected,
+            demand_turn,
+            lambda: Message(
+                "it is {expected}'s turn to place a worker, not {player}'s{all_placed}", expected=colour_named(expected), player=colour_named(move.player), all_placed=self._all_placed(move.player)
+            ),
+        )
         # no ruling puts a worker above a card that is not there
-        require(1 <= move.slot <= len(self.slots), rule("demand-slot"), lambda: f"there is no card in slot {move.slot}; slots 1-{len(self.slots)} hold this round's cards", waivable=False)
+        require(
+            1 <= move.slot <= len(self.slots),
+            rule("demand-slot"),
+            lambda: Message("there is no card in slot {slot}; slots 1-{n} hold this round's cards", slot=move.slot, n=len(self.slots)),
+            waivable=False,
+        )
         slot = self.slots[move.slot - 1]
         spaces = self.spec["components"]["board"]["building_spaces"]
-        require(len(slot.queue) < spaces, column_full, lambda: f"all {spaces} building spaces above slot {move.slot} are taken")
+        require(len(slot.queue) < spaces, column_full, lambda: Message("all {spaces} building spaces above slot {slot} are taken", spaces=spaces, slot=move.slot))
         slot.queue.append(move.player)
         self.placed += 1
         self.trace.use(demand_turn)
@@ -474,13 +531,27 @@ class SpeicherstadtState(State):
         # (the messages are put together only for a broken rule: this runs at every offer)
         offered = move.slot is None or move.slot == self.purchase_slot + 1
         unqueued = not offered and 1 <= move.slot <= len(self.slots) and not self.slots[move.slot - 1].queue
-        require(not unqueued, turn, lambda: f"nobody queued for slot {move.slot}, so its card is discarded unbought (purchase-discard); slot {self.purchase_slot + 1} is being offered")
-        require(offered, turn, lambda: f"slot {self.purchase_slot + 1} is being offered, not slot {move.slot}")
-        require(move.player == colour, turn, lambda: f"slot {self.purchase_slot + 1} is offered to {colour} at {price}, not to {move.player}")
+        require(
+            not unqueued,
+            turn,
+            lambda: Message("nobody queued for slot {slot}, so its card is discarded unbought (purchase-discard); slot {offered} is being offered", slot=move.slot, offered=self.purchase_slot + 1),
+        )
+        require(offered, turn, lambda: Message("slot {offered} is being offered, not slot {slot}", offered=self.purchase_slot + 1, slot=move.slot))
+        require(
+            move.player == colour,
+            turn,
+            lambda: Message(
+                "slot {offered} is offered to {colour} at {price}, not to {player}", offered=self.purchase_slot + 1, colour=colour_named(colour), price=price, player=colour_named(move.player)
+            ),
+        )
         player = self.players[colour]
         if move.buy:
             funds = rule("purchase-funds")
-            require(player.coins >= price, funds, lambda: f"{colour} has {player.coins} coins; slot {self.purchase_slot + 1} costs {price}")
+            require(
+                player.coins >= price,
+                funds,
+                lambda: Message("{colour} has {coins} coins; slot {offered} costs {price}", colour=colour_named(colour), coins=player.coins, offered=self.purchase_slot + 1, price=price),
+            )
             player.coins -= price
             if self.trace.keeps_notes:
                 self.trace.note(colour, "coins", -price, funds, f"bought the {self.game.card_name(slot.card.type)} in slot {self.purchase_slot + 1}")
@@ -518,17 +589,29 @@ class SpeicherstadtState(State):
         cubes = list(move.goods)
         self.trace.use(rule("loading-cubes"))
         if move.action == "warehouse_out":
-            require(player.owns(self.game.warehouse), rule("warehouse-owned"), f"{move.player} owns no warehouse")
-            require(_take(player.warehouse, cubes), rule("loading-cubes"), f"{move.player}'s warehouse holds {_goods_text(player.warehouse)}, not {_goods_text(cubes)}")
+            require(player.owns(self.game.warehouse), rule("warehouse-owned"), lambda: Message("{player} owns no warehouse", player=colour_named(move.player)))
+            require(
+                _take(player.warehouse, cubes),
+                rule("loading-cubes"),
+                lambda: Message("{player}'s warehouse holds {warehouse}, not {cubes}", player=colour_named(move.player), warehouse=self._goods_named(player.warehouse), cubes=self._goods_named(cubes)),
+            )
             player.dock.extend(cubes)
             return
         if move.action == "hall_take":
-            require(_take(player.hall, cubes), rule("loading-cubes"), f"{move.player}'s market hall holds {_goods_text(player.hall)}, not {_goods_text(cubes)}")
+            require(
+                _take(player.hall, cubes),
+                rule("loading-cubes"),
+                lambda: Message("{player}'s market hall holds {hall}, not {cubes}", player=colour_named(move.player), hall=self._goods_named(player.hall), cubes=self._goods_named(cubes)),
+            )
             player.dock.extend(cubes)
             return
         # everything else uses unloaded cubes; check and take them first, keep a copy to restore
         before = list(player.dock)
-        require(_take(player.dock, cubes), rule("loading-cubes"), f"{move.player} has {_goods_text(before)} unloaded, not {_goods_text(cubes)}")
+        require(
+            _take(player.dock, cubes),
+            rule("loading-cubes"),
+            lambda: Message("{player} has {before} unloaded, not {cubes}", player=colour_named(move.player), before=self._goods_named(before), cubes=self._goods_named(cubes)),
+        )
         try:
             self._place_cubes(player, move, cubes)
         except Violation:
@@ -541,19 +624,38 @@ class SpeicherstadtState(State):
         if move.action == "contract":
             n = len(player.contracts)
             # nor covers a contract the player does not have
-            require(1 <= move.contract <= n, rule("contract-owned"), lambda: f"{colour} owns {n} contract{'s' if n != 1 else ''}; there is no contract {move.contract}", waivable=False)
+            require(
+                1 <= move.contract <= n,
+                rule("contract-owned"),
+                lambda: (
+                    Message("{colour} owns {n} contract; there is no contract {contract}", colour=colour_named(colour), n=n, contract=move.contract)
+                    if n == 1
+                    else Message("{colour} owns {n} contracts; there is no contract {contract}", colour=colour_named(colour), n=n, contract=move.contract)
+                ),
+                waivable=False,
+            )
 
             contract = player.contracts[move.contract - 1]
             open_symbols = Counter(contract.open)
             for g in cubes:
-                require(open_symbols[g] > 0, rule("contract-symbol"), f"contract {move.contract} ({_goods_text(contract.goods)}) has no uncovered {g} symbol; open: {_goods_text(contract.open)}")
+                require(
+                    open_symbols[g] > 0,
+                    rule("contract-symbol"),
+                    lambda: Message(
+                        "contract {contract} ({goods}) has no uncovered {g} symbol; open: {open}",
+                        contract=move.contract,
+                        goods=self._goods_named(contract.goods),
+                        g=self._goods_named([g]),
+                        open=self._goods_named(contract.open),
+                    ),
+                )
                 open_symbols[g] -= 1
             contract.covered.extend(cubes)
             self.trace.use(rule("contract-symbol"))
         elif move.action == "sell":
             for g in cubes:
                 trader = self.game.trader_for(g)
-                require(trader and player.owns(trader), rule("trader-owned"), f"{colour} owns no trader who buys {g}")
+                require(trader and player.owns(trader), rule("trader-owned"), lambda: Message("{colour} owns no trader who buys {g}", colour=colour_named(colour), g=self._goods_named([g])))
                 player.coins += spec["cards"]["types"][trader]["trader"]["price"]
                 self.trace.note(colour, "coins", spec["cards"]["types"][trader]["trader"]["price"], rule("trader-owned"), f"sold {g} to the {self.game.card_name(trader)}")
             self.goods_stock.update(cubes)
@@ -563,19 +665,31 @@ class SpeicherstadtState(State):
             self.goods_stock.update(cubes)
             self.trace.use(rule("spoilage"))
         elif move.action == "warehouse_in":
-            require(player.owns(self.game.warehouse), rule("warehouse-owned"), f"{colour} owns no warehouse")
+            require(player.owns(self.game.warehouse), rule("warehouse-owned"), lambda: Message("{colour} owns no warehouse", colour=colour_named(colour)))
             cap = self.game.warehouse_capacity()
-            require(len(player.warehouse) + len(cubes) <= cap, rule("warehouse-capacity"), f"the warehouse holds {len(player.warehouse)} cubes; {len(cubes)} more would pass its limit of {cap}")
+            require(
+                len(player.warehouse) + len(cubes) <= cap,
+                rule("warehouse-capacity"),
+                lambda: Message("the warehouse holds {n} cubes; {more} more would pass its limit of {cap}", n=len(player.warehouse), more=len(cubes), cap=cap),
+            )
             player.warehouse.extend(cubes)
             self.trace.use(rule("warehouse-capacity"))
         elif move.action == "hall_keep":
             cap = hall["store"]
-            require(len(player.hall) + len(cubes) <= cap, rule("hall-store"), f"the market hall keeps at most {cap} cube{'s' if cap != 1 else ''}; it holds {len(player.hall)}")
+            require(
+                len(player.hall) + len(cubes) <= cap,
+                rule("hall-store"),
+                lambda: (
+                    Message("the market hall keeps at most {cap} cube; it holds {n}", cap=cap, n=len(player.hall))
+                    if cap == 1
+                    else Message("the market hall keeps at most {cap} cubes; it holds {n}", cap=cap, n=len(player.hall))
+                ),
+            )
             player.hall.extend(cubes)
             self.trace.use(rule("hall-store"))
         elif move.action == "hall_sell":
             give, coins = hall["sell"]["give"], hall["sell"]["coins"]
-            require(len(cubes) % give == 0, rule("hall-sell"), f"the market hall buys cubes {give} at a time; {len(cubes)} is not a multiple of {give}")
+            require(len(cubes) % give == 0, rule("hall-sell"), lambda: Message("the market hall buys cubes {give} at a time; {n} is not a multiple of {give}", give=give, n=len(cubes)))
             player.coins += len(cubes) // give * coins
             self.trace.note(colour, "coins", len(cubes) // give * coins, rule("hall-sell"), f"sold {len(cubes)} cubes at the market hall")
             self.goods_stock.update(cubes)
@@ -585,11 +699,11 @@ class SpeicherstadtState(State):
             require(
                 len(cubes) % give == 0 and len(cubes) // give * take == len(move.take),
                 rule("hall-exchange"),
-                f"the market hall gives {take} cube for every {give}; {len(cubes)} returned cannot buy {len(move.take)}",
+                lambda: Message("the market hall gives {take} cube for every {give}; {n} returned cannot buy {wanted}", take=take, give=give, n=len(cubes), wanted=len(move.take)),
             )
             stock = self.goods_stock + Counter(cubes)
             short = [g for g, k in Counter(move.take).items() if stock[g] < k]
-            require(not short, rule("hall-exchange"), f"the goods stock holds no {', '.join(short)} to take (cubes never come from the bag)")
+            require(not short, rule("hall-exchange"), lambda: Message("the goods stock holds no {short} to take (cubes never come from the bag)", short=", ".join(short)))
             self.goods_stock = stock - Counter(move.take)
             player.dock.extend(move.take)
             self.trace.use(rule("hall-exchange"))
@@ -808,18 +922,14 @@ def check_face_range(game: Game, move: Reveal, face: dict) -> None:
         if value is None:
             continue
         if key == "goods":
-            require(len(value) in spec.get("sizes", [len(value)]), rule, f"a contract shows {', '.join(map(str, spec['sizes']))} goods, not {len(value)}")
+            require(len(value) in spec.get("sizes", [len(value)]), rule, lambda: Message("a contract shows {sizes} goods, not {n}", sizes=", ".join(map(str, spec["sizes"])), n=len(value)))
         else:
             low, high = spec.get("min"), spec.get("max")
-            require(low is None or value >= low, rule, f"a {game.card_name(move.card).lower()} shows at least {low}, not {value}")
-            require(high is None or value <= high, rule, f"a {game.card_name(move.card).lower()} shows at most {high}, not {value}")
+            require(low is None or value >= low, rule, lambda: Message("a {card} shows at least {low}, not {value}", card=game.card_name(move.card).lower(), low=low, value=value))
+            require(high is None or value <= high, rule, lambda: Message("a {card} shows at most {high}, not {value}", card=game.card_name(move.card).lower(), high=high, value=value))
 
 
 # --- text for messages ------------------------------------------------------------------
-
-
-def _goods_text(goods) -> str:
-    return " ".join(sorted(goods)) if goods else "nothing"
 
 
 def _face_text(face: dict) -> str:
