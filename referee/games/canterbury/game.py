@@ -18,7 +18,7 @@ from referee.games.canterbury.moves import Action
 from referee.games.canterbury.notation import Notation, format_move
 from referee.games.canterbury.rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Outcome, Size, Structure
 from referee.games.canterbury.scoring import keyed
-from referee.i18n import Named
+from referee.i18n import Message, Named
 from referee.notation.parser import Header, Move
 from referee.spec.figures import FigureTable
 from referee.spec.loader import Spec, load_spec
@@ -188,11 +188,18 @@ class Canterbury(Game):
         required = self.required_variants(count)
         if required and not self.neutral:
             raise RecordError(
-                f'{count} players play Canterbury with the {" and ".join(required)} variant (a neutral player); add [Variant "{", ".join(required)}"] to the header or pass --variant {required[0]}',
+                Message(
+                    '{count} players play Canterbury with the {variants} variant (a neutral player); add [Variant "{tag}"] to the header or pass --variant {first}',
+                    count=count,
+                    variants=" and ".join(required),
+                    tag=", ".join(required),
+                    first=required[0],
+                ),
                 where,
             )
         if self.neutral and count not in self.neutral["players"]:
-            raise RecordError(f"the neutral player's variant is for {' or '.join(map(str, self.neutral['players']))} players, not {count}", where)
+            counts = " or ".join(map(str, self.neutral["players"]))
+            raise RecordError(Message("the neutral player's variant is for {counts} players, not {count}", counts=counts, count=count), where)
         seated = {s.colour for s in seats}
         neutral_colour = next((c for c in self.spec.meta["colours"] if c not in seated), None) if self.neutral else None
         return CanterburyState(self, seats, start, trace, neutral_colour)
