@@ -162,11 +162,11 @@ class SpecError(RefereeError):
             self.line, self.column = locate(Path(self.file), self.key) or (None, None)
         return f"{self.file}:{self.line}:{self.column}" if self.line else self.file
 
-    def display(self) -> str:
-        """The one-line message a user sees: `file:line:column: error: key: message`."""
-        from referee.i18n import _, localized
-
-        return f"{self.where}: {_('error')}: {self.key + ': ' if self.key else ''}{localized(self.message)}"
+    def display(self, error: str = "error", shown=str) -> str:
+        """The one-line message a user sees: `file:line:column: error: key: message`; the
+        command line passes the word for "error" and `shown` (localized) of its language, as
+        nothing at this bottom layer knows of languages."""
+        return f"{self.where}: {error}: {self.key + ': ' if self.key else ''}{shown(self.message)}"
 
 
 def locate(path: Path, key: str) -> tuple[int, int] | None:

@@ -13,7 +13,7 @@ from referee.cli import output
 from referee.cli.arguments import build_parser, language_asked
 from referee.cli.output import say, warn
 from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
-from referee.i18n import _, ngettext
+from referee.i18n import _, localized, ngettext
 from referee.report.movelist import GROUP_ABOVE, grouped_moves
 from referee.terminal import readable_name
 
@@ -50,7 +50,7 @@ def _command(argv: list[str] | None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (UsageError, SpecError) as exc:  # the one place an error becomes its exit code
-        warn(exc.display() if isinstance(exc, SpecError) else _("referee {command}: error: {message}").format(command=args.command, message=exc))
+        warn(exc.display(_("error"), localized) if isinstance(exc, SpecError) else _("referee {command}: error: {message}").format(command=args.command, message=exc))
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

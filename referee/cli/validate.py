@@ -7,7 +7,7 @@ from pathlib import Path
 from referee.engine.replay import SETUP_ERRORS, setup_error
 from referee.errors import EXIT_OK, EXIT_SPEC, SpecError
 from referee.games import cross_check, game_class
-from referee.i18n import _, ngettext
+from referee.i18n import _, localized, ngettext
 from referee.notation.parser import parser_for
 from referee.pictures.svg import colours_of
 from referee.site.markdown import LANGS
@@ -62,7 +62,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
     lines: list[str] = []
     code = EXIT_OK
     if not games:
-        return [no_games(root).display()], EXIT_SPEC
+        return [no_games(root).display(_("error"), localized)], EXIT_SPEC
     # the grammar beside the specs (a data folder has both), or the one these specs are read with
     grammars = specs_root.parent / "grammar"
     grammars = grammars if grammars.is_dir() else grammar_root()
@@ -85,7 +85,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                     parser_for(game, str(grammars))  # its records can be read
                     untranslated(spec)
             except SpecError as exc:
-                lines.append(f"{exc.display()}  ({label})")
+                lines.append(f"{exc.display(_('error'), localized)}  ({label})")
                 code = EXIT_SPEC
                 if not combo and not loaded and variants:
                     # each variant is read over the same broken files: the same error again, and
@@ -98,7 +98,7 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
                     break
                 continue
             except SETUP_ERRORS as exc:
-                lines.append(f"{setup_error(specs_root / game, exc).display()}  ({label})")
+                lines.append(f"{setup_error(specs_root / game, exc).display(_('error'), localized)}  ({label})")
                 code = EXIT_SPEC
                 continue
             uncertain = list(iter_uncertain(spec))
@@ -120,6 +120,6 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
             table = colours_of(str(specs_root))[0]
             lines.append(_("colours: valid ({n} colours for pictures)").format(n=len(table)))
         except SpecError as exc:
-            lines.append(f"{exc.display()}  (colours)")
+            lines.append(f"{exc.display(_('error'), localized)}  (colours)")
             code = EXIT_SPEC
     return lines, code
