@@ -17,12 +17,12 @@ The library drives one engine, one entry at a time::
 exit code the command line gives it.
 """
 
+from referee.engine.findings import Diagnostic, Report
 from referee.engine.position import Mark, Outcome, Position, Verdict
 from referee.engine.reading import read_entry, read_record
 from referee.engine.replay import ReportBuilder, Tee, Visitor, check_bytes, replay
 from referee.errors import RecordError, RefereeError, SpecError, Status, UsageError, Violation
 from referee.games import load_game
-from referee.report.diagnostics import Diagnostic, Report
 
 __version__ = "0.1.0"
 

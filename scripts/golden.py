@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.engine.findings import rank
 from referee.engine.replay import record_variants
 from referee.games import load_game
 from referee.games.base import Trace
 from referee.lab.random_game import play_game
 from referee.notation.parser import Move, parse
-from referee.report.diagnostics import rank
 from referee.spec.loader import available_games
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "tests" / "golden"

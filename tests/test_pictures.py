@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli.main import main
+from referee.drawing.svg import Series, line_chart, nice_step, paint
 from referee.engine.replay import check_bytes
-from referee.pictures.svg import Series, line_chart, nice_step, paint
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = {game: sorted((ROOT / "specs" / game / "examples").glob("*.log")) for game in ("speicherstadt", "canterbury", "hamburgum")}

@@ -59,8 +59,8 @@ def equations(game, text: str, name: str, pinned: set[str] | None = None) -> lis
     `pinned`: the numbers that the figures solved first (the game's `first`) determine; a
     figure changed by an amount read from those figures while they rest on any other number
     is not read from then on (None: every figure is read)."""
-    from referee.engine.players import Players
     from referee.engine.players import resolve as resolve_players
+    from referee.games.base import Players
 
     rules = printed_rules(game)
     record = parse(text, name, game.name, game.build_move, None, game.keywords())

@@ -14,10 +14,10 @@ from referee.cli import output
 from referee.cli.output import say, warn
 from referee.engine.positions import Position, find
 from referee.errors import UsageError
+from referee.games.base import quietly
 from referee.i18n import _, ngettext
 from referee.pictures.position import draw_position
 from referee.report.diagnostics import format_errors, format_report
-from referee.report.situation import quietly
 from referee.terminal import readable_name
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.drawing.svg import colours_of
 from referee.engine.replay import SETUP_ERRORS, setup_error
 from referee.errors import EXIT_OK, EXIT_SPEC, SpecError
 from referee.games import cross_check, game_class
 from referee.i18n import _, localized, ngettext
 from referee.notation.parser import parser_for
-from referee.pictures.svg import colours_of
 from referee.site.markdown import LANGS
 from referee.spec.loader import available_games, grammar_root, iter_uncertain, load_spec, no_games
 

@@ -16,7 +16,7 @@ from typing import Any
 from referee.games.base import Players
 from referee.notation.parser import Checkpoint, Move, Result
 
-__all__ = ["Players", "resolve"]  # Players is the games' (referee.games.base), beside their seats
+__all__ = ["resolve"]
 
 
 def resolve(entries: Iterable[Any], players: Players) -> None:

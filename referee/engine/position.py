@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.copying import copy_state
 from referee.engine.findings import Diagnostic, RulingNote
-from referee.engine.players import Players
 from referee.engine.players import resolve as resolve_players
 from referee.engine.rulings import Refused, accept
 from referee.errors import Pos, RecordError, Violation
-from referee.games.base import State, Trace, missing_rule
+from referee.games.base import Players, State, Trace, missing_rule
 from referee.i18n import Message
 from referee.notation.colours import colour_named
 from referee.notation.names import did_you_mean

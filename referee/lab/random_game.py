@@ -6,11 +6,11 @@ import datetime
 import gc
 import random
 
+from referee.engine.findings import rank
 from referee.errors import RecordError, SpecError, UsageError, Violation
 from referee.games import load_game
 from referee.games.base import Game, Seat, State, Unrecorded
 from referee.notation.parser import Header, header_lines
-from referee.report.diagnostics import rank
 from referee.spec.loader import looks_like_path, shipped_data_root, specs_root
 
 

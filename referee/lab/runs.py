@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
+from referee.engine.findings import rank
 from referee.games.base import Trace
 from referee.lab.agents import make_agent
 from referee.lab.random_game import random_game_start
 from referee.lab.table import DONE, Table
-from referee.report.diagnostics import rank
 
 
 @dataclass(frozen=True)

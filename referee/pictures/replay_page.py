@@ -23,13 +23,14 @@ from importlib import resources
 from pathlib import Path
 
 from referee.drawing import svg
+from referee.engine.findings import Report
 from referee.engine.positions import lines_before
 from referee.engine.replay import check_bytes
 from referee.games.base import State, quietly, situation_line
 from referee.i18n import _, current, localized
 from referee.notation.parser import Move
 from referee.pictures.position import draw_position
-from referee.report.diagnostics import MAX_SHOWN, SEVERITIES, Report, rule_link
+from referee.report.diagnostics import MAX_SHOWN, SEVERITIES, rule_link
 from referee.terminal import visible
 
 

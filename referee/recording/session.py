@@ -41,13 +41,14 @@ from typing import IO
 from referee import Mark, Position, ReportBuilder, read_entry, read_record, replay
 from referee.engine.continuations import Continuations, spec_spellings
 from referee.engine.copying import copy_state
+from referee.engine.findings import Diagnostic, Report, rank
 from referee.engine.replay import check_bytes, record_variants
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.i18n import _, ngettext
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parser_for
 from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
-from referee.report.diagnostics import MAX_SHOWN, Diagnostic, Report, format_diagnostic, format_errors, format_report, rank
+from referee.report.diagnostics import MAX_SHOWN, format_diagnostic, format_errors, format_report
 from referee.report.movelist import move_lines as listed
 from referee.terminal import visible
 

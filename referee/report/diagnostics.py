@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from referee.engine.findings import Diagnostic, Report, RulingNote, rank  # noqa: F401 (importable from here as before)
+from referee.engine.findings import Diagnostic, Report, rank
 from referee.errors import Pos, Status
 from referee.games.base import Standing
 from referee.i18n import N_, Message, _, current, localized, ngettext

@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from referee.engine.findings import Report
 from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
 from referee.engine.replay import check_bytes
 from referee.errors import UsageError
 from referee.i18n import _, current, ngettext
-from referee.report.diagnostics import Report, format_diagnostic, rule_link
+from referee.report.diagnostics import format_diagnostic, rule_link
 from referee.terminal import odd_letters, visible
 
 

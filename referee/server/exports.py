@@ -8,8 +8,8 @@ import io
 import json
 import uuid
 
+from referee.engine.findings import rank
 from referee.games.base import State
-from referee.report.diagnostics import rank
 
 
 def standings(state: State) -> list[dict]:

@@ -1,6 +1,6 @@
 """The position's picture for a page, written as text with only what changed written anew.
 
-A game draws its picture as an element tree (`referee.pictures.svg.Drawing`); writing that
+A game draws its picture as an element tree (`referee.drawing.svg.Drawing`); writing that
 tree out as text took as long as drawing it (Canterbury: about 4 ms of a tap's 15). From one
 move to the next most of a picture is the same (the board, the legend, the players' boxes),
 so the server keeps the text of each element it has written, by what the element is (its
@@ -15,7 +15,7 @@ import threading
 import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape, quoteattr
 
-from referee.pictures.svg import Drawing, serialize, xml_safe
+from referee.drawing.svg import Drawing, serialize, xml_safe
 
 MOST_KEPT = 60_000  # written elements kept, at most (a few megabytes); past it, the memo starts again
 

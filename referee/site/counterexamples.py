@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.engine.findings import Report
 from referee.engine.replay import check_bytes
 from referee.i18n import _
-from referee.report.diagnostics import Report, format_diagnostic
+from referee.report.diagnostics import format_diagnostic
 from referee.site.markdown import DocsError, escape, fenced
 from referee.spec.loader import Spec, read_yaml, validate_against_schema
 from referee.terminal import visible

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import html
 
+from referee.drawing import svg
 from referee.i18n import _, current
-from referee.pictures import svg
 from referee.site.markdown import LANGS, DocsError, escape, flatten, language_links, page_file, slug, verify_anchor, words
 from referee.site.tables import GamePages
 from referee.spec.loader import Provenance

@@ -20,10 +20,10 @@ from pathlib import Path
 from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
 from referee.games import load_game
+from referee.games.base import Illustration, quietly
 from referee.i18n import _, current
 from referee.pictures.position import draw_position
 from referee.pictures.replay_page import build
-from referee.report.situation import Illustration, quietly
 from referee.site.markdown import DocsError, escape, fenced, language_links, page_file, slug
 from referee.site.tables import GamePages
 from referee.spec.loader import read_yaml

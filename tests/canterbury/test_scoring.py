@@ -3,9 +3,10 @@ neutral player, the city marker's crossings, the end of the game and the tie-bre
 
 import itertools
 
+from referee.engine.findings import rank
 from referee.games import load_game
 from referee.games.canterbury.scoring import district_awards, favour_awards, podium
-from referee.report.diagnostics import format_report, rank
+from referee.report.diagnostics import format_report
 
 from .records import HEADER_2P, HEADER_3P, HEADER_4P, ROUND_1_2P, SHORTENED, check, figures, rule_ids
 

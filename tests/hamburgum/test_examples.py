@@ -294,7 +294,8 @@ def test_flying_dutchmen_leave_the_game_and_captain_without_ships():
 
 def test_final_scoring_and_the_money_tie_break():
     """Unscored tokens score, goods and materials sell for 50, prestige is bought at 100."""
-    from referee.report.diagnostics import Report, rank, tie_note
+    from referee.engine.findings import Report, rank
+    from referee.report.diagnostics import tie_note
 
     state = position(["red", "blue"])
     donate(state, "red", "nikolai", "five")
