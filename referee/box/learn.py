@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,50 +71,21 @@ class Reader:
     companions: Callable[[str], set[str]] = lambda address: set()  # the numbers that go with a named value
 
 
-def _fire_points(position, move) -> list[tuple[str, int]]:
-    """The fire card a reveal turns up, when the record writes its points: (address, points)."""
-    game = position.game
-    fire = getattr(game, "fire", None)
-    if getattr(move, "card", None) != fire or getattr(move, "points", None) is None:
-        return []
-    season = position.state.current_season()
-    faces = game.types[fire].get("faces") or []
-    field_name = game.types[fire].get("face", {}).get("field", "points")
-    found = [i for i, face in enumerate(faces) if face.get("season") == season]
-    return [(f"cards:types.{fire}.faces.{found[0]}.{field_name}", move.points)] if len(found) == 1 else []
+def reader_of(game_name: str) -> Reader | None:
+    """What the game's records teach (its `learning_module`), or None where they teach
+    nothing this way."""
+    from referee.games import game_class
 
-
-def _face_start(spec, address: str) -> int | None:
-    """The first number tried for a card face no source gives: the least the face may show."""
-    parts = address.partition(":")[2].split(".")
-    if len(parts) == 5 and parts[0] == "types" and parts[2] == "faces":
-        face = spec.get(f"cards:types.{parts[1]}").get("face") or {}
-        if face.get("field") == parts[4]:
-            return int(face.get("min", 1))
-    return None
-
-
-def _house_options(spec, address: str) -> list[str] | None:
-    """The house types a church's building token may count: every type of house there is."""
-    parts = address.partition(":")[2].split(".")
-    if address.startswith("churches:") and len(parts) == 4 and parts[0] == "churches" and parts[2:] == ["building", "house"]:
-        return list(spec.get("houses:types"))
-    return None
-
-
-def _house_points(address: str) -> set[str]:
-    """The points per house printed on the same building token."""
-    return {address.rsplit(".", 1)[0] + ".points"}
-
-
-READERS = {
-    "hamburgum": Reader(frozenset({"money", "prestige"}), after_end=False, options=_house_options, companions=_house_points),
-    "speicherstadt": Reader(frozenset({"points"}), after_end=True, stated=_fire_points, start=_face_start),
-}
+    name = game_class(game_name).learning_module
+    if name is None:
+        return None
+    module = importlib.import_module(name)
+    hooks = {hook: getattr(module, hook) for hook in ("stated", "start", "options", "companions") if hasattr(module, hook)}
+    return Reader(frozenset(module.FIGURES), module.AFTER_END, **hooks)
 
 
 def learns(game_name: str) -> bool:
-    return game_name in READERS
+    return reader_of(game_name) is not None
 
 
 # --- one replay -------------------------------------------------------------------------
@@ -352,7 +324,7 @@ def learn(game_name: str, records: list[tuple[str, str]], variants, base, answer
     Finding, as infer.infer gives it), and the names among those asked that they tell."""
     from referee.engine.replay import record_variants
 
-    reader = READERS[game_name]
+    reader = reader_of(game_name)
     shipped = referee.load_game(game_name, box=False).spec
     every: list[str] = []
     values: dict[str, int | None] = {}

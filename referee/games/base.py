@@ -397,6 +397,10 @@ class Game:
     # the module that says what a move changes by a printed number (`terms`, `addresses`,
     # `settled`), for `referee box --infer`; None: the game's records teach no printed numbers
     printed_module: ClassVar[str | None] = None
+    # the module that says what the records teach by replaying them with each printed number
+    # nudged (`FIGURES`, `AFTER_END`; `stated`, `start`, `options`, `companions` where the game
+    # has them), for `referee box --infer` (referee/box/learn.py); None: not this way
+    learning_module: ClassVar[str | None] = None
     # whether its legal moves list in a millisecond or two (Canterbury's positions hold
     # thousands and do not): a front end may then list them even where it completes a line
     # word by word, to number a short list or find the checkpoint that comes before a move

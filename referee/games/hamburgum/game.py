@@ -27,6 +27,7 @@ class Hamburgum(Game):
     """Civitas Hamburgum with its spec: the tables the rules read, and how moves are written."""
 
     name = "hamburgum"
+    learning_module = f"{__package__}.learning"  # what records teach of printed numbers (box --infer)
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
     play_module = f"{__package__}.play"  # legal and random moves

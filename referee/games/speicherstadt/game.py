@@ -23,6 +23,7 @@ from referee.spec.loader import Spec
 
 class Speicherstadt(Game):
     name = "speicherstadt"
+    learning_module = f"{__package__}.learning"  # what records teach of printed numbers (box --infer)
     hints_every_move = True
     # how people look at a game: the position in text, as a picture, and moves in sentences
     view_module, picture_module, sentences_module = f"{__package__}.view", f"{__package__}.picture", f"{__package__}.sentences"
