@@ -13,6 +13,7 @@ tap is spent on it. Chance outcomes are placeholders filled from the game's own 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 
 from referee.engine.continuations import COUNTS, RANGE, TOKEN, Branch, Continuations
@@ -27,6 +28,8 @@ MOST_COMBOS = 36  # a chance outcome's pieces still to pick, offered whole where
 MOST_INLINE = 10  # a word that leads to at most this many whole moves shows them in its place
 MOST_BUTTONS = 24  # while the menu holds at most this many buttons
 CHAIN = 6  # passes a tap may answer for before the move it ends with, at most
+MOST_SPREAD = 48  # a menu of whole moves only may hold this many buttons: a scroll costs less than a tap
+MOST_SHARED = 3  # moves that share their first two words, at least, for the two to head them
 
 
 @dataclass
@@ -53,6 +56,17 @@ class Menu:
     can_enter: bool = False  # the text is a whole line already (it may go on, too)
     free: str = ""  # a chance outcome the table states that no list gives (a fire's points): typed in
     groups: list[tuple[str, list[Button]]] = field(default_factory=list)
+    prefix: str = ""  # the words before the typed outcome, where they are not the text (a fire among the reveals)
+
+    @property
+    def before_free(self) -> str:
+        """The start of the line the typed outcome ends."""
+        return self.prefix or self.text
+
+    @property
+    def free_label(self) -> str:
+        """What the typed outcome's field says: its placeholder, after the words it follows."""
+        return f"{self.before_free[len(self.text) :]}{self.free}".strip()
 
 
 def menu(recording: Recording, text: str) -> Menu:
@@ -78,10 +92,15 @@ def menu(recording: Recording, text: str) -> Menu:
             text = shared  # every button goes on with the same word: it needs no tap either
             continue
         break
+    free, prefix = _free(recording, text), ""
     if listed:
         combos = _combos(recording, text)
         buttons = (combos if combos is not None else _inline(recording, text, buttons)) + chains + others
-    found = Menu(text, buttons, whole, _free(recording, text))
+        if combos is None:
+            buttons, typed = _spread(recording, buttons, bool(free))
+            if typed:
+                prefix, free = typed
+    found = Menu(text, buttons, whole, free, prefix=prefix)
     found.groups = _grouped(text, buttons)
     return found
 
@@ -113,6 +132,53 @@ def _inline(recording: Recording, text: str, buttons: list[Button]) -> list[Butt
                     out.append(Button(b.text, b.text[len(button.text) :].strip() or b.label, b.note, True, group=button.label))
                 continue
         out.append(button)
+    return out
+
+
+def _spread(recording: Recording, buttons: list[Button], typing: bool) -> tuple[list[Button], tuple[str, str] | None]:
+    """Where every move is listed, the words left in a menu (the players who may load goods
+    besides the one who moved last, a ship's cubes among the reveals) replaced by the whole
+    moves they lead to, each under its first words as a heading, while the menu stays within
+    `MOST_SPREAD`: one tap a move. A word that leads to one outcome typed in (a fire's
+    points) becomes the menu's field for it, with the words before it (the words and the
+    placeholder); the menu keeps the word where it already has a field."""
+    if not recording.game.hints_every_move:
+        return buttons, None
+    hints = recording.hints()
+    typed = None
+    belows: dict[int, list[Button]] = {}
+    size = len(buttons)
+    for n, button in enumerate(buttons):
+        if button.enters:
+            continue
+        token = _free(recording, button.text)
+        if token and not typing and typed is None and [h for h in hints if h.startswith(button.text)] == [button.text + token]:
+            typed, size = (button.text, token), size - 1
+            belows[n] = []
+            continue
+        below = _whole_below(recording, button, hints)
+        if below and size - 1 + len(below) <= MOST_SPREAD:
+            belows[n], size = below, size - 1 + len(below)
+    return [b for n, button in enumerate(buttons) for b in belows.get(n, [button])], typed
+
+
+def _whole_below(recording: Recording, word: Button, hints: list[str]) -> list[Button] | None:
+    """The whole moves a word leads to, as buttons under a heading of the word (and the
+    next word where several moves share it); None where one of them is not listed whole
+    (a chance outcome with too many ways to show)."""
+    combos = _combos(recording, word.text)
+    if combos is not None:
+        return [Button(b.text, b.label, "", True, group=word.label) for b in combos] if combos and all(b.enters for b in combos) else None
+    lines = [h for h in hints if h.startswith(word.text)]
+    if not lines or any("<" in line for line in lines):
+        return None
+    rests = [line[len(word.text) :].split() for line in lines]
+    pairs = Counter(tuple(rest[:2]) for rest in rests if len(rest) > 2)
+    out = []
+    for line, rest in zip(lines, rests):
+        shared = 2 if pairs[tuple(rest[:2])] >= MOST_SHARED else 1 if len(rest) > 1 else 0
+        heading = " ".join([word.label, *rest[:shared]])
+        out.append(Button(line, " ".join(rest[shared:]), "", True, group=heading))
     return out
 
 
