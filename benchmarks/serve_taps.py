@@ -1,6 +1,6 @@
 """How long a tap takes on `referee serve` with many games played at once, over loopback.
 
-    python benchmarks/serve_taps.py [--games 20] [--seconds 40] [--game canterbury] [--json FILE]
+    python benchmarks/serve_taps.py [--games 20] [--seconds 40] [--game canterbury] [--words] [--json FILE]
 
 The app is served by uvicorn in this process, on 127.0.0.1 and a free port, on a folder of
 its own that is removed at the end. Each of `--games` clients starts a game from the form
@@ -17,6 +17,12 @@ tap of every client; the goal is a 95th percentile under 100 ms with 20 games at
 the project's machine (2 cores). Besides the times, the server's processor time per tap is
 given, which the machine's other work changes less than the times.
 
+With `--words` a client enters each line as a phone's player does where the line is not one
+button: it asks for the menu after each word it taps (`?text=`), choosing the button that leads
+to the line, until the line is a button or whole; each menu is a tap of its own, timed apart
+(the menus of a game completed word by word, Canterbury's builds or Civitas Hamburgum's turns,
+are the slowest pages). A line no menu leads to (a yield a record states) is typed in.
+
 Only loopback is used, every loop is bounded in taps and in time, and the server stops by
 itself at the end.
 """
@@ -24,6 +30,7 @@ itself at the end.
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import multiprocessing
 import random
@@ -47,6 +54,11 @@ from referee.lab.random_game import play_game  # noqa: E402
 from referee.server.app import Settings, create_app  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
+TEXT = re.compile(r'data-text="([^"]*)"')
+BUTTON = re.compile(r'<(button|a) class="tap (?:move|word)"[^>]*? data-move="([^"]*)"')
+RECENT = re.compile(r'<ol class="recent"[^>]*>(.*?)</ol>', re.S)
+MOST_WORDS = 24  # menus asked for one line, at most
+MOST_FORCED = 8  # lines the server may enter after a tap by itself (the only legal ones), at most
 
 
 def free_port() -> int:
@@ -59,9 +71,44 @@ def body_lines(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("[")]
 
 
-def client(base: str, game: str, record: str, seed: int, until: float, think: float, times: list[float], failures: list[str]) -> None:
+def kept(lines: list[str], entered: int, page: str) -> int:
+    """How many of the record's lines the file holds after a tap that entered the first
+    `entered`: the server enters a line the rules leave no choice about by itself (a pass
+    when a player cannot pay), read off the last lines the page shows."""
+    shown = RECENT.search(page)
+    recent = [html.unescape(item) for item in re.findall(r"<li>(.*?)</li>", shown.group(1))] if shown else []
+    for n in range(entered, min(len(lines), entered + MOST_FORCED) + 1):
+        if recent and lines[:n][-len(recent) :] == recent:
+            return n
+    return entered
+
+
+def words_to(http: httpx.Client, address: str, target: str, think: float, menus: list[float]) -> None:
+    """Tap the words that lead to `target`, a menu each, as a phone does, until the line is
+    a button or whole (the caller then enters it); each menu's time goes to `menus`."""
+    text = ""
+    for _ in range(MOST_WORDS):
+        start = time.perf_counter()
+        page = http.get(address, params={"text": text}, headers={"X-Partial": "1"}).text
+        menus.append(time.perf_counter() - start)
+        shown = TEXT.search(page)
+        text = html.unescape(shown.group(1)) if shown else ""
+        if text.strip() == target:
+            return
+        offered = [(tag, html.unescape(move)) for tag, move in BUTTON.findall(page)]
+        if any(tag == "button" and move == target for tag, move in offered):
+            return
+        leading = [move for tag, move in offered if tag == "a" and (target.startswith(move) or target == move.strip())]
+        if not leading:
+            return  # no menu leads there: the line is typed
+        text = max(leading, key=len)
+        time.sleep(think * (0.5 + random.random()))
+
+
+def client(base: str, game: str, record: str, seed: int, until: float, think: float, times: list[float], failures: list[str], menus: list[float] | None = None) -> None:
     """One phone: a new game from the form, then every line of a random game, a tap each
-    (a checkpoint block is one tap, as the page offers it)."""
+    (a checkpoint block is one tap, as the page offers it); with `menus`, the words before a
+    line too, a menu each."""
     colours = [c.strip() for c in record.split('[Players "')[1].split('"')[0].split(",")]
     lines = body_lines(record)
     with httpx.Client(base_url=base, timeout=30, follow_redirects=True) as http:
@@ -76,6 +123,8 @@ def client(base: str, game: str, record: str, seed: int, until: float, think: fl
             if lines[i].startswith("check "):
                 while i + len(batch) < len(lines) and lines[i + len(batch)].startswith("check "):
                     batch.append(lines[i + len(batch)])
+            if menus is not None and not lines[i].startswith("check "):
+                words_to(http, address, lines[i], think, menus)
             start = time.perf_counter()
             answer = http.post(address + "/enter", data={"form": form, "version": str(version), "line": batch}, headers={"X-Partial": "1"})
             if answer.status_code != 200:
@@ -87,22 +136,23 @@ def client(base: str, game: str, record: str, seed: int, until: float, think: fl
             if picture.status_code != 200:
                 failures.append(f"{address} picture: {picture.status_code}")
                 return
-            i += len(batch)
+            i = kept(lines, i + len(batch), answer.text)
             time.sleep(think * (0.5 + random.random()))
 
 
-def phones(base: str, game: str, records: list[str], seconds: float, think: float) -> tuple[list[float], list[str]]:
+def phones(base: str, game: str, records: list[str], seconds: float, think: float, words: bool = False) -> tuple[list[float], list[str], list[float]]:
     """Every client at once, a thread each, until its game ends or `seconds` have passed:
-    each tap's time, and what failed."""
+    each tap's time, what failed, and each menu's time (with `words`)."""
     times: list[float] = []
     failures: list[str] = []
+    menus: list[float] = []
     until = time.monotonic() + seconds
-    clients = [threading.Thread(target=client, args=(base, game, record, seed, until, think, times, failures)) for seed, record in enumerate(records)]
+    clients = [threading.Thread(target=client, args=(base, game, record, seed, until, think, times, failures, menus if words else None)) for seed, record in enumerate(records)]
     for c in clients:
         c.start()
     for c in clients:
         c.join()
-    return times, failures
+    return times, failures, menus
 
 
 def main() -> int:
@@ -111,6 +161,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40.0, help="stop the clients after this long (default 40)")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player takes between taps (default 1; 0 taps back to back, a saturation test)")
     parser.add_argument("--game", default="canterbury", help="the game every client plays (default canterbury)")
+    parser.add_argument("--words", action="store_true", help="tap the words before each line too, a menu each, as a phone does where a line is not one button")
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON too")
     parser.add_argument("--same-process", action="store_true", help="run the clients in the server's process (as before 2 December 2026: they then take the server's interpreter lock too)")
     args = parser.parse_args()
@@ -128,10 +179,10 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     started, cpu = time.monotonic(), time.process_time()
     if args.same_process:
-        times, failures = phones(base, args.game, records, args.seconds, args.think)
+        times, failures, menus = phones(base, args.game, records, args.seconds, args.think, args.words)
     else:  # the phones are other machines: their requests do not share the server's interpreter
         with multiprocessing.get_context("spawn").Pool(1) as pool:
-            times, failures = pool.apply(phones, (base, args.game, records, args.seconds, args.think))
+            times, failures, menus = pool.apply(phones, (base, args.game, records, args.seconds, args.think, args.words))
     elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
     server.should_exit = True
     thread.join(10)
@@ -140,7 +191,7 @@ def main() -> int:
         print("no tap was answered", failures)
         return 1
     ordered = sorted(times)
-    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
+    pick = lambda q, ordered=ordered: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
     figures = {
         "games": args.games,
         "clients": "in the server's process" if args.same_process else "in a process of their own",
@@ -155,8 +206,11 @@ def main() -> int:
         "max_ms": round(ordered[-1] * 1000, 1),
         "failures": failures,
     }
+    if menus:
+        by_time = sorted(menus)
+        figures |= {"menus": len(menus), "menu_median_ms": round(statistics.median(menus) * 1000, 1), "menu_p95_ms": round(pick(0.95, by_time), 1), "menu_max_ms": round(by_time[-1] * 1000, 1)}
     if not args.same_process:  # this process is the server's alone while the clock runs
-        figures["server_cpu_ms_per_tap"] = round(cpu / len(times) * 1000, 2)
+        figures["server_cpu_ms_per_tap"] = round(cpu / (len(times) + len(menus)) * 1000, 2)
     for key, value in figures.items():
         print(f"{key:>16}: {value}")
     if args.json:
