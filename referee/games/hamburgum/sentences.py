@@ -61,10 +61,22 @@ class Names:
         return self._name(self.spec["components"]["goods"].get(good) or self.spec["components"]["materials"].get(good), good)
 
     def space(self, space: str) -> str:
-        game = self.game
-        action = self._name(game.rondel["actions"].get(game.space_action(space)), space)
-        side = game.space_side(space)
-        return f"{self._name(game.rondel['sides'].get(side), side)} {action}" if side else action
+        return self.game.space_name(space, self.lang)
+
+    def token(self, kind: str) -> str:
+        """A donation token's kind: its id in English, as it always was; its name otherwise."""
+        return kind if self.lang == "en" else self._name(self.spec["churches"]["tokens"].get(kind), kind)
+
+    def of(self, entry: dict | None, default: str) -> str:
+        """A spec entry that has `names` (the rondel, the harbour, the Flying Dutchmen)."""
+        return self._name(entry, default)
+
+    def colour(self, colour: str) -> str:
+        return localized(colour_named(colour))
+
+    def seat(self, seat) -> str:
+        """A player as a table shows them: the colour in the reader's language, and their name."""
+        return f"{self.colour(seat.colour)} ({seat.name})" if seat.name else self.colour(seat.colour)
 
 
 def _action(before: HamburgumState, move: Move, after: HamburgumState, names: Names) -> str:
