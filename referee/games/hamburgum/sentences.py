@@ -107,11 +107,11 @@ def _action(before: HamburgumState, move: Move, after: HamburgumState, names: Na
     if isinstance(move, ChurchTurn):
         parts = []
         for donation in move.donations:
-            tokens = ngettext("taking the {tokens} token", "taking the {tokens} tokens", len(donation.tokens)).format(tokens=listing(donation.tokens))
+            tokens = ngettext("taking the {tokens} token", "taking the {tokens} tokens", len(donation.tokens)).format(tokens=listing(names.token(t) for t in donation.tokens))
             parts.append(_("donates to {church}, {tokens}").format(church=names.church(donation.church), tokens=tokens))
         if move.scores:
             gained = new.prestige - old.prestige
-            scored = listing(_("the {kind} token of {church}").format(kind=kind, church=names.church(church)) for church, kind in move.scores)
+            scored = listing(_("the {kind} token of {church}").format(kind=names.token(kind), church=names.church(church)) for church, kind in move.scores)
             parts.append(_("scores {tokens} for {prestige}").format(tokens=scored, prestige=amount(gained, "prestige point")))
         return _(" and ").join(parts) or _("makes no donation")
     if isinstance(move, Guildhall):
