@@ -260,3 +260,16 @@ def test_a_site_named_by_its_number_without_board_data_is_told_in_the_language_a
     with speaking(lang):
         shown = localized(message)
     assert shown != str(message) and "board:sites" in shown
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_replay_charts_name_their_figures_in_the_language_asked(lang):
+    from referee.pictures.replay_page import build
+
+    with speaking(lang):
+        page, _ = build(QUICK_START.read_bytes(), "quick-start.log", [])
+    by_round = translations(lang).gettext("{figure} by round")
+    for figure in ("prestige", "money"):
+        name = translations(lang).gettext(figure)
+        assert name != figure and by_round.format(figure=name) in page, (lang, figure)
+        assert by_round.format(figure=figure) not in page

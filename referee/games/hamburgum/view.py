@@ -116,8 +116,9 @@ def board_text(state: HamburgumState) -> list[str]:
 
 
 def chart_figures(state: HamburgumState) -> dict[str, dict[str, int]]:
-    """What the replay's chart follows: prestige (the final score at the end), and money."""
+    """What the replay's chart follows: prestige (the final score at the end), and money, each
+    by its name in the reader's language (the chart's title says it)."""
     return {
-        "prestige": {s.seat.colour: s.total for s in state.standings()},
-        "money": {c: p.money for c, p in state.players.items()},
+        _("prestige"): {s.seat.colour: s.total for s in state.standings()},
+        _("money"): {c: p.money for c, p in state.players.items()},
     }
