@@ -1,8 +1,9 @@
 """Civitas Hamburgum in text, for `referee show`: the players' figures, the rondel with each
 player's marker, the prices, the harbour's berths, the churches' donations, the houses built
-by parish and the office stack's top. Names and orders come from the spec (the rondel's
-spaces clockwise, the berths from the one ships leave from). Prestige that rests on
-provisional spec values so far (the churches' tokens and completion bonuses) carries a `?`.
+by parish and the office stack's top, in the reader's language. Names and orders come from
+the spec (the rondel's spaces clockwise, the berths from the one ships leave from). Prestige
+that rests on provisional spec values so far (the churches' tokens and completion bonuses)
+carries a `?`.
 """
 
 from __future__ import annotations
