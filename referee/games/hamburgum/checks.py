@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.errors import SpecError
+from referee.i18n import Message
 from referee.spec.keyed import check_entries
 from referee.spec.loader import Spec
 
@@ -28,7 +29,7 @@ def check_spec(spec: Spec) -> None:
     _check_setup(spec)
 
 
-def _fail(spec: Spec, stem: str, key: str, message: str) -> None:
+def _fail(spec: Spec, stem: str, key: str, message: Message) -> None:
     raise SpecError(spec.path_of(stem), key, message)
 
 
@@ -44,11 +45,10 @@ def _check_materials(spec: Spec) -> None:
     for i, donation in enumerate(spec["churches"]["donations"]):
         for key in donation:
             if key not in materials and key not in DONATION_MONEY:
-                _fail(spec, "components", f"materials.{key}", f"missing (the game needs it: donation {i + 1} in churches.yaml costs {key})")
+                _fail(spec, "components", f"materials.{key}", Message("missing (the game needs it: donation {n} in churches.yaml costs {key})", n=i + 1, key=key))
     bells = [m for m in materials if m not in spec["houses"]["cost"]]
     if len(bells) != 1:
-        named = ", ".join(bells) or "none"
-        _fail(spec, "components", "materials", f"the game needs exactly one material that no house costs, the bell; here: {named}")
+        _fail(spec, "components", "materials", Message("the game needs exactly one material that no house costs, the bell; here: {named}", named=bells or Message("none")))
 
 
 def _check_rondel(spec: Spec) -> None:
@@ -56,20 +56,20 @@ def _check_rondel(spec: Spec) -> None:
     goods = spec["components"]["goods"]
     for i, space in enumerate(rondel["spaces"]):
         if space["action"] not in rondel["actions"]:
-            _fail(spec, "rondel", f"spaces.{i}.action", f"no action {space['action']!r} in actions")
+            _fail(spec, "rondel", f"spaces.{i}.action", Message("no action {action} in actions", action=repr(space["action"])))
         if space.get("side") and space["side"] not in rondel["sides"]:
-            _fail(spec, "rondel", f"spaces.{i}.side", f"no side {space['side']!r} in sides")
+            _fail(spec, "rondel", f"spaces.{i}.side", Message("no side {side} in sides", side=repr(space["side"])))
     if len({s["id"] for s in rondel["spaces"]}) != len(rondel["spaces"]):
-        _fail(spec, "rondel", "spaces", "space ids must differ")
+        _fail(spec, "rondel", "spaces", Message("space ids must differ"))
     for action, entry in rondel["actions"].items():
         spaces = [s for s in rondel["spaces"] if s["action"] == action]
         if not spaces:
-            _fail(spec, "rondel", f"actions.{action}", "no rondel space has this action")
+            _fail(spec, "rondel", f"actions.{action}", Message("no rondel space has this action"))
         sides = [s.get("side") for s in spaces]
         if len(spaces) > 1 and (None in sides or len(set(sides)) != len(sides)):
-            _fail(spec, "rondel", "spaces", f"the {action} spaces need different sides to tell them apart")
+            _fail(spec, "rondel", "spaces", Message("the {action} spaces need different sides to tell them apart", action=action))
         if entry.get("produces") and entry["produces"] not in goods:
-            _fail(spec, "rondel", f"actions.{action}.produces", f"no good {entry['produces']!r}")
+            _fail(spec, "rondel", f"actions.{action}.produces", Message("no good {good}", good=repr(entry["produces"])))
 
 
 def _check_houses(spec: Spec) -> None:
@@ -78,19 +78,19 @@ def _check_houses(spec: Spec) -> None:
     produced = Counter(t["produces"] for t in types.values() if "produces" in t)
     for good in goods:
         if produced[good] != 1:
-            _fail(spec, "houses", "types", f"{good} needs exactly one production house type, not {produced[good]}")
+            _fail(spec, "houses", "types", Message("{good} needs exactly one production house type, not {n}", good=good, n=produced[good]))
     for key, t in types.items():
         if t.get("produces") and t["produces"] not in goods:
-            _fail(spec, "houses", f"types.{key}.produces", f"no good {t['produces']!r}")
+            _fail(spec, "houses", f"types.{key}.produces", Message("no good {good}", good=repr(t["produces"])))
     if sum(1 for t in types.values() if t.get("office")) != 1:
-        _fail(spec, "houses", "types", "exactly one house type is the office")
+        _fail(spec, "houses", "types", Message("exactly one house type is the office"))
     for stem, cost in (("houses", spec["houses"]["cost"]), ("harbour", spec["harbour"]["ship_cost"])):
         for material in cost:
             if material not in spec["components"]["materials"]:
-                _fail(spec, stem, "cost", f"no building material {material!r}")
+                _fail(spec, stem, "cost", Message("no building material {material}", material=repr(material)))
     total = sum(t["count"] for t in types.values())
     if total != spec["board"]["site_count"]:
-        _fail(spec, "houses", "types", f"the house tiles add up to {total}; the board has {spec['board']['site_count']} sites")
+        _fail(spec, "houses", "types", Message("the house tiles add up to {total}; the board has {count} sites", total=total, count=spec["board"]["site_count"]))
 
 
 def _check_offices(spec: Spec) -> None:
@@ -99,64 +99,64 @@ def _check_offices(spec: Spec) -> None:
     office_type = next(t for t in spec["houses"]["types"].values() if t.get("office"))
     for i, entry in enumerate(offices["numbered"]):
         if entry["office"] not in known:
-            _fail(spec, "offices", f"numbered.{i}.office", f"no office {entry['office']!r}")
+            _fail(spec, "offices", f"numbered.{i}.office", Message("no office {office}", office=repr(entry["office"])))
     for i, office in enumerate(offices["blue"]):
         if office not in known:
-            _fail(spec, "offices", f"blue.{i}", f"no office {office!r}")
+            _fail(spec, "offices", f"blue.{i}", Message("no office {office}", office=repr(office)))
     stack = offices["numbered"] if offices["mode"] == "numbered" else offices["blue"]
     if len(stack) != office_type["count"]:
-        _fail(spec, "offices", offices["mode"] if offices["mode"] == "numbered" else "blue", f"{len(stack)} offices for {office_type['count']} office tiles")
+        _fail(spec, "offices", offices["mode"] if offices["mode"] == "numbered" else "blue", Message("{n} offices for {count} office tiles", n=len(stack), count=office_type["count"]))
     for key, entry in known.items():
         if ("per" in entry) != ("amount" in entry) or not ("per" in entry or "donation" in entry):
-            _fail(spec, "offices", f"offices.{key}", "an office pays `amount` per `per`, or gives a `donation`")
+            _fail(spec, "offices", f"offices.{key}", Message("an office pays `amount` per `per`, or gives a `donation`"))
     if sum(1 for e in known.values() if "donation" in e) > 1:
-        _fail(spec, "offices", "offices", "only one office may give a donation")
+        _fail(spec, "offices", "offices", Message("only one office may give a donation"))
 
 
 def _check_churches(spec: Spec) -> None:
     churches = spec["churches"]
     tokens = churches["tokens"]
     if sum(1 for t in tokens.values() if t.get("first")) != 1:
-        _fail(spec, "churches", "tokens", "exactly one token kind is taken by a church's first donation")
+        _fail(spec, "churches", "tokens", Message("exactly one token kind is taken by a church's first donation"))
     if len(churches["donations"]) != len(tokens):
-        _fail(spec, "churches", "donations", f"{len(churches['donations'])} donation places for {len(tokens)} tokens per church")
+        _fail(spec, "churches", "donations", Message("{n} donation places for {tokens} tokens per church", n=len(churches["donations"]), tokens=len(tokens)))
     houses = spec["houses"]["types"]
     for church, entry in churches["churches"].items():
         for kind in tokens:
             merged = dict(tokens[kind])
             merged.update(entry.get(kind) or {})
             if "points" not in merged:
-                _fail(spec, "churches", f"churches.{church}.{kind}", f"the {kind} token needs its points")
+                _fail(spec, "churches", f"churches.{church}.{kind}", Message("the {kind} token needs its points", kind=kind))
             if merged.get("per") == "own-houses-of-type" and merged.get("house") not in houses:
-                _fail(spec, "churches", f"churches.{church}.{kind}", f"the {kind} token needs a house type of houses.yaml")
+                _fail(spec, "churches", f"churches.{church}.{kind}", Message("the {kind} token needs a house type of houses.yaml", kind=kind))
     count = len(churches["churches"])
     if len(churches["completion_bonus"]) < count:
-        _fail(spec, "churches", "completion_bonus", f"{len(churches['completion_bonus'])} bonuses for {count} churches")
+        _fail(spec, "churches", "completion_bonus", Message("{n} bonuses for {count} churches", n=len(churches["completion_bonus"]), count=count))
     check_entries(spec, "churches", "completion_bonus", count, f"a bonus for completing the {{key}} church; the city has {count} churches")
     if spec["scoring"]["end_after_churches"] > count:
-        _fail(spec, "scoring", "end_after_churches", f"the game cannot wait for more than the {count} churches")
+        _fail(spec, "scoring", "end_after_churches", Message("the game cannot wait for more than the {count} churches", count=count))
 
 
 def _check_harbour(spec: Spec) -> None:
     harbour = spec["harbour"]
     numbers = [b["number"] for b in harbour["berths"]]
     if numbers != sorted(set(numbers)):
-        _fail(spec, "harbour", "berths", "berths are listed once each, from the exit berth to the entry berth")
+        _fail(spec, "harbour", "berths", Message("berths are listed once each, from the exit berth to the entry berth"))
     if harbour["entry_berth"] != numbers[-1]:
-        _fail(spec, "harbour", "entry_berth", "new ships enter the last berth listed")
+        _fail(spec, "harbour", "entry_berth", Message("new ships enter the last berth listed"))
 
 
 def _check_market(spec: Spec) -> None:
     totals = sorted(int(k) for k in spec["market"]["materials_price"]["totals"])
     if totals != list(range(1, len(totals) + 1)):
-        _fail(spec, "market", "materials_price.totals", "the depot table lists every count from 1 up to its largest")
+        _fail(spec, "market", "materials_price.totals", Message("the depot table lists every count from 1 up to its largest"))
 
 
 def _check_setup(spec: Spec) -> None:
     components = spec["components"]
     for key in spec["setup"]["stock"]:
         if key not in components["goods"] and key not in components["materials"]:
-            _fail(spec, "setup", f"stock.{key}", f"no good or building material {key!r}")
+            _fail(spec, "setup", f"stock.{key}", Message("no good or building material {key}", key=repr(key)))
 
 
 def _check_board(spec: Spec) -> None:
@@ -164,36 +164,36 @@ def _check_board(spec: Spec) -> None:
     churches = spec["churches"]["churches"]
     houses = spec["houses"]["types"]
     if set(board["parishes"]) != set(churches):
-        _fail(spec, "board", "parishes", f"the parishes must be the churches of churches.yaml ({', '.join(churches)})")
+        _fail(spec, "board", "parishes", Message("the parishes must be the churches of churches.yaml ({churches})", churches=list(churches)))
     for kind, n in board["site_types"].items():
         if kind not in houses:
-            _fail(spec, "board", f"site_types.{kind}", f"no house type {kind!r}")
+            _fail(spec, "board", f"site_types.{kind}", Message("no house type {kind}", kind=repr(kind)))
         if n != houses[kind]["count"]:
-            _fail(spec, "board", f"site_types.{kind}", f"{n} sites for {houses[kind]['count']} tiles")
+            _fail(spec, "board", f"site_types.{kind}", Message("{n} sites for {count} tiles", n=n, count=houses[kind]["count"]))
     sites = board["sites"]
     if sites is None:
         if board["links"] is not None:
-            _fail(spec, "board", "links", "brown lines need the sites they join (board:sites)")
+            _fail(spec, "board", "links", Message("brown lines need the sites they join (board:sites)"))
         return
     names = set()
     for i, site in enumerate(sites):
         if site["parish"] not in churches:
-            _fail(spec, "board", f"sites.{i}.parish", f"no parish {site['parish']!r}")
+            _fail(spec, "board", f"sites.{i}.parish", Message("no parish {parish}", parish=repr(site["parish"])))
         if site["type"] not in houses:
-            _fail(spec, "board", f"sites.{i}.type", f"no house type {site['type']!r}")
+            _fail(spec, "board", f"sites.{i}.type", Message("no house type {kind}", kind=repr(site["type"])))
         name = f"{site['parish']}-{site['number']}"
         if name in names:
-            _fail(spec, "board", f"sites.{i}", f"site {name} is listed twice")
+            _fail(spec, "board", f"sites.{i}", Message("site {name} is listed twice", name=name))
         names.add(name)
     if len(sites) != board["site_count"]:
-        _fail(spec, "board", "sites", f"{len(sites)} sites listed; the board has {board['site_count']}")
+        _fail(spec, "board", "sites", Message("{n} sites listed; the board has {count}", n=len(sites), count=board["site_count"]))
     by_type = Counter(s["type"] for s in sites)
     for kind, n in board["site_types"].items():
         if by_type[kind] != n:
-            _fail(spec, "board", "sites", f"{by_type[kind]} {kind} sites listed; the board has {n}")
+            _fail(spec, "board", "sites", Message("{listed} {kind} sites listed; the board has {n}", listed=by_type[kind], kind=kind, n=n))
     for i, link in enumerate(board["links"] or ()):
         for end in link:
             if end not in names and end not in churches:
-                _fail(spec, "board", f"links.{i}", f"{end!r} is neither a listed site (parish-number) nor a church")
+                _fail(spec, "board", f"links.{i}", Message("{end} is neither a listed site (parish-number) nor a church", end=repr(end)))
         if all(end in churches for end in link):
-            _fail(spec, "board", f"links.{i}", "a brown line joins a house site")
+            _fail(spec, "board", f"links.{i}", Message("a brown line joins a house site"))

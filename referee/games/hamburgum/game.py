@@ -187,6 +187,12 @@ class Hamburgum(Game):
             return [e["office"] for e in offices["numbered"]]
         return list(offices["blue"])
 
+    def space_name(self, space: str, lang: str = "en") -> str:
+        """A rondel space as the board names it: its action, with its side where two share one."""
+        action = self.spec.name(self.rondel["actions"].get(self.space_action(space)), lang, space)
+        side = self.space_side(space)
+        return f"{self.spec.name(self.rondel['sides'].get(side), lang, side)} {action}" if side else action
+
     def church_name(self, church: str) -> str:
         return self.spec.name(self.spec["churches"]["churches"].get(church), default=church)
 

@@ -16,6 +16,7 @@ from lark import Token, Tree
 from referee.errors import Pos, RecordError
 from referee.games.base import Game
 from referee.games.hamburgum.moves import Amounts, ChurchTurn, Dockyard, Donation, Guildhall, House, Produce, Reveal, Site, Trade
+from referee.i18n import Message
 from referee.notation import names
 from referee.notation.parser import Keywords, Move, unknown_name
 
@@ -74,9 +75,11 @@ class NameIndex:
     def site_by_number(self, token: Token) -> Site:
         number = int(token)
         if self.game.board_list is None:
-            raise RecordError(f"site {number} is named by its place on the board, which needs board data (board:sites); name it by parish and number, e.g. petri 2", Pos.of(token))
+            raise RecordError(
+                Message("site {number} is named by its place on the board, which needs board data (board:sites); name it by parish and number, e.g. petri 2", number=number), Pos.of(token)
+            )
         if not 1 <= number <= len(self.game.board_list):
-            raise RecordError(f"no site {number}; the board data lists {len(self.game.board_list)} sites", Pos.of(token))
+            raise RecordError(Message("no site {number}; the board data lists {count} sites", number=number, count=len(self.game.board_list)), Pos.of(token))
         entry = self.game.board_list[number - 1]
         return Site(entry["parish"], entry["number"])
 
@@ -171,7 +174,7 @@ class MoveBuilder:
             stem, _, number = str(first).rpartition("-")
             parish = Token("WORD", stem, line=first.line, column=first.column, end_line=first.end_line, end_column=first.end_column)
         if not parish or not number.isdigit() or int(number) < 1:
-            raise RecordError(f"a site is a parish and a number from 1, e.g. 'petri 2' or 'petri-2', not {' '.join(map(str, parts))!r}", Pos.of(tree))
+            raise RecordError(Message("a site is a parish and a number from 1, e.g. 'petri 2' or 'petri-2', not {written}", written=repr(" ".join(map(str, parts)))), Pos.of(tree))
         return Site(self.names.resolve("parish", parish), int(number))
 
 

@@ -25,7 +25,7 @@ from referee.errors import Pos, RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.hamburgum.moves import ChurchTurn, Dockyard, Guildhall, House, Produce, Reveal, Site, Trade, Turn
 from referee.games.hamburgum.scoring import final, standings_of
-from referee.i18n import Message, Named
+from referee.i18n import Message, Named, localized
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 
@@ -271,13 +271,13 @@ class HamburgumState(State):
             short.append(MONEY)
         return short
 
-    def pay(self, player: Player, cost: Counter, rule: str | None = None, reason: str = "") -> None:
+    def pay(self, player: Player, cost: Counter, rule: str | None = None, reason: Message | str = "") -> None:
         """Pay a cost; the money part is noted for a ledger under `rule`, for `reason`."""
         for k, v in cost.items():
             if k == MONEY:
                 player.money -= v
                 if self.trace.keeps_notes:  # only a ledger keeps notes: every donation and house pays
-                    self.trace.note(player.colour, MONEY, -v, rule, reason)
+                    self._note(player.colour, MONEY, -v, rule, reason)
             else:
                 player.stock[k] -= v
 
@@ -363,13 +363,18 @@ class HamburgumState(State):
         """What a player holds of these goods or materials, for a message."""
         return [Message("{n} {good}", n=stock[k], good=self._thing_named(k)) for k in keys if k != MONEY] or Message("nothing")
 
+    def _note(self, colour: str, figure: str, amount: int, rule: str | None, reason: Message | str) -> None:
+        """Note a change of a figure for a ledger, its reason in the reader's language: only
+        `referee explain` and a contradicted checkpoint keep notes, and they show them at once."""
+        self.trace.note(colour, figure, amount, rule, localized(reason))
+
     def _move_marker(self, player: Player, move: Turn) -> None:
         """Move the rondel marker to a space of the move's action, paying for extra steps."""
         game, rule = self.game, self.game.rule
         if move.side is not None or player.space is None:  # the spaces are listed only where they are asked about
             candidates = game.spaces_of(move.action, move.side)
             if move.side is not None:
-                require(candidates, rule("rondel-steps"), lambda: Message("the {action} action has no {side} space", action=move.action, side=move.side))
+                require(candidates, rule("rondel-steps"), lambda: Message("the {action} action has no {side} space", action=_action_named(game, move.action), side=_side_named(game, move.side)))
         if player.space is None:
             if len(candidates) > 1:
                 # which space the marker stands on is missing from the record, not a broken rule
@@ -381,7 +386,7 @@ class HamburgumState(State):
                     Message(
                         "{colour} places the marker for the first time, and the record does not say on which {action} space: write {sides}",
                         colour=colour_named(player.colour),
-                        action=move.action,
+                        action=_action_named(game, move.action),
                         sides=sides,
                     ),
                     move.pos,
@@ -398,8 +403,8 @@ class HamburgumState(State):
                 "{colour} moves {steps} rondel spaces from {start} to {target}; {free} are free and the other {paid} cost {cost} prestige, but {colour} holds {prestige}",
                 colour=colour_named(player.colour),
                 steps=steps,
-                start=player.space,
-                target=target,
+                start=_space_named(game, player.space),
+                target=_space_named(game, target),
                 free=game.rondel["free_steps"],
                 paid=steps - game.rondel["free_steps"],
                 cost=cost,
@@ -408,7 +413,7 @@ class HamburgumState(State):
         )
         player.prestige -= cost
         if cost and self.trace.keeps_notes:
-            self.trace.note(player.colour, "prestige", -cost, rule("rondel-steps"), f"{steps} rondel spaces to {target}")
+            self._note(player.colour, "prestige", -cost, rule("rondel-steps"), Message("{steps} rondel spaces to {target}", steps=steps, target=_space_named(game, target)))
         player.space = target
         if self.trace.records:  # a random game's trace names nothing: this runs every turn
             self.trace.use(rule("rondel-steps"))
@@ -466,7 +471,10 @@ class HamburgumState(State):
             ship_loading_fits(capacities, list(shipped.values())),
             rule("sell-ships"),
             lambda: Message(
-                "{colour}'s ships (capacities {capacities}, one good each) cannot carry {shipped}", colour=colour_named(colour), capacities=_list_text(capacities), shipped=self._amounts_named(shipped)
+                "{colour}'s ships (capacities {capacities}, one good each) cannot carry {shipped}",
+                colour=colour_named(colour),
+                capacities=_capacities(capacities),
+                shipped=self._amounts_named(shipped),
             ),
         )
         for good, _ in move.bank:
@@ -479,8 +487,8 @@ class HamburgumState(State):
         shipped_income, bank_income = sum([n * self.price(g) for g, n in move.sell]), sum([n * bank_price for _, n in move.bank])
         player.money += shipped_income + bank_income
         if self.trace.keeps_notes:
-            self.trace.note(colour, MONEY, shipped_income, rule("sell-goods"), f"sold {_amounts_text(shipped)} on ships")
-            self.trace.note(colour, MONEY, bank_income, rule("bank-sale"), f"sold {_amounts_text(dict(move.bank))} to the bank")
+            self._note(colour, MONEY, shipped_income, rule("sell-goods"), Message("sold {goods} on ships", goods=self._amounts_named(shipped)))
+            self._note(colour, MONEY, bank_income, rule("bank-sale"), Message("sold {goods} to the bank", goods=self._amounts_named(dict(move.bank))))
         stock = player.stock  # counted down as `subtract` counts, not `-=`, which would hide a count below zero that a ruling made
         for good, n in total.items():
             stock[good] = stock.get(good, 0) - n
@@ -506,7 +514,7 @@ class HamburgumState(State):
         )
         player.money -= price
         if self.trace.keeps_notes:
-            self.trace.note(colour, MONEY, -price, rule("buy-price"), f"bought {_amounts_text(dict(move.buy))} at the depot")
+            self._note(colour, MONEY, -price, rule("buy-price"), Message("bought {goods} at the depot", goods=self._amounts_named(dict(move.buy))))
         stock = player.stock  # counted up as `update` counts, without its question whether the argument is a mapping
         for material, n in dict(move.buy).items():
             stock[material] = stock.get(material, 0) + n
@@ -530,7 +538,7 @@ class HamburgumState(State):
                 "{ships} ships cost {cost}; {colour} holds {stock}", ships=move.ships, cost=self._amounts_named(cost), colour=colour_named(colour), stock=self._stock_named(player.stock, short)
             ),
         )
-        self.pay(player, cost, rule("dockyard-cost"), f"built {move.ships} ships" if self.trace.keeps_notes else "")
+        self.pay(player, cost, rule("dockyard-cost"), Message("built {n} ships", n=move.ships) if self.trace.keeps_notes else "")
         for built in range(move.ships):
             limit = rule("ship-limit")  # looked up for every ship, as require would
             require(
@@ -554,11 +562,15 @@ class HamburgumState(State):
     # --- church -------------------------------------------------------------------------
 
     def _church(self, player: Player, move: ChurchTurn) -> None:
-        rule = self.game.rule
+        game, rule = self.game, self.game.rule
         one_church = rule("church-one")  # looked up every turn, as require would
         named = list(dict.fromkeys([d.church for d in move.donations]))
         # (the messages of a Church action are put together only for a broken rule)
-        require(len(named) <= 1, one_church, lambda: Message("one Church action supports one church, not {n} ({named})", n=len(named), named=", ".join(named)))
+        require(
+            len(named) <= 1,
+            one_church,
+            lambda: Message("one Church action supports one church, not {n} ({named})", n=len(named), named=[_named(c, game.spec["churches"]["churches"].get(c)) for c in named]),
+        )
         for donation in move.donations:
             for token in donation.tokens:
                 self._donate(player, donation.church, token, None, rule("donation-cost"))
@@ -569,14 +581,13 @@ class HamburgumState(State):
             for token in player.tokens:
                 if not token.scored:
                     unscored[token.kind] = unscored.get(token.kind, 0) + 1
-            doubled = [f"{unscored[k]} {k}" for k in self.game.token_kinds if unscored.get(k, 0) > 1]
-            require(
-                not doubled,
-                rule("token-limit"),
-                lambda: Message(
-                    "{colour} ends the Church action with {doubled} tokens unscored; at most one of each kind may stay unscored", colour=colour_named(player.colour), doubled=", ".join(doubled)
-                ),
-            )
+            doubled = [k for k in game.token_kinds if unscored.get(k, 0) > 1]
+
+            def kept() -> Message:
+                counted = [Message("{n} {token}", n=unscored[k], token=_token_named(game, k)) for k in doubled]
+                return Message("{colour} ends the Church action with {doubled} tokens unscored; at most one of each kind may stay unscored", colour=colour_named(player.colour), doubled=counted)
+
+            require(not doubled, rule("token-limit"), kept)
         if self.trace.records:  # a random game's trace names nothing: this runs every Church turn
             self.trace.use(rule("token-limit"))
 
@@ -612,15 +623,25 @@ class HamburgumState(State):
             require(
                 kind == game.first_token,
                 rule("donation-token"),
-                lambda: Message("the first donation at {church} takes the {first_token} token, not the {kind} token", church=_church_named(game, church), first_token=game.first_token, kind=kind),
+                lambda: Message(
+                    "the first donation at {church} takes the {first_token} token, not the {kind} token",
+                    church=_church_named(game, church),
+                    first_token=_token_named(game, game.first_token),
+                    kind=_token_named(game, kind),
+                ),
             )
         else:
             require(
                 kind in state.tokens_left,
                 rule("donation-token"),
-                lambda: Message("{church} has no {kind} token left; left: {tokens_left}", church=_church_named(game, church), kind=kind, tokens_left=", ".join(state.tokens_left)),
+                lambda: Message(
+                    "{church} has no {kind} token left; left: {tokens_left}",
+                    church=_church_named(game, church),
+                    kind=_token_named(game, kind),
+                    tokens_left=[_token_named(game, k) for k in state.tokens_left],
+                ),
             )
-        self.pay(player, cost, cost_rule, f"donation {ordinal} at {game.church_name(church)}" if self.trace.keeps_notes else "")
+        self.pay(player, cost, cost_rule, Message("donation {ordinal} at {church}", ordinal=ordinal, church=_church_named(game, church)) if self.trace.keeps_notes else "")
         state.discs.append(colour)
         state.tokens_left.remove(kind)
         player.tokens.append(DonationToken(church, kind))
@@ -637,7 +658,8 @@ class HamburgumState(State):
         state.complete = True
         finished = len(self.completed)
         player.prestige += self.game.completion_bonus[finished]
-        self.trace.note(player.colour, "prestige", self.game.completion_bonus[finished], self.game.rule("church-completion"), f"finished {self.game.church_name(church)}")
+        if self.trace.keeps_notes:
+            self._note(player.colour, "prestige", self.game.completion_bonus[finished], self.game.rule("church-completion"), Message("finished {church}", church=_church_named(self.game, church)))
         player.churches_built += 1
         self.completed.append(church)
         self.use("church-completion", f"churches:completion_bonus.{finished}")
@@ -646,18 +668,21 @@ class HamburgumState(State):
             self.trace.use(self.game.rule("game-end"))
 
     def _score(self, player: Player, church: str, kind: str) -> None:
-        scoring = self.game.rule("token-score")
+        game = self.game
+        scoring = game.rule("token-score")
         held = [t for t in player.tokens if t.church == church and t.kind == kind]
         # (the messages name the church: put together only for a broken rule)
-        require(held, scoring, lambda: Message("{colour} holds no {kind} token of {church}", colour=colour_named(player.colour), kind=kind, church=_church_named(self.game, church)))
+        require(held, scoring, lambda: Message("{colour} holds no {kind} token of {church}", colour=colour_named(player.colour), kind=_token_named(game, kind), church=_church_named(game, church)))
         token = held[0]
         require(
-            not token.scored, scoring, lambda: Message("{colour}'s {kind} token of {church} is already scored", colour=colour_named(player.colour), kind=kind, church=_church_named(self.game, church))
+            not token.scored,
+            scoring,
+            lambda: Message("{colour}'s {kind} token of {church} is already scored", colour=colour_named(player.colour), kind=_token_named(game, kind), church=_church_named(game, church)),
         )
         value = self.token_value(player, token)
         player.prestige += value
         if self.trace.keeps_notes:
-            self.trace.note(player.colour, "prestige", value, scoring, f"scored the {kind} token of {self.game.church_name(church)}")
+            self._note(player.colour, "prestige", value, scoring, Message("scored the {kind} token of {church}", kind=_token_named(game, kind), church=_church_named(game, church)))
         token.scored = True
         if self.trace.records:
             self.trace.use(scoring)
@@ -710,7 +735,7 @@ class HamburgumState(State):
         )
         require(player.builder or player.tokens, donor, lambda: Message("{colour} has not donated to any church, so no site is next to one of theirs", colour=colour_named(colour)), pos)
         self._check_adjacency(player, site, pos)
-        reason = f"built the {game.house_name(house.kind)} at {site.name}" if self.trace.keeps_notes else ""
+        reason = Message("built the {house} at {site}", house=_house_named(game, house.kind), site=site.name) if self.trace.keeps_notes else ""
         self.pay(player, Counter(game.house_cost), rule("house-cost"), reason)
         self.sites[site] = colour
         player.citizens.append(site)
@@ -765,7 +790,7 @@ class HamburgumState(State):
         if "income" in spec:
             player.money += spec["income"]
             if self.trace.keeps_notes:  # a ledger's line is worded only for a ledger
-                self.trace.note(player.colour, MONEY, spec["income"], rule("merchant"), f"the {game.house_name(house.kind)}'s income")
+                self._note(player.colour, MONEY, spec["income"], rule("merchant"), Message("the {house}'s income", house=_house_named(game, house.kind)))
             if self.trace.records:
                 self.trace.use(rule("merchant"))
         if "ships" in spec:
@@ -787,7 +812,7 @@ class HamburgumState(State):
             payout = entry["amount"] * self.measure(entry["per"], player)
             player.money += payout
             if self.trace.keeps_notes:
-                self.trace.note(player.colour, MONEY, payout, rule("office-payout"), f"the {game.office_name(office)}'s payout")
+                self._note(player.colour, MONEY, payout, rule("office-payout"), Message("the {office}'s payout", office=_office_named(game, office)))
             if self.trace.records:
                 self.trace.use(rule("office-payout"))
         if "donation" in entry and house.donation is not None:
@@ -812,11 +837,11 @@ class HamburgumState(State):
             )
 
         elif mode == "choice":
-            require(named is not None, rule("office-stack"), lambda: Message("name the blue office built (left: {office_stack})", office_stack=", ".join(self.office_stack)), house.pos)
+            require(named is not None, rule("office-stack"), lambda: Message("name the blue office built (left: {office_stack})", office_stack=self._offices_named()), house.pos)
             require(
                 named in self.office_stack,
                 rule("office-stack"),
-                lambda: Message("the {named} is not among the blue offices left ({office_stack})", named=_office_named(game, named), office_stack=", ".join(self.office_stack)),
+                lambda: Message("the {named} is not among the blue offices left ({office_stack})", named=_office_named(game, named), office_stack=self._offices_named()),
                 house.pos,
             )
             top = named
@@ -826,10 +851,10 @@ class HamburgumState(State):
                 require(
                     named in self.office_stack,
                     rule("office-reveal"),
-                    lambda: Message("the {named} is not in the stack (left: {office_stack})", named=_office_named(game, named), office_stack=", ".join(self.office_stack)),
+                    lambda: Message("the {named} is not in the stack (left: {office_stack})", named=_office_named(game, named), office_stack=self._offices_named()),
                     house.pos,
                 )
-                self.trace.fact("office turned up on the shuffled stack, stated by the record", house.pos)
+                self.trace.fact(localized(Message("office turned up on the shuffled stack, stated by the record")), house.pos)
                 self.face_up = named
             require(
                 named in (None, self.face_up),
@@ -845,6 +870,10 @@ class HamburgumState(State):
             self.trace.use(rule("office-one"))
         return top
 
+    def _offices_named(self) -> list[Named]:
+        """The offices left in the stack, for a message: as the record writes them in English."""
+        return [_named(o, self.game.offices.get(o)) for o in self.office_stack]
+
     def _reveal(self, move: Reveal) -> None:
         game, rule = self.game, self.game.rule
         require(self.game.office_mode == "shuffled", rule("office-reveal"), lambda: Message("only advanced game II turns offices up from a shuffled stack"))
@@ -852,11 +881,11 @@ class HamburgumState(State):
         require(
             move.office in self.office_stack,
             rule("office-reveal"),
-            lambda: Message("the {office} is not in the stack (left: {left})", office=_office_named(game, move.office), left=", ".join(self.office_stack) or "none"),
+            lambda: Message("the {office} is not in the stack (left: {left})", office=_office_named(game, move.office), left=self._offices_named() or Message("none")),
         )
         self.face_up = move.office
         self.trace.use(rule("office-reveal"))
-        self.trace.fact("office turned up on the shuffled stack, stated by the record", move.pos)
+        self.trace.fact(localized(Message("office turned up on the shuffled stack, stated by the record")), move.pos)
 
     # --- the end --------------------------------------------------------------------------
 
@@ -875,12 +904,13 @@ class HamburgumState(State):
         none lies face up and the stack is not empty."""
         count = len(self.order)
         if self.over:
-            return Situation((self.turn - 1) // count + 1, None, [], "game over", True)
+            return Situation((self.turn - 1) // count + 1, None, [], localized(Message("game over")), True)
         round_ = self.turn // count + 1
         if self.game.office_mode == "shuffled" and self.face_up is None and self.office_stack:
-            return Situation(round_, None, [], "turn up the next office of the shuffled stack", False)
+            return Situation(round_, None, [], localized(Message("turn up the next office of the shuffled stack")), False)
         colour = self.current()
-        return Situation(round_, None, [colour], f"{colour} moves on the {self.spec.name(self.spec['rondel'], default='rondel')}", False)
+        rondel = Named(self.spec.name(self.spec["rondel"], default="rondel"), self.spec["rondel"].get("names"))
+        return Situation(round_, None, [colour], localized(Message("{colour} moves on the {rondel}", colour=colour_named(colour), rondel=rondel)), False)
 
     def pieces(self) -> dict[str, int]:
         return {"the Flying Dutchmen left": self.dutchmen}
@@ -897,12 +927,13 @@ class HamburgumState(State):
         for colour, player in self.players.items():
             f = final(self, player)
             sale = f["money"] + f["bought"] * price - player.money
-            notes.append((colour, "prestige", f["tokens"], rule, "final scoring: unscored tokens"))
-            notes.append((colour, "prestige", f["bought"], rule, "final scoring: prestige bought with money"))
-            notes.append((colour, MONEY, sale, rule, "final scoring: goods and materials sold"))
-            notes.append((colour, MONEY, -f["bought"] * price, rule, "final scoring: money spent on prestige"))
+            notes.append((colour, "prestige", f["tokens"], rule, localized(Message("final scoring: unscored tokens"))))
+            notes.append((colour, "prestige", f["bought"], rule, localized(Message("final scoring: prestige bought with money"))))
+            notes.append((colour, MONEY, sale, rule, localized(Message("final scoring: goods and materials sold"))))
+            notes.append((colour, MONEY, -f["bought"] * price, rule, localized(Message("final scoring: money spent on prestige"))))
+            sold = localized(Message("final scoring: sold"))
             for kind in (*self.game.goods, *self.game.materials):
-                notes.append((colour, kind, -player.stock[kind], rule, "final scoring: sold"))
+                notes.append((colour, kind, -player.stock[kind], rule, sold))
         return notes
 
     def figures(self, colour: str, only: Collection[str] | None = None) -> dict[str, Any]:
@@ -979,17 +1010,9 @@ MEASURES: dict[str, Callable[[HamburgumState, Player, str | None, str | None], i
 }
 
 
-def _amounts_text(amounts) -> str:
-    items = dict(amounts)
-    return ", ".join(f"{n} {'thalers' if k == MONEY else k}" for k, n in items.items() if n) or "nothing"
-
-
-def _stock_text(stock: Counter, keys) -> str:
-    return ", ".join(f"{stock[k]} {k}" for k in keys if k != MONEY) or "nothing"
-
-
-def _list_text(values) -> str:
-    return ", ".join(map(str, values)) or "none in the harbour"
+def _capacities(values) -> str | Message:
+    """The capacities of a player's ships in the harbour, for a message."""
+    return ", ".join(map(str, values)) or Message("none in the harbour")
 
 
 # The checkpoint figures (specs/hamburgum/figures.yaml says what each counts), read from a
@@ -1024,3 +1047,26 @@ def _house_named(game, kind: str) -> Named:
 
 def _office_named(game, office: str | None) -> Named:
     return Named(game.office_name(office), (game.offices.get(office or "") or {}).get("names"))
+
+
+def _named(english: str, entry: dict | None) -> Named:
+    """A thing of the spec by the word a record writes for it (its id) in English, by its
+    `names` in Hungarian and German."""
+    return Named(english, {**((entry or {}).get("names") or {}), "en": english})
+
+
+def _action_named(game, action: str) -> Named:
+    return _named(action, game.rondel["actions"].get(action))
+
+
+def _side_named(game, side: str) -> Named:
+    return _named(side, game.rondel["sides"].get(side))
+
+
+def _token_named(game, kind: str) -> Named:
+    return _named(kind, game.spec["churches"]["tokens"].get(kind))
+
+
+def _space_named(game, space: str) -> Named:
+    """A rondel space by its id in English, as the board names it in Hungarian and German."""
+    return Named(space, {"en": space, **{lang: game.space_name(space, lang) for lang in ("hu", "de")}})

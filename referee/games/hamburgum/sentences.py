@@ -61,10 +61,22 @@ class Names:
         return self._name(self.spec["components"]["goods"].get(good) or self.spec["components"]["materials"].get(good), good)
 
     def space(self, space: str) -> str:
-        game = self.game
-        action = self._name(game.rondel["actions"].get(game.space_action(space)), space)
-        side = game.space_side(space)
-        return f"{self._name(game.rondel['sides'].get(side), side)} {action}" if side else action
+        return self.game.space_name(space, self.lang)
+
+    def token(self, kind: str) -> str:
+        """A donation token's kind: its id in English, as it always was; its name otherwise."""
+        return kind if self.lang == "en" else self._name(self.spec["churches"]["tokens"].get(kind), kind)
+
+    def of(self, entry: dict | None, default: str) -> str:
+        """A spec entry that has `names` (the rondel, the harbour, the Flying Dutchmen)."""
+        return self._name(entry, default)
+
+    def colour(self, colour: str) -> str:
+        return localized(colour_named(colour))
+
+    def seat(self, seat) -> str:
+        """A player as a table shows them: the colour in the reader's language, and their name."""
+        return f"{self.colour(seat.colour)} ({seat.name})" if seat.name else self.colour(seat.colour)
 
 
 def _action(before: HamburgumState, move: Move, after: HamburgumState, names: Names) -> str:
@@ -95,11 +107,11 @@ def _action(before: HamburgumState, move: Move, after: HamburgumState, names: Na
     if isinstance(move, ChurchTurn):
         parts = []
         for donation in move.donations:
-            tokens = ngettext("taking the {tokens} token", "taking the {tokens} tokens", len(donation.tokens)).format(tokens=listing(donation.tokens))
+            tokens = ngettext("taking the {tokens} token", "taking the {tokens} tokens", len(donation.tokens)).format(tokens=listing(names.token(t) for t in donation.tokens))
             parts.append(_("donates to {church}, {tokens}").format(church=names.church(donation.church), tokens=tokens))
         if move.scores:
             gained = new.prestige - old.prestige
-            scored = listing(_("the {kind} token of {church}").format(kind=kind, church=names.church(church)) for church, kind in move.scores)
+            scored = listing(_("the {kind} token of {church}").format(kind=names.token(kind), church=names.church(church)) for church, kind in move.scores)
             parts.append(_("scores {tokens} for {prestige}").format(tokens=scored, prestige=amount(gained, "prestige point")))
         return _(" and ").join(parts) or _("makes no donation")
     if isinstance(move, Guildhall):
