@@ -16,6 +16,8 @@ pytest.importorskip("httpx", reason="the test client needs httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from referee.engine.replay import check_bytes  # noqa: E402
+from referee.i18n import _ as translated  # noqa: E402
+from referee.i18n import speaking
 from referee.server import taps  # noqa: E402
 from referee.server.app import Settings, create_app  # noqa: E402
 from referee.server.tables import Tables  # noqa: E402
@@ -492,3 +494,19 @@ def test_every_turn_of_civitas_hamburgum_is_tapped_word_by_word(folder):
 
 
 TURN_KINDS = {"sale": r" trade sell ", "sale and bank": r", bank ", "purchase": r" buy ", "donation and score": r"donate .*, score ", "houses in a row": r" at .*, .* at "}
+
+
+def test_a_picture_is_drawn_in_the_language_of_the_phone_that_asks(client):
+    """Two phones on one game in two languages: each is shown the position's picture with
+    its own language's labels, although the picture of a version is drawn once per language."""
+    address = new_game(client, "bilder", game="hamburgum", seats=(("red", "Ann"), ("blue", "Ben")))
+    pages = {lang: client.get(f"{address}?lang={lang}").text for lang in ("de", "hu", "en")}
+    pictures = {}
+    for lang, page in pages.items():
+        src = re.search(r'src="([^"]*picture\.svg[^"]*)"', page).group(1).replace("&amp;", "&")
+        assert f"lang={lang}" in src
+        pictures[lang] = client.get(src).text
+    with speaking("de"):
+        german = translated("money")
+    assert german != "money" and german in pictures["de"] and german not in pictures["en"]
+    assert len({pictures["de"], pictures["hu"], pictures["en"]}) == 3

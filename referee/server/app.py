@@ -254,7 +254,7 @@ def create_app(settings: Settings) -> Starlette:
         with table.lock:
             recording = table.recording
             state = recording.state
-            menu = table.cached(f"menu {current()} {text}", lambda: taps.menu(recording, text))
+            menu = table.cached(f"menu {text}", lambda: taps.menu(recording, text))
             offer = table.cached("offer", lambda: taps.checkpoint_offer(recording))
             then = table.cached("then", lambda: taps.checkpoint_then(recording)) if offer else None
             owners = table.cached("figures", lambda: _figures(state))

@@ -25,7 +25,7 @@ import threading
 from pathlib import Path
 
 from referee.errors import RecordError, SpecError, UsageError
-from referee.i18n import _
+from referee.i18n import _, current
 from referee.recording.durable import Held, create_synced, hold, replace_synced
 from referee.recording.session import Outcome, Recording, Stop, _create, open_recording
 from referee.server import taps
@@ -53,7 +53,7 @@ class Table:
         self.lock = threading.RLock()
         self.version = 0
         self._seen = self._stamp()
-        self._cache: dict[tuple[int, str], object] = {}
+        self._cache: dict[tuple[int, str, str], object] = {}
 
     def _stamp(self) -> tuple[int, int]:
         try:
@@ -86,9 +86,10 @@ class Table:
 
     def cached(self, kind: str, make):
         """What is drawn of a version (the picture, the checkpoint offer, the menu after a
-        text), made once for every phone that asks; past `MOST_CACHED` kinds of a version
-        (texts a phone made up), made each time."""
-        key = (self.version, kind)
+        text), made once for every phone that asks in the same language (a picture's labels, a
+        menu's words are in the reader's); past `MOST_CACHED` kinds of a version (texts a phone
+        made up), made each time."""
+        key = (self.version, current(), kind)
         with self.lock:
             if key in self._cache:
                 return self._cache[key]
