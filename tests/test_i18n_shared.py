@@ -106,3 +106,21 @@ def test_the_replay_page_speaks_the_language_asked(lang, example, tmp_path):
     assert f">{t('start')}<" in charts and ">start<" not in charts
     assert not [word for word in ENGLISH_ON_THE_PAGE if word in frame], [word for word in ENGLISH_ON_THE_PAGE if word in frame]
     assert '"Move "' not in (ROOT / "referee" / "pictures" / "assets" / "replay.js").read_text(encoding="utf-8")  # no words of its own
+
+
+def test_the_completion_menu_says_what_a_word_is_in_the_language_in_use():
+    """`record`'s menu beside each word: the English a program compares, shown localized."""
+    from referee.i18n import localized
+    from tests.test_continuations import recording_at
+
+    continuations = recording_at("speicherstadt", 3, 1, 4).continuations()
+    choices = continuations.complete("")
+    metas = {c.meta for c in choices}
+    assert metas & {"1 move", "command", "a checkpoint line"} or any(re.fullmatch(r"\d+ moves", m) for m in metas), metas
+    for lang in ("hu", "de"):
+        t = translations(lang)
+        with speaking(lang):
+            shown = {localized(c.meta) for c in choices if c.meta and not c.meta.startswith(("=", "<"))}
+        english = {str(c.meta) for c in choices if c.meta and not c.meta.startswith(("=", "<"))}
+        expected = {re.sub(r"^(\d+) moves$", lambda m: t.gettext("{n} moves").format(n=m.group(1)), m) if re.fullmatch(r"\d+ moves", m) else t.gettext(m) for m in english}
+        assert shown == expected and not shown & english, (lang, shown)

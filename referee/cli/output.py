@@ -36,7 +36,7 @@ import sys
 from typing import Any
 
 from referee.errors import EXIT_OUTPUT, EXIT_SIGPIPE
-from referee.i18n import N_, _
+from referee.i18n import N_, _, current
 from referee.terminal import visible
 
 # Why a file could not be read or written, in the reader's language (the system's own words,
@@ -55,8 +55,9 @@ REASONS = {
 
 
 def reason(exc: OSError) -> str:
-    """Why an operation on a file failed, as `cannot read FILE: REASON` says it."""
-    if exc.errno in REASONS:
+    """Why an operation on a file failed, as `cannot read FILE: REASON` says it: in English
+    the system's words, as before."""
+    if exc.errno in REASONS and current() != "en":
         return _(REASONS[exc.errno])
     return exc.strerror or str(exc)
 
