@@ -124,3 +124,16 @@ def test_the_completion_menu_says_what_a_word_is_in_the_language_in_use():
         english = {str(c.meta) for c in choices if c.meta and not c.meta.startswith(("=", "<"))}
         expected = {re.sub(r"^(\d+) moves$", lambda m: t.gettext("{n} moves").format(n=m.group(1)), m) if re.fullmatch(r"\d+ moves", m) else t.gettext(m) for m in english}
         assert shown == expected and not shown & english, (lang, shown)
+
+
+def test_validate_provenance_names_each_status_in_the_language_asked(capsys):
+    t = translations("de").gettext
+    assert main(["--lang", "de", "validate", "--provenance"]) == 0
+    out = capsys.readouterr().out.split("\n")
+    word = t("likely")
+    rows = [line for line in out if line.startswith(f"  {word} ")]
+    assert rows and not [line for line in out if line.startswith("  likely ")]
+    # what follows a value (its note, or its lines) stands under the file, past the widest word
+    at = out.index(rows[0])
+    column = len(rows[0]) - len(rows[0][2:].lstrip(" ").split(" ", 1)[-1].lstrip(" "))
+    assert len(out[at + 1]) - len(out[at + 1].lstrip(" ")) >= column, (rows[0], out[at + 1])
