@@ -105,7 +105,7 @@ def on_post_page(output, page, config):
 
     def rebased(match: re.Match) -> str:
         settings = json.loads(match.group(2))
-        settings["base"] = posixpath.join(settings["base"], lang)
+        settings["base"] = posixpath.join(settings["base"], lang) + "/"  # a folder: the theme resolves search/... against it
         return match.group(1) + json.dumps(settings) + match.group(3)
 
     return CONFIG.sub(rebased, output, count=1)

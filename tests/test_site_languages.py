@@ -117,7 +117,7 @@ def test_the_built_site_has_the_pages_in_each_language(site):
                 page = built(site, lang, f"{game}/{stem}.html").read_text(encoding="utf-8")
                 assert f'<html lang="{lang}"' in page, (game, stem, lang)
                 # the theme's language switch leads to the same page in the others
-                switch = dict(re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)"', page))
+                switch = dict(re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)" class="md-select__link"', page))
                 assert {v: k for k, v in switch.items()} == {
                     "en": f"../../{game}/{stem}.html",
                     lang: f"{stem}.html",
