@@ -16,4 +16,5 @@ def mkdocs_build(dest: Path, data: Path | None = None) -> subprocess.CompletedPr
     if data is not None:
         env["REFEREE_DATA"] = str(data)
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(dest)]
-    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    # three sites (en, hu, de), each with its replay pages: a loaded machine of two cores needs minutes
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=1200)

@@ -33,14 +33,45 @@ def test_every_help_text_of_every_command_is_translated(lang):
         translated = texts(build_parser())
     assert set(translated) == set(english)
     assert {"serve --host", "box: description", "rule rule", "lab --agent", "repair: epilog"} <= set(english)
-    left = [where for where, text in english.items() if translated[where] == text or translated[where] != expected(lang, text)]
+    left = [where for where, text in english.items() if translated[where] == text or translated[where] != expected(lang, GAME_LISTS.get(where, text), where in GAME_LISTS)]
     assert left == []
 
 
-def expected(lang: str, text: str) -> str:
+# The help texts that list the games of the data folder, and the template each is made from.
+GAME_LISTS = {
+    "referee: description": "Referee for {games}: replays game records against the rules.",
+    "record --game": "the game of a new record, in any case: {games}",
+    "play game": "the game, in any case: {games}",
+    "box game": "the game, in any case: {games}",
+    "lab game": "the game ({games}), or 'replay' to check RECORDS again under --variant",
+}
+
+
+def test_the_help_lists_the_games_of_the_registry_in_each_language():
+    """The games are not written in the help: a game folder of the data is listed by its id
+    where a command takes one, and by its name in the language of the help in the description."""
+    from referee.spec.loader import available_games, load_spec
+
+    for lang in ("en", "hu", "de"):
+        with speaking(lang):
+            found = texts(build_parser())
+        names = [load_spec(game).meta["names"][lang] for game in available_games()]
+        assert all(name in found["referee: description"] for name in names), (lang, found["referee: description"])
+        for where in set(GAME_LISTS) - {"referee: description"}:
+            assert all(game in found[where] for game in available_games()), (lang, where)
+
+
+def expected(lang: str, text: str, lists_games: bool = False) -> str:
     """A help text as the catalogue of `lang` gives it; a command's description that is its
-    one-line help made a sentence is the translated one-liner made a sentence."""
+    one-line help made a sentence is the translated one-liner made a sentence; a text that
+    lists the games is its template's translation with the games listed in that language."""
     t = translations(lang).gettext
+    if lists_games:
+        from referee.cli.arguments import games, listed
+
+        with speaking(lang):
+            names = text.startswith("Referee")
+            return t(text).format(games=listed(games(names=names), "standard" if names else "or"))
     if t(text) == text and text.endswith("."):
         line = t(text[:1].lower() + text[1:-1])
         return line[:1].upper() + line[1:] + "."
@@ -66,3 +97,20 @@ def test_the_commands_own_messages_in_the_language_asked(lang, capsys, tmp_path)
         assert main([*args, "--lang", lang]) == code, args
         shown = getattr(capsys.readouterr(), stream)
         assert t(english) != english and t(english).format(**values) in shown, args
+
+
+def test_a_new_game_folder_shows_up_in_the_help(tmp_path, monkeypatch):
+    import shutil
+
+    from referee.spec.loader import specs_root
+
+    data = tmp_path / "data"
+    shutil.copytree(specs_root(), data / "specs")
+    (data / "specs" / "zollhaus").mkdir()
+    (data / "specs" / "zollhaus" / "game.yaml").write_text("kind: game\nid: zollhaus\nnames: {en: The Customs House, de: Das Zollhaus, hu: A vámház}\n", encoding="utf-8")
+    monkeypatch.setenv("REFEREE_DATA", str(data))
+    for lang, name in (("en", "The Customs House"), ("hu", "A vámház"), ("de", "Das Zollhaus")):
+        with speaking(lang):
+            found = texts(build_parser())
+        assert name in found["referee: description"], lang
+        assert "zollhaus" in found["play game"] and "zollhaus" in found["lab game"], lang

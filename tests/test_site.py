@@ -41,35 +41,38 @@ def test_the_site_builds_strictly_with_every_page(site):
 
 def test_the_rules_pages_in_hungarian_and_german_have_every_rule_under_its_anchor(site):
     """Each game's rules page is also built in Hungarian and German, with every rule's heading
-    in that language under the same anchor as on the English page, and a switch between them."""
+    in that language under the same anchor as on the English page (each language's site has its
+    own, hu/<game>/rules.html), a link from each rule to the English one, and a switch between them."""
     import html as html_module
 
     for game in available_games():
         spec = load_spec(game)
         english = (site / game / "rules.html").read_text(encoding="utf-8")
-        assert 'href="rules.hu.html"' in english and 'href="rules.de.html"' in english
+        assert f'href="../hu/{game}/rules.html" hreflang="hu"' in english and f'href="../de/{game}/rules.html" hreflang="de"' in english
         for lang in ("hu", "de"):
-            page = (site / game / f"rules.{lang}.html").read_text(encoding="utf-8")
-            assert 'href="rules.html"' in page
+            page = (site / lang / game / "rules.html").read_text(encoding="utf-8")
+            assert f'href="../../{game}/rules.html" hreflang="en"' in page
             for rule in spec.rules.values():
                 title, _ = rule.words(lang)
                 heading = re.search(rf'<h3 id="{re.escape(rule.anchor)}">(.*?)<a class="headerlink"', page, re.S)
                 assert heading, f"{game} {lang}: no heading #{rule.anchor}"
                 assert html_module.unescape(re.sub(r"<[^>]+>", "", heading.group(1))).strip() == title, (game, lang, rule.id)
-                assert f'href="rules.html#{rule.anchor}"' in page
+                assert f'href="../../{game}/rules.html#{rule.anchor}"' in page
                 assert f'id="{rule.anchor}"' in english
 
 
 def test_the_search_index_holds_the_translated_rules(site):
-    """The search indexes the Hungarian and German rules pages; its accent folding lets a
-    Hungarian word typed without accents find the Hungarian page (see test_search_forgives_accents)."""
+    """The search of the Hungarian and German sites indexes their rules pages; its accent
+    folding lets a Hungarian word typed without accents find the Hungarian page (see
+    test_search_forgives_accents)."""
     import json
 
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    locations = {doc["location"] for doc in index["docs"]}
-    assert "speicherstadt/rules.hu.html#purchase-funds" in locations
-    assert "canterbury/rules.de.html#tax-build" in locations
-    texts = " ".join(doc["text"] + doc["title"] for doc in index["docs"] if doc["location"].startswith("speicherstadt/rules.hu.html"))
+    def index(lang: str) -> list[dict]:
+        return json.loads((site / lang / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+
+    assert "speicherstadt/rules.html#purchase-funds" in {doc["location"] for doc in index("hu")}
+    assert "canterbury/rules.html#tax-build" in {doc["location"] for doc in index("de")}
+    texts = " ".join(doc["text"] + doc["title"] for doc in index("hu") if doc["location"].startswith("speicherstadt/rules.html"))
     assert "Az ár a sorban álló munkások száma" in texts
 
 
@@ -83,6 +86,10 @@ def test_every_example_record_has_a_replay_page_on_the_site(site):
             assert page.is_file(), page
             assert f'href="replays/{record.stem}.html"' in listing
             assert 'id="replay-data"' in page.read_text(encoding="utf-8")
+            for lang in ("hu", "de"):  # each language's site has the replay pages in its language
+                listing_in = (site / lang / game / "replays.html").read_text(encoding="utf-8")
+                assert f'href="replays/{record.stem}.html"' in listing_in
+                assert f'<html lang="{lang}">' in (site / lang / game / "replays" / f"{record.stem}.html").read_text(encoding="utf-8")
     pictures = {"canterbury": "district-names", "hamburgum": "rondel-steps", "speicherstadt": "purchase-turn"}
     for game, anchor in pictures.items():
         rules = (site / game / "rules.html").read_text(encoding="utf-8")
@@ -149,9 +156,14 @@ def search(driver, query: str) -> list[str]:
     # machine once met a stale result link between finding it and reading its address).
     meta = "const m = document.querySelector('.md-search-result__meta'); return m ? m.textContent : ''"
     hrefs = "return [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
+    # the theme's words for the result count, in the page's language (its configuration has them)
+    words = driver.execute_script("return JSON.parse(document.getElementById('__config').textContent).translations")
+    placeholder, none = words["search.result.placeholder"], words["search.result.none"]
+    counts = [re.compile(re.escape(words[key]).replace("\\#", r"\d+")) for key in ("search.result.one", "search.result.other")]
     # the index is built in the background when the page opens: typed sooner, the words
-    # wait for it
-    WebDriverWait(driver, 20).until(lambda d: "Initializing" not in d.execute_script(meta))
+    # wait for it (until then the line says it is initializing; after, what to type, or the
+    # count of an earlier query's results)
+    WebDriverWait(driver, 20).until(lambda d: (lambda line: line in (placeholder, none) or any(c.fullmatch(line) for c in counts))(d.execute_script(meta).strip()))
     box.clear()
     box.send_keys(query)
     # The search runs at each key typed, so the results of a shorter query ("f" for
@@ -160,8 +172,9 @@ def search(driver, query: str) -> list[str]:
     seen: list = [None]
 
     def settled(d) -> bool:
-        now = (d.execute_script(meta), d.execute_script(hrefs))
-        if "matching" not in now[0] or "Type to start" in now[0] or not (now[1] or "No matching" in now[0]):
+        now = (d.execute_script(meta).strip(), d.execute_script(hrefs))
+        counted = any(c.fullmatch(now[0]) for c in counts)
+        if not (counted and now[1]) and now[0] != none:
             seen[0] = None
             return False
         same, seen[0] = now == seen[0], now
@@ -252,7 +265,6 @@ def test_searching_a_rule_id_finds_its_heading_first(browser, game, rule):
         ("szonyeg", "speicherstadt/tables.html"),  # szőnyeg typed without its accents
         ("kaffeeroester", "speicherstadt/tables.html"),  # Kaffeeröster with the umlaut written out
         ("Brunnen", "canterbury/tables.html"),  # Canterbury's German names
-        ("munkasok", "speicherstadt/rules.hu.html"),  # munkások, a word of the Hungarian rules
     ],
 )
 def test_search_forgives_accents(browser, query, page):

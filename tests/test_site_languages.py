@@ -36,8 +36,6 @@ def test_every_game_page_and_the_command_line_exist_in_every_language(pages):
             for lang in PAGE_LANGS:
                 page = pages[f"{game}/{page_file(stem, lang)}"]
                 assert page.lang == lang
-                links = [f"[{name}]({page_file(stem, code)})" for code, name in (("en", "English"), ("hu", "Magyar"), ("de", "Deutsch")) if code != lang]
-                assert all(link in page.text for link in links), (page.path, links)
 
 
 @pytest.mark.parametrize("lang", ["hu", "de"])
@@ -69,12 +67,12 @@ def test_the_gallery_verify_and_replays_pages_speak_their_language_with_the_same
         assert replays.startswith("# " + t("Replays of {game}").format(game=name) + "\n")
         assert "## " + t("Your box's numbers, step by step") + " {#your-box}" in verify and "step by step" not in verify
         assert f"({page_file('rules', lang)}#" in verify and "(rules.md#" not in verify
-        assert f'href="verify.{lang}.html#' in gallery and 'href="verify.html#' not in gallery
+        assert 'href="verify.html#' in gallery and ".md#" not in gallery.split("<figure", 1)[-1]  # raw HTML: the verify page of the same language's site
         assert f"({page_file('notation', lang)}#example-" in replays
         for stem, anchor in (("gallery", r'id="([^"]+)"'), ("verify", r'<span id="([^"]+)">'), ("replays", r"\{#([a-z0-9-]+)\}")):
             english = set(re.findall(anchor, pages[f"{game}/{stem}.md"].text))
             assert english and set(re.findall(anchor, pages[f"{game}/{stem}.{lang}.md"].text)) == english, (game, stem)
-    assert "English" not in pages[f"speicherstadt/gallery.{lang}.md"].text.split("\n")[2].replace("[English]", "")
+    assert "English" not in pages[f"speicherstadt/gallery.{lang}.md"].text.split("\n")[2]
 
 
 def test_the_english_pages_stay_english_under_another_locale(pages):
@@ -92,24 +90,65 @@ def test_the_summary_comes_from_the_rule_texts_of_the_language(pages):
             assert summary != spec.meta["summary"] and summary in pages[f"{game}/index.{lang}.md"].text
 
 
-def test_the_navigation_has_a_section_per_language_in_each_game(pages):
+def test_the_navigation_is_the_english_one_with_its_titles_in_each_language(pages):
+    """One navigation, by the English pages: the site of each language puts its own page in
+    each place (mkdocs-static-i18n) and titles it as `nav_translations` says."""
     entries = docs.nav(list(pages.values()))
     game = next(e for e in entries if "The Speicherstadt" in e)["The Speicherstadt"]
-    sections = {name: items for entry in game for name, items in entry.items() if isinstance(items, list)}
-    assert set(sections) == {"Magyar", "Deutsch"}
-    assert [next(iter(item.values())) for item in sections["Magyar"]] == [f"speicherstadt/{page_file(stem, 'hu')}" for stem in STEMS]
+    assert [next(iter(item.values())) for item in game] == [f"speicherstadt/{stem}.md" for stem in ("index", "rules", "gallery", "tables", "variants", "verify", "notation", "replays")]
+    assert all(page.lang == "en" for page in pages.values() if any(page.path in entry.values() for entry in game))
+    for lang in ("hu", "de"):
+        t = translations(lang).gettext
+        titles = docs.nav_translations(list(pages.values()), lang)
+        assert titles["The Speicherstadt"] == load_spec("speicherstadt").meta["names"][lang]
+        assert titles["Rules"] == t("Rules") != "Rules" and titles["Command line"] == t("Command line")
+
+
+def built(site: Path, lang: str, path: str) -> Path:
+    """Where the site of `lang` has the page of the English site at `path`."""
+    return site / path if lang == "en" else site / lang / path
 
 
 def test_the_built_site_has_the_pages_in_each_language(site):
     for game in available_games():
+        name = load_spec(game).meta["names"]
         for stem in STEMS:
             for lang in ("hu", "de"):
-                assert (site / game / f"{stem}.{lang}.html").is_file(), (game, stem, lang)
-    assert (site / "cli.hu.html").is_file() and (site / "cli.de.html").is_file()
+                page = built(site, lang, f"{game}/{stem}.html").read_text(encoding="utf-8")
+                assert f'<html lang="{lang}"' in page, (game, stem, lang)
+                # the theme's language switch leads to the same page in the others
+                switch = dict(re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)" class="md-select__link"', page))
+                assert {v: k for k, v in switch.items()} == {
+                    "en": f"../../{game}/{stem}.html",
+                    lang: f"{stem}.html",
+                    ({"hu", "de"} - {lang}).pop(): f"../../{({'hu', 'de'} - {lang}).pop()}/{game}/{stem}.html",
+                }
+        overview = built(site, "hu", f"{game}/index.html").read_text(encoding="utf-8")
+        assert html_text(name["hu"]) in overview
+    for lang in ("hu", "de"):
+        assert built(site, lang, "cli.html").is_file() and f'<html lang="{lang}"' in built(site, lang, "cli.html").read_text(encoding="utf-8")
     assert (site / "search" / "search_index.js").is_file()  # the offline plugin's index, read by a script tag
     for lang in ("hu", "de"):  # a home page in each language, whose games table leads to that language's pages
-        home = (site / f"index.{lang}.html").read_text(encoding="utf-8")
-        assert f'href="speicherstadt/index.{lang}.html"' in home and f'href="speicherstadt/tables.{lang}.html"' in home
+        home = built(site, lang, "index.html").read_text(encoding="utf-8")
+        assert f'<html lang="{lang}"' in home
+        assert 'href="speicherstadt/index.html"' in home and 'href="speicherstadt/tables.html"' in home
+
+
+def html_text(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=False)
+
+
+def test_the_theme_speaks_the_language_of_each_page(site):
+    """mkdocs-material's own words (search, table of contents) in the page's language, on pages
+    translated and not."""
+    words = {"en": ("Search", "Table of contents"), "hu": ("Keresés", "Tartalomjegyzék"), "de": ("Suche", "Inhaltsverzeichnis")}
+    for lang, (search_word, contents) in words.items():
+        for path in ("speicherstadt/rules.html", "speicherstadt/gallery.html", "index.html"):
+            page = built(site, lang, path).read_text(encoding="utf-8")
+            assert f'placeholder="{search_word}"' in page and f'aria-label="{contents}"' in page, (lang, path)
+            assert f'placeholder="{words["en"][0]}"' not in page or lang == "en"
 
 
 @pytest.fixture(scope="module")
@@ -117,27 +156,48 @@ def from_disk(site, tmp_path_factory):
     """Chromium with no network at all (even this machine's addresses go to a proxy that is not
     there), on the built site opened from disk."""
     driver = chromium(tmp_path_factory.mktemp("chromium-disk"), "--window-size=1280,1024", "--proxy-bypass-list=<-loopback>")
-    driver.get((site / "speicherstadt" / "index.hu.html").as_uri())
     yield driver
     driver.quit()
 
 
 @pytest.mark.parametrize(
-    "query, page",
+    "lang, query, page",
     [
-        ("szonyeg", "speicherstadt/tables.hu.html"),  # szőnyeg, on the Hungarian tables page
-        ("munkasok", "speicherstadt/rules.hu.html"),  # munkások, a word of the Hungarian rules
-        ("Spielablauf", "canterbury/index.de.html"),  # a heading of the German overviews
+        ("hu", "szonyeg", "hu/speicherstadt/tables.html"),  # szőnyeg, on the Hungarian tables page
+        ("hu", "munkasok", "hu/speicherstadt/rules.html"),  # munkások, a word of the Hungarian rules
+        ("de", "Spielablauf", "de/canterbury/index.html"),  # a heading of the German overviews
+        ("hu", "architecture", "hu/architecture.html"),  # a page not translated: the English one in the Hungarian site
     ],
 )
-def test_search_works_from_disk_without_a_network(from_disk, site, query, page):
+def test_search_works_from_disk_without_a_network(from_disk, site, lang, query, page):
+    """Search from a page finds the pages of its language's site, opened from disk."""
     from selenium.webdriver.common.by import By
 
+    from_disk.get((site / lang / "speicherstadt" / "index.html").as_uri())
     assert from_disk.current_url.startswith("file://")
     # from disk, the index is read (by a script tag, not fetched) when the search box takes focus
     from_disk.find_element(By.CSS_SELECTOR, "input.md-search__input").click()
     found = [Path("/" + path).relative_to(site).as_posix() for path in search(from_disk, query)]
     assert page in found, f"{query!r}: {found}"
+    assert all(path.startswith(f"{lang}/") for path in found), found  # only that language's site
+
+
+def test_each_language_has_its_own_search_index(site):
+    """The index of a language's site holds its pages (a page not translated: the English
+    one), with locations within that site."""
+    import json
+
+    english = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    assert english and not [d for d in english if d["location"].startswith(("hu/", "de/"))]
+    for lang in ("hu", "de"):
+        docs_of = json.loads((site / lang / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+        assert (site / lang / "search" / "search_index.js").read_text(encoding="utf-8").startswith("var __index = ")
+        pages = {d["location"].split("#")[0] for d in docs_of}
+        assert pages >= {d["location"].split("#")[0] for d in english}  # every page is found in every language
+        assert all((site / lang / page).is_file() for page in pages if page)
+        rules = " ".join(d["text"] for d in docs_of if d["location"].startswith("speicherstadt/rules.html"))
+        assert load_spec("speicherstadt").rules["speicherstadt/purchase-funds"].words(lang)[0] in " ".join(d["title"] for d in docs_of)
+        assert rules and "A buyer pays as many coins" not in rules  # the English page is the English site's
 
 
 @pytest.mark.parametrize("lang", ["hu", "de"])
@@ -149,5 +209,5 @@ def test_a_diagnostic_in_a_language_links_to_its_rule_on_that_languages_page(pag
         page = pages[f"{game}/{page_file('rules', lang)}"].text
         for rule in spec.rules.values():
             link = rule_link(rule.id, lang)
-            assert link.rsplit("/", 1)[1] == f"rules.{lang}.html#{rule.anchor}"
+            assert link.endswith(f"/{lang}/{game}/rules.html#{rule.anchor}")
             assert f"{{#{rule.anchor}}}" in page, (game, lang, rule.id)

@@ -11,7 +11,7 @@ import sys
 
 from referee import __version__
 from referee.errors import EXIT_USAGE
-from referee.i18n import LANGS, N_, _, ngettext
+from referee.i18n import LANGS, N_, _, current, ngettext
 
 EPILOG = N_("""exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
 3 malformed record, 4 invalid spec or variant data, 5 internal error (or a file left
@@ -49,8 +49,8 @@ each player's figures in a table, and the board in text where that reads natural
 --format yaml or json prints the whole state as data instead.
 On a record with an error, the position is the one just before the line with the error.""")
 
-DRAW = N_("""An SVG picture of a position, drawn from the game's spec and the state: Canterbury's city,
-Civitas Hamburgum's rondel, harbour and churches, The Speicherstadt's display and worker queues,
+DRAW = N_("""An SVG picture of a position, drawn from the game's spec and the state: the board as the
+game's picture.yaml lays it out (a city, a rondel, a display and its queues, whatever the game has),
 and every player's figures. Values that rest on a provisional spec value are marked '?'.
 The picture scales to the width of the screen or page it is shown on.""")
 
@@ -90,8 +90,8 @@ beside a picture of the position, each move told in a plain sentence, the left a
 keys to step, diagnostics at their lines, and a chart of each player's score and money by round.""")
 
 
-BOX = N_("""The numbers of your own box for what no source prints (Canterbury's tile costs and points,
-Civitas Hamburgum's city map and church tokens, The Speicherstadt's fire points).
+BOX = N_("""The numbers of your own box for what no source prints (such as tile costs, a city map,
+the points of a card), for the games whose specs ask for them.
 
   referee box GAME                  the questions, one per value, as a file to fill in (-o FILE)
   referee box GAME --interactive    the questions one by one, each answer checked as it is typed
@@ -179,6 +179,33 @@ nothing needed a repair) was written and is legal.
 """)
 
 
+def games(names: bool = False) -> list[str]:
+    """The games of the data folder, as the game registry finds them (a folder with a
+    game.yaml): their ids, or with `names` their names in the language in use (the id where
+    a game.yaml gives none)."""
+    from referee.spec.loader import SpecError, available_games, read_yaml, specs_root
+
+    found = available_games()
+    if not names:
+        return found
+    out = []
+    for game in found:
+        try:
+            meta = read_yaml(specs_root() / game / "game.yaml")
+            given = meta["names"].get(current()) or meta["names"]["en"]
+        except (SpecError, OSError, KeyError, TypeError, AttributeError):
+            given = None
+        out.append(given if isinstance(given, str) and given.strip() else game)
+    return out
+
+
+def listed(items: list[str], style: str = "standard") -> str:
+    """Items as a sentence lists them in the language in use: `a, b and c`, `a, b or c` (style "or")."""
+    from babel.lists import format_list
+
+    return format_list(items, style=style, locale=current()) if items else "-"
+
+
 def build_parser() -> argparse.ArgumentParser:
     # argparse words its own parts (usage:, options, invalid choice ...) through gettext, by
     # the names `_` and `ngettext` of its module: they are given our catalogues
@@ -186,10 +213,11 @@ def build_parser() -> argparse.ArgumentParser:
     argparse.ngettext = ngettext
     p = Parser(
         prog="referee",
-        description=_("Referee for Civitas Hamburgum, The Speicherstadt and Canterbury: replays game records against the rules."),
+        description=_("Referee for {games}: replays game records against the rules.").format(games=listed(games(names=True))),
         epilog=_(EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    one_of = listed(games(), "or")  # the games a GAME may name, from the data folder
     language_option(p)
     p.add_argument("--version", action="version", version=f"referee {__version__}", help=_("show the referee's version and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -270,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = command("record", N_("record a game as it is played: each line checked against the rules before it is written, Tab completes the legal moves"), epilog=RECORD_EPILOG)
     r.add_argument("file", metavar="FILE", help=_("the record to write; an existing one is replayed and resumed at its end"))
-    r.add_argument("--game", metavar="G", type=game_name, help=_("the game of a new record, in any case: speicherstadt, canterbury or hamburgum"))
+    r.add_argument("--game", metavar="G", type=game_name, help=_("the game of a new record, in any case: {games}").format(games=one_of))
     r.add_argument("--players", metavar="P", help=_('the players of a new record in seat order, each a colour and an optional name: "red Ann, blue Ben"'))
     r.add_argument("--start", metavar="C", help=_("the start player's colour in a new record (default: the first seat)"))
     r.add_argument("--variant", action="append", default=[], metavar="V", help=_("variant name or overlay file (repeatable); a new record names the variants in its header"))
@@ -288,14 +316,14 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", metavar="P", type=int, default=8765, help=_("the port to listen on (default: 8765)"))
 
     pl = command("play", N_("write a complete random legal game as a record"), epilog=None)
-    pl.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: speicherstadt, canterbury or hamburgum"))
+    pl.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: {games}").format(games=one_of))
     pl.add_argument("--players", type=int, required=True, metavar="N", help=_("how many players sit at the table (within the game's player counts)"))
     pl.add_argument("--seed", type=int, default=None, metavar="S", help=_("random seed (default: a fresh one, written in the record)"))
     pl.add_argument("--variant", action="append", default=[], metavar="V", help=_(VARIANT_HELP))
     pl.add_argument("--out", metavar="FILE", help=_("write to FILE instead of standard output ('-' is standard output)"))
 
     lab = command("lab", N_("simulated games by agents: seat win rates, lengths, margins, choices, with intervals; HTML and JSON"), description=LAB, epilog=None)
-    lab.add_argument("game", metavar="GAME", type=game_name, help=_("the game (speicherstadt, canterbury or hamburgum), or 'replay' to check RECORDS again under --variant"))
+    lab.add_argument("game", metavar="GAME", type=game_name, help=_("the game ({games}), or 'replay' to check RECORDS again under --variant").format(games=one_of))
     lab.add_argument("records", nargs="*", metavar="RECORDS", help=_("with 'replay': the game records to check again"))
     lab.add_argument("--players", type=int, metavar="N", help=_("how many players sit at the table (required for a run)"))
     lab.add_argument("--games", type=int, default=100, metavar="K", help=_("games to play per side (default: 100)"))
@@ -330,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     ru.add_argument("rule", metavar="ID", help=_("a rule id as a diagnostic names it in error[...], such as speicherstadt/purchase-funds (the game may be left out when only one game has the rule)"))
 
     b = command("box", N_("the group's own printed numbers for what no source gives, entered once and used by every command"), description=BOX, epilog=None)
-    b.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: speicherstadt, canterbury or hamburgum"))
+    b.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: {games}").format(games=one_of))
     mode = b.add_mutually_exclusive_group()
     mode.add_argument("--interactive", action="store_true", help=_("ask the questions one by one and keep the answers (or write them to -o FILE)"))
     mode.add_argument("--use", metavar="FILE", help=_("check a filled box file and keep it: every command uses it for GAME"))

@@ -11,7 +11,7 @@ from pathlib import Path
 from referee import i18n
 from referee.cli import output
 from referee.cli.arguments import build_parser, language_asked
-from referee.cli.output import say, warn
+from referee.cli.output import reason, say, warn
 from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SPEC, EXIT_USAGE, SpecError, UsageError
 from referee.i18n import _, localized, ngettext
 from referee.report.movelist import GROUP_ABOVE, grouped_moves
@@ -67,7 +67,7 @@ def _read(path: str) -> tuple[bytes, str]:
     try:
         return read_source(path)
     except OSError as exc:
-        raise UsageError(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)) from None
+        raise UsageError(_("cannot read {path}: {reason}").format(path=path, reason=reason(exc))) from None
 
 
 def _check_one(job: tuple[str, list[str], bool, bool, str, bool]) -> tuple[int, str]:
@@ -225,7 +225,7 @@ def _replace(path: str, text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError, UnboundLocalError):
             os.unlink(temporary)
-        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(path), reason=exc.strerror or exc)) from None
+        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(path), reason=reason(exc))) from None
 
 
 def cmd_replay(args) -> int:
@@ -305,7 +305,7 @@ def cmd_play(args) -> int:
         try:
             Path(args.out).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UsageError(_("cannot write {path}: {reason}").format(path=args.out, reason=exc.strerror or exc)) from None
+            raise UsageError(_("cannot write {path}: {reason}").format(path=args.out, reason=reason(exc))) from None
     else:
         say(text, end="")
     return EXIT_OK
@@ -378,7 +378,7 @@ def _write_lab_files(args, data: dict, page) -> None:
             try:
                 Path(path).write_text(text, encoding="utf-8")
             except OSError as exc:
-                raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(path), reason=exc.strerror or exc)) from None
+                raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(path), reason=reason(exc))) from None
 
 
 def cmd_validate(args) -> int:
@@ -407,7 +407,7 @@ def cmd_docs(args) -> int:
         written = write_docs(Path(args.out), cli=build_parser)
     except OSError as exc:
         where = f" ({readable_name(str(exc.filename))})" if exc.filename and str(exc.filename) != args.out else ""
-        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(args.out), reason=exc.strerror or exc) + where) from None
+        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(args.out), reason=reason(exc)) + where) from None
     output.verdict(EXIT_OK)
     pages = sum(1 for path in written if path.suffix == ".md")
     say(

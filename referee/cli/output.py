@@ -36,7 +36,30 @@ import sys
 from typing import Any
 
 from referee.errors import EXIT_OUTPUT, EXIT_SIGPIPE
+from referee.i18n import N_, _, current
 from referee.terminal import visible
+
+# Why a file could not be read or written, in the reader's language (the system's own words,
+# `strerror`, are English whatever the language asked for); a reason not listed keeps them.
+REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.EEXIST: N_("it exists already"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+}
+
+
+def reason(exc: OSError) -> str:
+    """Why an operation on a file failed, as `cannot read FILE: REASON` says it: in English
+    the system's words, as before."""
+    if exc.errno in REASONS and current() != "en":
+        return _(REASONS[exc.errno])
+    return exc.strerror or str(exc)
 
 
 class OutputFailed(Exception):

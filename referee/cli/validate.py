@@ -10,6 +10,7 @@ from referee.errors import EXIT_OK, EXIT_SPEC, SpecError
 from referee.games import cross_check, game_class
 from referee.i18n import _, localized, ngettext
 from referee.notation.parser import parser_for
+from referee.report.diagnostics import status_word
 from referee.site.markdown import LANGS
 from referee.spec.loader import available_games, grammar_root, iter_uncertain, load_spec, no_games
 
@@ -43,9 +44,6 @@ def untranslated(spec) -> None:
             raise SpecError(where, f"rules.{missing[0]}", message)
         if missing_sections:
             raise SpecError(where, f"sections.{missing_sections[0]}", _("section {section} has no {lang} title").format(section=missing_sections[0], lang=_(LANGS[lang])))
-
-
-NOTE_INDENT = " " * 14  # under the status column of --provenance
 
 
 def readable_yaml(value: object) -> str:
@@ -104,16 +102,18 @@ def validate(root: Path, provenance: bool = False) -> tuple[list[str], int]:
             uncertain = list(iter_uncertain(spec))
             lines.append(_("{label}: valid ({files} files, {rules} rules, {uncertain} uncertain values)").format(label=label, files=len(spec.files), rules=len(spec.rules), uncertain=len(uncertain)))
             if provenance and not combo:
+                width = max(11, *(len(status_word(p.status)) for p in uncertain)) if uncertain else 11
+                indent = " " * (width + 3)  # under the status column, as wide as its words in the language in use
                 for p in uncertain:
-                    where = f"  {p.status:<11} {spec.path_of(p.file)}:{p.key}"
+                    where = f"  {status_word(p.status):<{width}} {spec.path_of(p.file)}:{p.key}"
                     if p.status == "unknown":
                         lines.append(f"{where} = " + _("not known"))
                     elif isinstance(p.value, (dict, list)) and p.value:
                         lines.append(f"{where}:")
-                        lines.extend(f"{NOTE_INDENT}{line}" for line in readable_yaml(p.value).splitlines())
+                        lines.extend(f"{indent}{line}" for line in readable_yaml(p.value).splitlines())
                     else:
                         lines.append(f"{where} = {readable_yaml(p.value)}")
-                    lines.append(f"{NOTE_INDENT}{p.note}")
+                    lines.append(f"{indent}{p.note}")
     colours = specs_root / "common" / "colours.yaml"
     if colours.is_file() or (specs_root / "common").is_dir():
         try:

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from referee.i18n import Message
 from referee.notation.names import folded, folded_forms
 from referee.spec.loader import Spec
 
@@ -41,6 +42,12 @@ WHOLE_MOVES = 12  # at most this many moves left: offer each whole, besides the 
 QUESTIONS = 8  # a tree that grows as walked asks for at most this many branches to count moves
 KEY_QUESTIONS = 2  # and, to say how many moves a line may still become as it is typed, this many
 COMMANDS = ("undo", "show", "moves", "help", "quit")
+
+
+def moves_meta(count: int) -> str:
+    """How many legal moves a word leads to, beside it in a completion menu: a `Message`, equal
+    to its English (what a program compares), shown in the language in use."""
+    return Message("{n} moves", n=count) if count > 1 else Message("1 move")
 
 
 @dataclass
@@ -348,10 +355,10 @@ class Continuations:
                 choices.append(choice)
         if not complete:
             if "check".startswith(partial.lower()) and self.checkpoints:
-                choices.append(Choice("check ", len(partial), "check", "a checkpoint line"))
-            choices += [Choice(c, len(partial), c, "command") for c in self.commands if partial and c.startswith(partial.lower())]
+                choices.append(Choice("check ", len(partial), "check", Message("a checkpoint line")))
+            choices += [Choice(c, len(partial), c, Message("command")) for c in self.commands if partial and c.startswith(partial.lower())]
             if not choices:  # a name completes where no colour or move word starts so
-                choices += [Choice(name + ": ", len(partial), name, "player") for name in self.players if partial and name.lower().startswith(partial.lower())]
+                choices += [Choice(name + ": ", len(partial), name, Message("player")) for name in self.players if partial and name.lower().startswith(partial.lower())]
         return choices
 
     def _alias_starts(self, partial: str, word: str) -> bool:
@@ -407,12 +414,10 @@ class Continuations:
         return " " if word.endswith(tuple(PUNCTUATION)) else ""
 
     def _meta(self, child, counted: bool, look: bool) -> str:
-        if not self.grows:
-            return f"{child.count} moves" if child.count > 1 else "1 move"
-        if counted and child.count is not None:
-            return f"{child.count} moves" if child.count > 1 else "1 move"
+        if not self.grows or (counted and child.count is not None):
+            return moves_meta(child.count)
         if look and not child.children:
-            return "1 move"
+            return moves_meta(1)
         return ""
 
     def _filler_choices(self, placeholder: str, partial: str) -> list[Choice]:
@@ -442,7 +447,7 @@ class Continuations:
             for word, child in node.children.items():
                 if word.lower().startswith(partial.lower()) and not word.startswith("<"):
                     below = _moves_below(child, word)
-                    out += [Choice(rest, len(partial), rest, "move") for rest in below if "<" not in rest]
+                    out += [Choice(rest, len(partial), rest, Message("move")) for rest in below if "<" not in rest]
                     if all("<" not in rest for rest in below):
                         covered.add(id(child))
         return out, covered, True
@@ -450,15 +455,15 @@ class Continuations:
     def _checkpoint(self, complete: list[str], partial: str) -> list[Choice]:
         """`check red: coins 5, points 12`: a colour, then the figures the game keeps."""
         if len(complete) == 1:
-            return [Choice(c + ": ", len(partial), c + ":", "player") for c in self.checkpoints if c.startswith(partial.lower())]
+            return [Choice(c + ": ", len(partial), c + ":", Message("player")) for c in self.checkpoints if c.startswith(partial.lower())]
         colour = _split(complete[1])[0].lower()
         figures = self.checkpoints.get(colour, [])
         last = complete[-1]
         if len(complete) == 2 and not partial and self.filled.get(colour):
-            return [Choice(self.filled[colour], 0, self.filled[colour], "the referee's figures")]
+            return [Choice(self.filled[colour], 0, self.filled[colour], Message("the referee's figures"))]
         if len(complete) == 2 or last.endswith(","):
             given = {w.lower() for w in complete[2:]}
-            return [Choice(f + " ", len(partial), f, "figure") for f in figures if f.startswith(partial.lower()) and f not in given]
+            return [Choice(f + " ", len(partial), f, Message("figure")) for f in figures if f.startswith(partial.lower()) and f not in given]
         return []
 
 

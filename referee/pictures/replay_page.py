@@ -27,7 +27,7 @@ from referee.engine.findings import Report
 from referee.engine.positions import lines_before
 from referee.engine.replay import check_bytes
 from referee.games.base import State, quietly, situation_line
-from referee.i18n import _, current, localized
+from referee.i18n import N_, _, current, localized, ngettext
 from referee.notation.parser import Move
 from referee.pictures.position import draw_position
 from referee.report.diagnostics import MAX_SHOWN, SEVERITIES, rule_link
@@ -179,7 +179,8 @@ def _place_problems(pages: Pages, report: Report) -> None:
     more = max(0, len(placed) - MAX_SHOWN)  # the page is bounded as the report is
     entry = None
     for d in placed[:MAX_SHOWN]:
-        problem = {"severity": d.severity, "message": visible(localized(d.message)), "rule": d.rule, "see": rule_link(d.rule) if d.rule else None, "column": d.pos.column}
+        label = _(SEVERITIES.get(d.severity, d.severity))
+        problem = {"severity": d.severity, "label": label, "message": visible(localized(d.message)), "rule": d.rule, "see": rule_link(d.rule, current()) if d.rule else None, "column": d.pos.column}
         entry = next((e for e in pages.entries if e.line == d.pos.line), None)
         if entry is None:
             earlier = [e for e in pages.entries if (e.line or 0) <= d.pos.line]
@@ -188,10 +189,16 @@ def _place_problems(pages: Pages, report: Report) -> None:
             pages.entries.insert(len(earlier), entry)
         entry.problems.append(problem)
     if more and entry is not None:
-        entry.problems.append({"severity": "warning", "message": f"... and {more} more problems, not shown here (referee check --keep-going lists them)", "rule": None, "see": None, "column": 1})
+        message = ngettext(
+            "... and {n} more problem, not shown here (referee check --keep-going lists them)", "... and {n} more problems, not shown here (referee check --keep-going lists them)", more
+        ).format(n=more)
+        entry.problems.append({"severity": "warning", "label": _(SEVERITIES["warning"]), "message": message, "rule": None, "see": None, "column": 1})
 
 
 # --- the page ---------------------------------------------------------------------------
+
+
+ROUND_WORDS = {"start": N_("start"), "end": N_("end")}  # the chart's first and last points; the others are round numbers
 
 
 def _asset(name: str) -> str:
@@ -206,7 +213,8 @@ def charts(pages: Pages, colours: list[tuple[str, str]]) -> list[tuple[str, list
         return out
     for figure in chart.figures[0]:
         series = [svg.Series(label, colour, [sample.get(figure, {}).get(colour) for sample in chart.figures]) for colour, label in colours]
-        drawing = svg.line_chart(_("{figure} by round").format(figure=figure), chart.labels, series, _("round"))
+        labels = [_(ROUND_WORDS[label]) if label in ROUND_WORDS else label for label in chart.labels]
+        drawing = svg.line_chart(_("{figure} by round").format(figure=figure), labels, series, _("round"))
         out.append((drawing.tostring(), drawing.xs))
     return out
 
@@ -224,7 +232,7 @@ def render(pages: Pages, report: Report) -> str:
     data = {
         "parts": list(pages.parts),
         "positions": pages.positions,
-        "entries": [{"line": e.line, "number": e.number, "text": e.text, "sentence": e.sentence, "position": e.position, "problems": e.problems} for e in pages.entries],
+        "entries": [{"line": e.line, "number": e.number, "head": _head(e), "text": e.text, "sentence": e.sentence, "position": e.position, "problems": e.problems} for e in pages.entries],
         "chartX": [xs for _, xs in drawn],
     }
     payload = script_safe(json.dumps(data, ensure_ascii=False))
@@ -264,6 +272,15 @@ def render(pages: Pages, report: Report) -> str:
     return "\n".join(page) + "\n"
 
 
+def _head(entry: Entry) -> str:
+    """What the caption says an entry is: "Move 3 (line 12)", "Line 14"."""
+    if entry.number and entry.line:
+        return _("Move {n} (line {line})").format(n=entry.number, line=entry.line)
+    if entry.number:
+        return _("Move {n}").format(n=entry.number)
+    return _("Line {line}").format(line=entry.line) if entry.line else ""
+
+
 def _item(index: int, entry: Entry) -> str:
     """One entry of the move list, readable without the script."""
     line = html.escape(_("line {n}").format(n=entry.line))
@@ -280,5 +297,5 @@ def _problem(problem: dict) -> str:
     rule = f"[{html.escape(problem['rule'])}]" if problem["rule"] else ""
     the_rule = html.escape(_("the rule"))
     see = f' <a href="{html.escape(problem["see"])}">{the_rule}</a>' if problem["see"] else ""
-    severity = html.escape(_(SEVERITIES.get(problem["severity"], problem["severity"])))
+    severity = html.escape(problem.get("label") or problem["severity"])
     return f'<span class="problem {problem["severity"]}">{severity}{rule}: {html.escape(problem["message"])}{see}</span>'

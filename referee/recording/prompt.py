@@ -36,6 +36,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPress, merge_key_bindings
 from prompt_toolkit.keys import Keys
 
 from referee.engine.continuations import MoreThan
+from referee.i18n import localized
 from referee.notation.parser import MAX_LINE_CHARS
 from referee.recording.session import LineError, Recording, record
 from referee.terminal import visible
@@ -49,7 +50,7 @@ class MoveCompleter(Completer):
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         for choice in self.recording.continuations().complete(document.text_before_cursor):
-            yield Completion(choice.text, start_position=-choice.replace, display=choice.display, display_meta=choice.meta)
+            yield Completion(choice.text, start_position=-choice.replace, display=choice.display, display_meta=localized(choice.meta))
 
 
 def _common_prefix(texts: list[str]) -> str:

@@ -45,12 +45,13 @@ def docs_base() -> str:
 
 
 def rule_link(rule: str, lang: str = "en") -> str:
-    """The rule's heading on its game's rules page (mkdocs.yml builds plain file names:
-    rules.html, and rules.hu.html, rules.de.html with the same anchors). Text for people links
-    to the page in their language; JSON keeps the English page, the same in every language."""
+    """The rule's heading on its game's rules page (mkdocs.yml builds plain file names, one
+    site per language: speicherstadt/rules.html, and hu/speicherstadt/rules.html with the same
+    anchors). Text for people links to the page in their language; JSON keeps the English
+    page, the same in every language."""
     game, _slash, anchor = rule.partition("/")
-    page = "rules.html" if lang == "en" else f"rules.{lang}.html"
-    return f"{docs_base()}/{game}/{page}#{anchor}"
+    site = docs_base() if lang == "en" else f"{docs_base()}/{lang}"
+    return f"{site}/{game}/rules.html#{anchor}"
 
 
 def format_diagnostic(report: Report, d: Diagnostic) -> str:
@@ -72,7 +73,7 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             out.append(f"{gutter} | {shown}")
             out.append(f"{' ' * len(gutter)} | {marker}")
     if d.repair:
-        out.append(f"repair: {shorten(d.repair, MAX_MESSAGE)}")
+        out.append(_("repair: {repair}").format(repair=shorten(d.repair, MAX_MESSAGE)))
     out.extend(_("note: {note}").format(note=localized(n) if isinstance(n, Message) else _(n)) for n in d.notes)
     if d.follows is not None:
         out.append(_("note: this may follow from the problem on line {line}").format(line=d.follows))
@@ -102,7 +103,7 @@ def format_errors(report: Report) -> list[str]:
     errors, more = shown_diagnostics(report, "error")
     shown = [format_diagnostic(report, d) for d in errors]
     if more:
-        shown.append(visible(f"{report.name}: ... and {more} more errors"))
+        shown.append(visible(_("{file}: ... and {n} more errors").format(file=report.name, n=more)))
     return shown
 
 
@@ -127,12 +128,13 @@ def final_lines(state) -> list[str]:
     """An ended game's final standings, winner and tie-break in a few lines, for a picture
     or a page of its last position (`check` prints the same figures)."""
     standings = rank(state.standings())
-    lines = ["final standings"]
+    lines = [_("final standings")]
     for s in standings:
-        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
-        lines.append(f"{s.rank}. {s.seat.label}: {s.total} points" + (f" ({parts})" if parts else ""))
+        parts = ", ".join(f"{localized(k)} {v}" for k, v in s.breakdown.items() if v)
+        points = ngettext("{n} point", "{n} points", s.total).format(n=s.total)
+        lines.append(f"{s.rank}. {s.seat.label}: {points}" + (f" ({parts})" if parts else ""))
     winners = [s.seat.label for s in standings if s.rank == 1]
-    lines.append(f"winner: {' and '.join(winners)}")
+    lines.append(_("winner: {players}").format(players=_(" and ").join(winners)))
     note = tie_note_of(standings)
     if note:
         lines.append(note)
@@ -142,8 +144,8 @@ def final_lines(state) -> list[str]:
 def format_standings(report: Report) -> list[str]:
     out = []
     for s in report.standings:
-        parts = ", ".join(f"{k} {v}" for k, v in s.breakdown.items() if v)
-        ties = ", ".join(f"{label} {value}" for label, value, _sign in s.tiebreak)
+        parts = ", ".join(f"{localized(k)} {v}" for k, v in s.breakdown.items() if v)
+        ties = ", ".join(f"{localized(label)} {value}" for label, value, _sign in s.tiebreak)
         points = ngettext("{n} point", "{n} points", s.total).format(n=f"{s.total:>4}")
         parts = parts or _("no points")
         out.append(visible(f"  {s.rank}. {s.seat.label:<18} {points}   {parts}" + (f"   [{ties}]" if ties else "")))
@@ -163,12 +165,12 @@ def tie_note_of(standings: list[Standing]) -> str | None:
     tied = [s for s in standings if s.total == top]
     if len(tied) < 2:
         return None
-    labels = [label for label, _value, _sign in tied[0].tiebreak]
+    labels = [localized(label) for label, _value, _sign in tied[0].tiebreak]
     winners = [s for s in tied if s.rank == 1]
     names = ", ".join(s.seat.colour for s in tied)
     if len(winners) == len(tied):
         return _("tie-break: {players} tied on {points} points and on {tiebreaks}; they share the win").format(players=names, points=top, tiebreaks=", ".join(labels) or _("every tie-break"))
-    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{l} {v}" for l, v, _sign in s.tiebreak) for s in tied)
+    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{localized(l)} {v}" for l, v, _sign in s.tiebreak) for s in tied)
     return _("tie-break: {players} tied on {points} points; decided by {tiebreaks} ({detail})").format(players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
 
 
@@ -229,7 +231,7 @@ def format_report(report: Report, details: bool = False, quiet: bool = False) ->
         for text, _where in report.record_facts:
             summary[text] = summary.get(text, 0) + 1
         for text, count in list(summary.items())[:MAX_SHOWN]:
-            out.append(visible(f"  {count} x {shorten(text, MAX_MESSAGE)}"))
+            out.append(visible(f"  {count} x {shorten(localized(text), MAX_MESSAGE)}"))
         if len(summary) > MAX_SHOWN:
             out.append(_("  ... and {n} more kinds of fact").format(n=len(summary) - MAX_SHOWN))
     return "\n".join(out)
@@ -237,6 +239,12 @@ def format_report(report: Report, details: bool = False, quiet: bool = False) ->
 
 # The least certain first: what no source gives, then stand-ins, then readings.
 STATUS_ORDER = ("unknown", "provisional", "guess", "likely")
+STATUS_WORDS = {"unknown": N_("unknown"), "provisional": N_("provisional"), "guess": N_("guess"), "likely": N_("likely")}
+
+
+def status_word(status: str) -> str:
+    """How sure a spec value is (its provenance status), in the language in use."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
 def format_relied_on(relied_on: list[Provenance], details: bool = False) -> list[str]:
@@ -246,14 +254,14 @@ def format_relied_on(relied_on: list[Provenance], details: bool = False) -> list
         out = [_("this verdict relies on uncertain spec values (check them against your box):")]
         for p in relied_on:
             shown = _("not known") if p.status == "unknown" else _short(p.value)
-            out.append(f"  {p.status:<11} {p.address} = {shown}  ({p.note})")
+            out.append(f"  {status_word(p.status):<11} {p.address} = {shown}  ({p.note})")
         return out
     out = [_("this verdict relies on uncertain spec values (check them against your box; --details gives why each is uncertain):")]
     files: dict[str, dict[str, list[str]]] = {}
     for p in relied_on:
         files.setdefault(p.file, {}).setdefault(p.status, []).append(p.key)
     for stem, by_status in files.items():
-        groups = [f"{status} {', '.join(brace_keys(by_status[status]))}" for status in sorted(by_status, key=_status_rank)]
+        groups = [f"{status_word(status)} {', '.join(brace_keys(by_status[status]))}" for status in sorted(by_status, key=_status_rank)]
         out.append(f"  {stem}.yaml: {'; '.join(groups)}")
     return out
 
@@ -295,7 +303,7 @@ def format_rulings(report: Report) -> list[str]:
         if r.verdict == "accept":
             what = _("line {line}: accept line {move_line} ({move}), setting aside {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
         elif r.verdict == "adopt":
-            what = f"line {r.line}: adopt the figures of line {r.move_line}: {r.adopted}; the rest of the game is checked from them"
+            what = _("line {line}: adopt the figures of line {move_line}: {figures}; the rest of the game is checked from them").format(line=r.line, move_line=r.move_line, figures=r.adopted)
         else:
             what = _("line {line}: void line {move_line} ({move}), which broke {rules}").format(line=r.line, move_line=r.move_line, move=move, rules=", ".join(r.rules))
         out.append("  " + visible(what + (f": {r.text}" if r.text else "")))

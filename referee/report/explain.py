@@ -37,7 +37,7 @@ def explain_bytes(data: bytes, name: str, variants: list[str], who: str, figure:
     """Replay with a ledger and pick out one figure. Raises UsageError for a colour or figure
     the game does not have; the explanation is None when the record cannot be replayed."""
     if line is not None and line < 1:
-        raise UsageError("--line takes a line number of 1 or more")
+        raise UsageError(_("--line takes a line number of 1 or more"))
     report = check_bytes(data, name, variants, keep_going=True, ledger=True)
     book, state = report.ledger, report.state
     if book is None or state is None or not report.replayed:
@@ -46,7 +46,7 @@ def explain_bytes(data: bytes, name: str, variants: list[str], who: str, figure:
     known = state.figures(owner)
     key = figure.lower()
     if key not in known:
-        raise UsageError(f"{owner} has no figure {visible(figure)!r}; figures: {', '.join(sorted(known))}")
+        raise UsageError(_("{owner} has no figure {figure}; figures: {known}").format(owner=owner, figure=repr(visible(figure)), known=", ".join(sorted(known))))
     last_line = len(report.record.lines) if report.record else 0
     upto = None if line is None or line >= last_line else line
     start, changes = book.history(owner, key, upto)
@@ -62,7 +62,7 @@ def _owner(state, who: str) -> str:
     for seat in state.seats:
         if seat.name and seat.name.lower() == word:
             return seat.colour
-    raise UsageError(f"no player {visible(who)!r}{odd_letters(who)} in this game; one of: {', '.join(owners)}")
+    raise UsageError(_("no player {who}{odd} in this game; one of: {owners}").format(who=repr(visible(who)), odd=odd_letters(who), owners=", ".join(owners)))
 
 
 def _words(value: Any) -> str:

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from referee.i18n import _
+
 GROUP_ABOVE = 30  # more moves than this are shown grouped
 
 
@@ -30,6 +32,6 @@ def grouped_moves(moves: list[str], shown: int = 4) -> list[str]:
         if rests == [""]:
             lines.append(key)
             continue
-        listed = "; ".join(r or "(no more)" for r in rests[:shown])
+        listed = "; ".join(r or _("(no more)") for r in rests[:shown])
         lines.append(f"{key} ({len(items)}): {listed}{'; ...' if len(items) > shown else ''}")
     return lines

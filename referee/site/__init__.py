@@ -27,11 +27,11 @@ from pathlib import Path
 from referee.errors import UsageError
 from referee.i18n import N_, _, current, speaking
 from referee.site import commandline, counterexamples, gallery, notation, overview, replays, rules, tables, variants, verify
-from referee.site.markdown import LANGS, OWN_NAMES, PAGE_LANGS, DocsError, page_file, table
+from referee.site.markdown import LANGS, PAGE_LANGS, DocsError, page_file, table
 from referee.site.tables import GamePages
 from referee.spec.loader import Spec, available_games, data_root, load_spec, no_games
 
-__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "expand_snippets", "language_of_page"]
+__all__ = ["Page", "DocsError", "GamePages", "render_site", "site_files", "game_pages", "write_docs", "nav", "nav_translations", "expand_snippets", "language_of_page"]
 
 
 @dataclass
@@ -101,15 +101,18 @@ def game_pages(spec: Spec, data: Path) -> list[Page]:
         ]
     for lang in PAGE_LANGS[1:]:
         with speaking(lang):
-            pages += [Page(f"{game}/{page_file(stem)}", _(name), title, render(doc), lang) for stem, (name, render) in TRANSLATED_PAGES.items()]
+            own = spec.meta["names"].get(lang) or title
+            pages += [Page(f"{game}/{page_file(stem)}", _(name), own, render(doc), lang) for stem, (name, render) in TRANSLATED_PAGES.items()]
     return pages
 
 
-def site_files(data: Path | None = None) -> list[tuple[str, str]]:
-    """The site's files that are not Markdown pages: each game's replay pages and the pictures
-    its rules page shows, and the counter-example records under its rules, as (path, text)."""
+def site_files(data: Path | None = None, lang: str = "en") -> list[tuple[str, str]]:
+    """The site's files that are not Markdown pages, in `lang`: each game's replay pages and
+    the pictures its rules page shows, and the counter-example records under its rules, as
+    (path, text). The site holds them once per language, those of Hungarian under hu/."""
     data, specs = game_specs(data)
-    return [item for spec in specs for item in replays.files(GamePages(spec, data)) + gallery.files(GamePages(spec, data)) + counterexamples.files(spec)]
+    with speaking(lang):
+        return [item for spec in specs for item in replays.files(GamePages(spec, data)) + gallery.files(GamePages(spec, data)) + counterexamples.files(spec)]
 
 
 MARKER = ".referee-docs"  # in a folder `write_docs` wrote, which it may therefore replace
@@ -123,7 +126,9 @@ def write_docs(out: Path, data: Path | None = None, cli: Callable[[], argparse.A
     page of an earlier build stays behind, and a failure leaves the old folder as it was. A
     folder that holds anything but files of `referee docs` is refused, not replaced.
     """
-    files = [(page.path, page.text) for page in render_site(data, cli)] + site_files(data)  # first: a spec error leaves `out` untouched
+    files = [(page.path, page.text) for page in render_site(data, cli)]  # first: a spec error leaves `out` untouched
+    for lang in PAGE_LANGS:
+        files += [(f"{lang}/{path}" if lang != "en" else path, text) for path, text in site_files(data, lang)]
     out = Path(out)
     if out.exists() or out.is_symlink():
         _check_replaceable(out, {relative for relative, _ in files})
@@ -164,25 +169,39 @@ def _check_replaceable(out: Path, ours: set[str]) -> None:
 
 
 def nav(pages: list[Page]) -> list:
-    """mkdocs navigation entries for the generated pages, a section per game, in which the
-    pages in Hungarian and in German are a section each, titled in its own language."""
+    """mkdocs navigation entries for the generated pages, a section per game, by their English
+    pages: in the site of another language each entry leads to the page in that language
+    where there is one (mkdocs-static-i18n finds `rules.hu.md` for `rules.md`), titled as
+    `nav_translations` says."""
     entries: list = []
-    groups: dict[tuple, list] = {}
+    groups: dict[str, list] = {}
     for page in pages:
+        if page.lang != "en":
+            continue
         if page.group is None:
             entries.append({page.title: page.path})
             continue
-        if (page.group,) not in groups:
-            groups[(page.group,)] = []
-            entries.append({page.group: groups[(page.group,)]})
-        section = groups[(page.group,)]
-        if page.lang != "en":
-            if (page.group, page.lang) not in groups:
-                groups[(page.group, page.lang)] = []
-                section.append({OWN_NAMES[page.lang]: groups[(page.group, page.lang)]})
-            section = groups[(page.group, page.lang)]
-        section.append({page.title: page.path})
+        if page.group not in groups:
+            groups[page.group] = []
+            entries.append({page.group: groups[page.group]})
+        groups[page.group].append({page.title: page.path})
     return entries
+
+
+def nav_translations(pages: list[Page], lang: str) -> dict[str, str]:
+    """The navigation's titles in `lang` by their English (a game's name, "Rules"), from the
+    pages written in that language."""
+    english = {page.path: page for page in pages if page.lang == "en"}
+    out = {}
+    for page in pages:
+        if page.lang != lang:
+            continue
+        original = english.get(page.path.replace(f".{lang}.md", ".md"))
+        if original is not None:
+            out[original.title] = page.title
+            if original.group and page.group:
+                out[original.group] = page.group
+    return out
 
 
 # --- snippets in the hand-written pages ----------------------------------------------------

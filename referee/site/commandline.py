@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from referee.i18n import N_, _
-from referee.site.markdown import escape, fenced, language_links, table
+from referee.site.markdown import escape, fenced, table
 
 ARGUMENTS = {"FILE": N_("a game record; `-` reads it from standard input")}  # arguments the parser does not explain
 
@@ -32,7 +32,7 @@ def render(parser: argparse.ArgumentParser, lang: str = "en") -> str:
         for action in sub._actions:
             if action.help and action.help != argparse.SUPPRESS:
                 known.setdefault(action.dest, action.help)
-    out = ["# " + _("Command line"), "", language_links("cli", lang), "", escape(parser.description or ""), ""]
+    out = ["# " + _("Command line"), "", escape(parser.description or ""), ""]
     out.append(table([_("Command"), _("Does")], [[f"[`referee {name}`](#{name})", escape(helps.get(name) or "")] for name in commands.choices]))
     for name, sub in commands.choices.items():
         out += [f"## referee {name} {{#{name}}}", "", sentence(helps.get(name) or ""), ""]

@@ -14,7 +14,7 @@ import html
 
 from referee.drawing import svg
 from referee.i18n import _, current
-from referee.site.markdown import LANGS, DocsError, escape, flatten, language_links, page_file, slug, verify_anchor, words
+from referee.site.markdown import LANGS, DocsError, escape, flatten, page_file, slug, verify_anchor, words
 from referee.site.tables import GamePages
 from referee.spec.loader import Provenance
 
@@ -117,8 +117,6 @@ def render(doc: GamePages) -> str:
     out = [
         "# " + _("{game}: the components").format(game=title),
         "",
-        language_links("gallery", current()),
-        "",
         _(
             "The pieces of {game} as the spec describes them, to find each one by its name on any edition's box: "
             "every tile is drawn from the spec data, with its English, German and Hungarian names and its figures. "
@@ -154,7 +152,7 @@ def component(doc: GamePages, group: dict, ident: str, entry: dict, marks: dict[
     lines += [f"{html.escape(label(lang))}: {html.escape(names[lang]) if names.get(lang) else not_given}" for lang in ("de", "hu")]
     stand_ins = sorted({p.address: p for p in marks.values() if p.status == "provisional"}.values(), key=lambda p: p.address)
     doubtful = sorted({p.address: p for p in marks.values() if p.status != "provisional"}.values(), key=lambda p: p.address)
-    verify = page_file("verify").removesuffix(".md") + ".html"
+    verify = "verify.html"  # raw HTML, left as written: each language's site has its own verify.html
     stand_in, unsure = html.escape(_("stand-in")), html.escape(_("uncertain"))
     if stand_ins:
         lines.append(f'<span class="stand-in">{stand_in}</span> ' + ", ".join(f'<a href="{verify}#{verify_anchor(p)}">{html.escape(p.key.rsplit(".", 1)[-1])}</a>' for p in stand_ins))

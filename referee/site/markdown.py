@@ -28,11 +28,6 @@ def page_file(stem: str, lang: str | None = None) -> str:
     return f"{stem}.md" if lang == "en" or stem not in TRANSLATED else f"{stem}.{lang}.md"
 
 
-def language_links(stem: str, lang: str) -> str:
-    """The line at the top of a translated page that leads to the same page in the others."""
-    return " · ".join(f"**{OWN_NAMES[code]}**" if code == lang else f"[{OWN_NAMES[code]}]({page_file(stem, code)})" for code in PAGE_LANGS)
-
-
 class DocsError(SpecError):
     """Spec data that the rulebook cannot show."""
 

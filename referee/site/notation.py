@@ -4,7 +4,7 @@ figures (from figures.yaml), its complete example records and the grammar itself
 from __future__ import annotations
 
 from referee.i18n import N_, _, current, ngettext
-from referee.site.markdown import escape, fenced, language_links, slug, table
+from referee.site.markdown import escape, fenced, slug, table
 from referee.site.tables import GamePages
 from referee.spec.figures import NONE, figures_of, keys_of
 from referee.spec.loader import read_spec_text
@@ -16,8 +16,6 @@ def render(doc: GamePages) -> str:
     game = escape(doc.name())
     out = [
         "# " + _("Notation for {game}").format(game=game),
-        "",
-        language_links("notation", current()),
         "",
         _(
             "A record of {game} is a UTF-8 text file: header tags, then one move per line. Header tags, move "

@@ -7,18 +7,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.i18n import N_, _, current, localized, ngettext
+from referee.i18n import N_, _, localized, ngettext
 from referee.notation.colours import colour_named
-from referee.site.markdown import LANGS, dotted, escape, is_names, language_links, link_or_text, names_line, page_file, slug, table
+from referee.site.markdown import LANGS, dotted, escape, is_names, link_or_text, names_line, page_file, slug, table
 from referee.site.tables import GamePages
 from referee.spec.loader import iter_uncertain
 
 
 def render(doc: GamePages) -> str:
-    meta, lang = doc.spec.meta, current()
+    meta = doc.spec.meta
     players = meta["players"]
     rules, tables = page_file("rules"), page_file("tables")
-    out = [f"# {escape(doc.name())}", "", language_links("index", lang), "", names_line(meta["names"]), "", escape(doc.words("summary", meta["summary"])), ""]
+    out = [f"# {escape(doc.name())}", "", names_line(meta["names"]), "", escape(doc.words("summary", meta["summary"])), ""]
     facts = [[_("Players"), f"{players['min']}–{players['max']}"]]
     facts += [[_(label), colours(doc) if k == "colours" else doc.cell(meta[k], "game", (k,))] for k, label in FACTS.items() if k in meta]
     out += [*at_a_glance(facts), "## " + _("Turn structure") + " {#turn-structure}", ""]

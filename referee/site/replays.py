@@ -21,22 +21,21 @@ from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.games.base import Illustration, quietly
-from referee.i18n import _, current
+from referee.i18n import _
 from referee.pictures.position import draw_position
 from referee.pictures.replay_page import build
-from referee.site.markdown import DocsError, escape, fenced, language_links, page_file, slug
+from referee.site.markdown import DocsError, escape, fenced, page_file, slug
 from referee.site.tables import GamePages
 from referee.spec.loader import read_yaml
 from referee.terminal import visible
 
 
 def render(doc: GamePages) -> str:
-    """The page in the language in use; the replay pages it links to are the English ones."""
+    """The page in the language in use; the replay pages it links to are those of its language
+    (`files` in that language, which the site of the language holds)."""
     title = doc.name()
     out = [
         "# " + _("Replays of {game}").format(game=escape(title)),
-        "",
-        language_links("replays", current()),
         "",
         _(
             "Each example record of {game} as a page to step through: the moves beside a picture of the "
@@ -45,8 +44,6 @@ def render(doc: GamePages) -> str:
         ).format(game=escape(title)),
         "",
     ]
-    if current() != "en":
-        out += [_("The replay pages are in English; `referee replay --lang {lang} FILE` makes one in this language.").format(lang=current()), ""]
     if not doc.examples():
         out += [_("No example records of {game} are bundled yet.").format(game=escape(title)), ""]
     for path in doc.examples():

@@ -9,7 +9,7 @@ import re
 from referee.i18n import N_, _, speaking
 from referee.notation.names import folded_forms
 from referee.site import counterexamples
-from referee.site.markdown import OWN_NAMES, DocsError, escape, language_links, slug, verify_anchor
+from referee.site.markdown import OWN_NAMES, DocsError, escape, slug, verify_anchor
 from referee.site.replays import figure
 from referee.site.tables import GamePages
 
@@ -34,7 +34,6 @@ def render(doc: GamePages) -> str:
         f"Every rule has an id such as `{next(iter(doc.spec.rules))}`. The referee names that id when a record breaks the rule, and its `see:` link leads to the rule's heading on this page.",
         "",
     ]
-    out[1:1] = ["", language_links("rules", "en")]
     found = counterexamples.load(doc.spec)  # a rule with neither an example nor a reason stops the build
     overlays = counterexamples.overlay_titles(found)
     for sid, title in doc.rule_groups():
@@ -59,8 +58,6 @@ def render_in(doc: GamePages, lang: str) -> str:
     with speaking(lang):
         out = [
             "# " + _("Rules of {game}").format(game=escape(doc.spec.meta["names"].get(lang) or doc.title)),
-            "",
-            language_links("rules", lang),
             "",
             _("Every rule has the same id and link in every language. The English page also gives how we read each rule, the values it reads and the record that breaks it."),
             "",
@@ -87,7 +84,10 @@ def translated_section(doc: GamePages, rule, lang: str) -> list[str]:
     ruling = _(RULING[rule.waivable])
     # the id stays out of the heading's words: a search for it finds the English heading first
     out = [f"### {escape(title)} {{#{rule.anchor}}}", "", *note, text, ""]
-    out += [f"`{rule.id}` · {source} · {checked} · {ruling} · [{english}](rules.md#{rule.anchor})", ""]
+    # the English page is in the English site, beside this language's (hu/<game>/rules.html): a
+    # Markdown link to rules.md would lead to this page itself there, so the link is written as HTML
+    link = f'<a href="../../{doc.game}/rules.html#{rule.anchor}" hreflang="en">{html.escape(english)}</a>'
+    out += [f"`{rule.id}` · {source} · {checked} · {ruling} · {link}", ""]
     typed = typed_as(f"{title} {text}")
     if typed:  # not shown, but indexed: munkasok finds the rule that says munkások
         out += [f'<p hidden class="typed-as">{html.escape(" ".join(typed))}</p>', ""]

@@ -32,7 +32,6 @@ from referee.site.markdown import (
     is_names,
     is_scalar,
     key_header,
-    language_links,
     names_line,
     names_of,
     page_file,
@@ -316,8 +315,6 @@ def render(doc: GamePages) -> str:
     game = escape(doc.name())
     out = [
         "# " + _("{game}: components and tables").format(game=game),
-        "",
-        language_links("tables", current()),
         "",
         _(
             "Every number below is read from the spec files of {game} when the site is built. "

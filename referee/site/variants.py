@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.i18n import _, current
-from referee.site.markdown import dotted, escape, language_links, slug, table
+from referee.site.markdown import dotted, escape, slug, table
 from referee.site.tables import GamePages
 from referee.spec.loader import Spec, load_spec
 
@@ -13,8 +13,6 @@ from referee.spec.loader import Spec, load_spec
 def render(doc: GamePages) -> str:
     out = [
         "# " + _("Variants of {game}").format(game=escape(doc.name())),
-        "",
-        language_links("variants", current()),
         "",
         _(
             "A variant is an overlay file in {folder}. It is merged over the spec "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from referee.box.questions import questions
 from referee.i18n import N_, _, current, ngettext
-from referee.site.markdown import escape, language_links, page_file, table, table_like, verify_anchor
+from referee.site.markdown import escape, page_file, table, table_like, verify_anchor
 from referee.site.tables import GamePages
 from referee.spec.loader import iter_uncertain
 
@@ -93,8 +93,6 @@ def render(doc: GamePages) -> str:
     n = len(uncertain)
     out = [
         "# " + _("Verify with your box: {game}").format(game=title),
-        "",
-        language_links("verify", current()),
         "",
         ngettext(
             "The spec of {game} holds {n} value that no source gives for certain. Each is listed "

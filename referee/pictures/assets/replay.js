@@ -22,9 +22,9 @@
   }
 
   function describe(entry) {
-    var head = entry.number ? "Move " + entry.number + (entry.line ? " (line " + entry.line + ")" : "") + ": "
-      : entry.line ? "Line " + entry.line + ": " : "";
-    var problem = entry.problems.length ? " \u2014 " + entry.problems[0].severity + ": " + entry.problems[0].message : "";
+    var head = entry.head ? entry.head + ": " : "";  // "Move 3 (line 12)", in the page's language
+    var first = entry.problems[0];
+    var problem = first ? " \u2014 " + (first.label || first.severity) + ": " + first.message : "";
     return head + (entry.sentence || entry.text) + problem;
   }
 
