@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ("getting-started", "notation", "variants", "lab")
+PAGES = ("getting-started", "notation", "variants", "lab", "architecture")
 FENCE = re.compile(r"^( *)```(\w*)$")
 COMMENTED = {"sh", "console", "python", "yaml"}  # languages whose `#` comments are translated
 MARKER = re.compile(r"^<!-- (?:file|excerpt|exit): \S+ -->$")  # what tests/test_variants_page.py reads above a block
@@ -37,7 +37,7 @@ def code(lang: str, lines: list[str]) -> list[str]:
     if lang in COMMENTED:
         return [re.sub(r"(^|\s+)#.*$", "", line).rstrip() for line in lines]
     if lines and lines[0].endswith("/") and " " not in lines[0]:
-        return [line.split()[0] if line.strip() else "" for line in lines]
+        return [line.split()[0] for line in lines if re.match(r"\s*\S*[./]\S*(\s|$)", line)]
     return lines
 
 
