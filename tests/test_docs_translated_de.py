@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ("getting-started", "notation", "variants", "lab", "architecture")
+PAGES = ("getting-started", "notation", "variants", "lab", "architecture", "api")
 FENCE = re.compile(r"^( *)```(\w*)$")
 COMMENTED = {"sh", "console", "python", "yaml"}  # languages whose `#` comments are translated
 MARKER = re.compile(r"^<!-- (?:file|excerpt|exit): \S+ -->$")  # what tests/test_variants_page.py reads above a block
