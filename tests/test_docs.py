@@ -175,8 +175,9 @@ def test_a_rebuild_reads_edited_specs_afresh(data_copy, monkeypatch):
     hooks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hooks)
 
-    class Config:
+    class Config:  # a build of one language (no i18n plugin): every call renders afresh
         nav = None
+        plugins: dict = {}
 
     monkeypatch.setenv("REFEREE_DATA", str(data_copy))
     rules = data_copy / "specs" / "speicherstadt" / "rules.yaml"

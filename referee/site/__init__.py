@@ -226,8 +226,13 @@ def games_table(data: Path | None = None) -> str:
 
 
 def notation_links(data: Path | None = None) -> str:
-    """A list of the games' notation pages, for the general notation page."""
-    return "".join(f"- [{spec.meta['names']['en']}]({spec.game}/notation.md)\n" for spec in game_specs(data)[1])
+    """A list of the games' notation pages, for the general notation page, with the games'
+    names in the language of the page (its links lead to the pages in that language)."""
+    lines = []
+    for spec in game_specs(data)[1]:
+        names = spec.meta["names"]
+        lines.append(f"- [{names.get(current(), names['en'])}]({spec.game}/notation.md)\n")
+    return "".join(lines)
 
 
 SNIPPETS = {"games": games_table, "notation": notation_links}
