@@ -424,7 +424,7 @@ class SpeicherstadtState(State):
                 require(
                     stated is not None,
                     rule("card-face"),
-                    lambda: Message("the record must state the {key} of this {type}; no source gives it", key=key, type=game.card_named(card.type)),
+                    lambda: Message("the record must state the {key} of this {type}; no source gives it", key=Message(FIELD_WORDS.get(key, key)), type=game.card_named(card.type)),
                     waivable=False,
                 )
                 drawn.face[key] = stated
@@ -964,6 +964,7 @@ def goods_named(spec, goods) -> Named | Message:
 
 # a card's face field as a message names it: "value 3", "goods coffee tea"
 FACE_WORDS = {"points": N_("points {value}"), "value": N_("value {value}"), "goods": N_("goods {value}")}
+FIELD_WORDS = {"points": N_("points"), "value": N_("value"), "goods": N_("goods")}  # the field alone
 UNKNOWN_FACE = N_("face unknown")  # a card of the spec whose face no source gives
 
 
