@@ -64,6 +64,7 @@ PLACES = {
 NOT_WRITTEN = {
     "*/game": "the game's name: a [Game] tag, tested below",
     "*/game/phases/*": "phases are never written: the moves show where a round is",
+    "*/game/after_last_round/*": "nor are the steps after the last round: the moves show them",
     "*/game/boards/*": "a board side is chosen with a variant, by the variant's name",
     "speicherstadt/cards/seasons/*": "seasons are never written: the draw pile's order is the spec's",
     "speicherstadt/components/start_player_token": "the start player is the [Start] tag",

@@ -18,7 +18,7 @@ from referee.games.canterbury.moves import Action
 from referee.games.canterbury.notation import Notation, format_move
 from referee.games.canterbury.rules import CHOSEN, FIGURE_READERS, Build, BuildNames, CanterburyState, District, Outcome, Size, Structure
 from referee.games.canterbury.scoring import keyed
-from referee.i18n import Message, Named
+from referee.i18n import Message, Named, current
 from referee.notation.parser import Header, Move
 from referee.spec.figures import FigureTable
 from referee.spec.loader import Spec, load_spec
@@ -106,6 +106,10 @@ class Canterbury(Game):
     def ring_name(self, ring: str) -> str:
         return self.spec["board"]["rings"][ring]["names"]["en"]
 
+    def action_title(self, kind: str) -> str:
+        """An action of the player board (setup.yaml: actions) in the language in use."""
+        return self.spec.name(self.spec["setup"]["actions"].get(kind), current(), kind)
+
     # names a message shows in the language of its reader (referee.i18n.Named)
 
     def structure_named(self, sid: str) -> Named:
@@ -114,6 +118,9 @@ class Canterbury(Game):
     def ring_named(self, ring: str) -> Named:
         names = self.spec["board"]["rings"][ring]["names"]
         return Named(names["en"], names)
+
+    def size_named(self, size: str) -> Named:
+        return Named(size, (self.spec["structures"]["sizes"].get(size) or {}).get("names"))
 
     def service_named(self, service: str) -> Named:
         entry = next((s for s in self.spec["services"]["services"] if s["id"] == service), {})

@@ -12,8 +12,8 @@ from __future__ import annotations
 from referee.drawing import svg
 from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.canterbury.rules import CanterburyState
-from referee.games.canterbury.view import district_name, initials, layout, owner_colour
-from referee.i18n import N_, _, localized
+from referee.games.canterbury.view import district_name, initials, layout, owner_colour, ring_word, structure_title
+from referee.i18n import N_, _, current, localized
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
@@ -54,7 +54,7 @@ ILLUSTRATIONS = (
 
 def draw(state: CanterburyState, caption: str) -> svg.Drawing:
     game = state.game
-    title = game.spec.meta["names"]["en"]
+    title = game.spec.name(game.spec.meta, current(), game.name)
     sizes = svg.Layout(state.spec["picture"])
     d = svg.Drawing(sizes.width, sizes.width, f"{title}: {caption}")
     top = svg.heading(d, title, caption, situation_line(state.situation()), sizes.margin)
@@ -67,10 +67,17 @@ def draw(state: CanterburyState, caption: str) -> svg.Drawing:
     top += rows * step + sizes.district.gap
     _track(d.part("track"), state, sizes, top)
     bottom = _players(d, state, sizes, top + sizes.track.height)
-    short = initials(game.services)  # the letters an empty service slot shows
-    bottom = svg.key_row(d, [(None, short[service].lower(), service) for service in game.services], bottom, "service slots:")
+    short = service_letters(state)  # the letters an empty service slot shows
+    bottom = svg.key_row(d, [(None, short[service], localized(game.service_named(service))) for service in game.services], bottom, _("service slots:"))
     d.finish(bottom)
     return d
+
+
+def service_letters(state: CanterburyState) -> dict[str, str]:
+    """The letters of each service's name in the language in use, as few as tell them apart."""
+    names = {service: localized(state.game.service_named(service)) for service in state.game.services}
+    letters = initials(list(names.values()))
+    return {service: letters[name].lower() for service, name in names.items()}
 
 
 def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: float, y: float, rings: list[str]) -> None:
@@ -80,32 +87,40 @@ def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: fl
     shade = shades[rings.index(info.ring) % len(shades)] if info.ring in rings else shades[-1]
     svg.rect(g, x, y, cell.size, cell.size, fill=shade, stroke=svg.LINE, rx=svg.RADIUS)
     room = svg.inside(cell.size, svg.PAD)
-    svg.text(g, x + svg.PAD, y + cell.name, district_name(state, district), size=svg.BODY, weight="bold", limit=svg.fit(room - len(info.ring) * svg.TINY * svg.CHAR, svg.BODY))
-    svg.text(g, x + cell.size - svg.PAD, y + cell.name, info.ring, size=svg.TINY, anchor="end", fill=svg.MUTED)
+    ring = ring_word(info.ring)
+    svg.text(g, x + svg.PAD, y + cell.name, district_name(state, district), size=svg.BODY, weight="bold", limit=svg.fit(room - len(ring) * svg.TINY * svg.CHAR, svg.BODY))
+    svg.text(g, x + cell.size - svg.PAD, y + cell.name, ring, size=svg.TINY, anchor="end", fill=svg.MUTED)
     unit = svg.half(room) / state.spec["board"]["building_spaces"]
     for i, tile in enumerate(state.board.tiles[district]):
         structure = game.structures[tile]
         row_y = y + cell.structures + i * cell.row
         bar = svg.rect(g, x + svg.PAD, row_y, max(unit, structure.spaces * unit), cell.bar, fill="#8c6d46", stroke=None, rx=svg.half(svg.RADIUS))
-        svg.tip(bar, f"{structure.name}: {structure.size}, {structure.service}, {structure.spaces} building space(s)")
+        name = structure_title(state, structure.id)
+        svg.tip(
+            bar,
+            _("{structure}: {size}, {service}, {n} building space(s)").format(
+                structure=name, size=localized(game.size_named(structure.size)), service=localized(game.service_named(structure.service)), n=structure.spaces
+            ),
+        )
         svg.text(
             g,
             x + svg.PAD + svg.RADIUS + structure.spaces * unit,
             row_y + cell.bar,
-            localized(state.game.structure_named(structure.id)),
+            name,
             size=svg.TINY,
             limit=svg.fit(room - structure.spaces * unit, svg.TINY),
         )
     cubes = state.board.cubes[district]
-    short = initials(game.services)
+    short = service_letters(state)
     for i, service in enumerate(game.services):
         sx, sy = x + svg.PAD + i * (cell.slot + cell.slot_gap), y + cell.size - cell.slot - svg.PAD
         owner = cubes.get(service)
+        service_name = localized(game.service_named(service))
         if owner is None:
-            svg.tip(svg.rect(g, sx, sy, cell.slot, cell.slot, fill="#ffffff", stroke=svg.LINE, rx=svg.half(svg.RADIUS)), f"{service}: no cube")
-            svg.text(g, svg.middle(sx, cell.slot), sy + cell.slot - svg.RADIUS, short[service].lower(), size=svg.MICRO, anchor="middle", fill=svg.MUTED)
+            svg.tip(svg.rect(g, sx, sy, cell.slot, cell.slot, fill="#ffffff", stroke=svg.LINE, rx=svg.half(svg.RADIUS)), _("{service}: no cube").format(service=service_name))
+            svg.text(g, svg.middle(sx, cell.slot), sy + cell.slot - svg.RADIUS, short[service], size=svg.MICRO, anchor="middle", fill=svg.MUTED)
         else:
-            svg.cube(g, sx, sy, cell.slot, owner_colour(state, owner), f"{service}: {owner}'s cube")
+            svg.cube(g, sx, sy, cell.slot, owner_colour(state, owner), _("{service}: {owner}'s cube").format(service=service_name, owner=owner))
 
 
 def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
@@ -130,7 +145,7 @@ def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
     city = state.spec["board"]["city_cube"]
     half = svg.half(track.marker)
     marker = svg.rect(g, at(state.city_position()) - half, y - half, track.marker, track.marker, fill=svg.paint(city.get("colour")).fill, stroke=svg.INK)
-    svg.tip(marker, f"{city['owner']}: prosperity {state.city.prosperity}")
+    svg.tip(marker, _("{owner}: prosperity {n}").format(owner=city["owner"], n=state.city.prosperity))
     # markers on one space stack up as far as the room under the title goes, then side by side:
     # never over the track's title
     levels = max(1, int((y - track.marker - (top + track.title)) // track.stack))
@@ -141,7 +156,14 @@ def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
         height = stacked.get(spot, 0)
         stacked[spot] = height + 1
         level, column = height % levels, height // levels
-        svg.piece(g, at(spot) + column * (track.piece + track.piece), y - track.marker - (level + 1) * track.stack + track.piece, track.piece, colour, f"{p.seat.label}: prosperity {p.prosperity}")
+        svg.piece(
+            g,
+            at(spot) + column * (track.piece + track.piece),
+            y - track.marker - (level + 1) * track.stack + track.piece,
+            track.piece,
+            colour,
+            _("{owner}: prosperity {n}").format(owner=p.seat.label, n=p.prosperity),
+        )
 
 
 def _players(d: svg.Drawing, state: CanterburyState, sizes: svg.Layout, top: float) -> float:
@@ -164,11 +186,11 @@ def _players(d: svg.Drawing, state: CanterburyState, sizes: svg.Layout, top: flo
         svg.figure(g, columns.money, y, p.money, money_q, anchor="end")
         svg.figure(g, columns.prosperity, y, p.prosperity, prosperity_q, anchor="end")
         svg.text(g, columns.cubes, y, state.cube_stock(colour) - state.board.used[colour], anchor="end")
-        notes = ["to act"] if colour in to_act else []
+        notes = [_("to act")] if colour in to_act else []
         if p.must_full_build and not state.over:
-            notes.append("Full Build next")
+            notes.append(_("{action} next").format(action=state.game.action_title(state.spec["setup"]["after_levy"])))
         if state.neutral:
-            notes.append("marker: Build" if p.marker_build else "marker: No Build")
+            notes.append(_("marker: Build") if p.marker_build else _("marker: No Build"))
         svg.band_notes(g, columns.notes, y, notes, sizes.width - left - columns.notes)
     if state.neutral:
         y += sizes.players.row

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import Pos, RecordError, Violation
-from referee.games.base import Game, Seat, Situation, Standing, State, Trace, one_of, require
+from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.canterbury.moves import FULL, LEVY, TAX, Action, Build, NeutralStep
 from referee.games.canterbury.scoring import FIRST, SECOND, district_awards, divide, favour_awards, favour_cells, keyed
-from referee.i18n import N_, Message
+from referee.i18n import N_, Message, _, localized
 from referee.notation.colours import Named, colour_named
 from referee.notation.names import nearest
 from referee.notation.parser import Move
@@ -839,7 +839,7 @@ class CanterburyState(State):
 
     def _size_named(self, size: str) -> Named:
         """A structure size as a message shows it, in the reader's language."""
-        return Named(size, (self.spec["structures"]["sizes"].get(size) or {}).get("names"))
+        return self.game.size_named(size)
 
     def _demolition_help(self, gone: Structure) -> Message:
         """The other conditions under which a structure of this size may go, for a message."""
@@ -871,11 +871,11 @@ class CanterburyState(State):
         if not self.trace.keeps_notes:
             return
         rule, colour = self.game.rule, move.player
-        built = " and ".join(f"the {self.game.structure_name(b.structure)} in {b.district}" for b in move.builds)
-        self.trace.note(colour, "money", outcome.income, rule(LEVY if move.kind == LEVY else TAX), "the Levy" if move.kind == LEVY else "the tax")
-        self.trace.note(colour, "money", -outcome.cost, rule("payment"), f"paid for {built}")
-        self.trace.note(colour, STRUCTURES, outcome.points[STRUCTURES], rule("player-marker"), f"built {built}")
-        self.trace.note(colour, UPGRADE, outcome.points[UPGRADE], rule("upgrade-bonus"), f"upgraded with {built}")
+        built = _(" and ").join(_("the {structure} in {district}").format(structure=localized(self.game.structure_named(b.structure)), district=b.district) for b in move.builds)
+        self.trace.note(colour, "money", outcome.income, rule(LEVY if move.kind == LEVY else TAX), _("the Levy") if move.kind == LEVY else _("the tax"))
+        self.trace.note(colour, "money", -outcome.cost, rule("payment"), _("paid for {built}").format(built=built))
+        self.trace.note(colour, STRUCTURES, outcome.points[STRUCTURES], rule("player-marker"), _("built {built}").format(built=built))
+        self.trace.note(colour, UPGRADE, outcome.points[UPGRADE], rule("upgrade-bonus"), _("upgraded with {built}").format(built=built))
 
     def figure_totals(self) -> dict[str, tuple[str, ...]]:
         return {"prosperity": SOURCES}
@@ -907,7 +907,7 @@ class CanterburyState(State):
             self.end_triggered = True
         if self.trace.keeps_notes:
             city = self.spec["board"]["city_cube"]["owner"]
-            self.trace.note(city, "prosperity", self.city.prosperity - was, self.game.rule("city-marker"), "city points of the structures built")
+            self.trace.note(city, "prosperity", self.city.prosperity - was, self.game.rule("city-marker"), _("city points of the structures built"))
 
     def _end_turn(self) -> None:
         """Opening bonuses, then any district scoring, then the next turn (or the end)."""
@@ -917,7 +917,7 @@ class CanterburyState(State):
             per_cube = self.spec["scoring"]["opening"]["points_per_cube"]
             for district in dict.fromkeys(self.opened):
                 player.points[OPENING] += per_cube * len(self.board.cubes[district])
-                self.trace.note(player.seat.colour, OPENING, per_cube * len(self.board.cubes[district]), rule("opening-bonus"), f"opened {district}")
+                self.trace.note(player.seat.colour, OPENING, per_cube * len(self.board.cubes[district]), rule("opening-bonus"), _("opened {district}").format(district=district))
                 self.trace.use(rule("opening-bonus"))
         while self.pending_scorings:
             self.pending_scorings -= 1
@@ -952,7 +952,7 @@ class CanterburyState(State):
                 if owner in self.players:
                     self.players[owner].points[DISTRICTS] += points
                     if noting:
-                        self.trace.note(owner, DISTRICTS, points, rule("district-scoring"), f"district scoring {self.scorings}: {d}")
+                        self.trace.note(owner, DISTRICTS, points, rule("district-scoring"), _("district scoring {n}: {district}").format(n=self.scorings, district=d))
         records = self.trace.records  # a random game's trace names no spec value
         if records:
             # a structure whose space counts as empty (the Roman well) matters while it stands
@@ -969,7 +969,9 @@ class CanterburyState(State):
             if self.scorings <= len(amounts):
                 player.money += amounts[self.scorings - 1]
                 if noting:
-                    self.trace.note(player.seat.colour, "money", amounts[self.scorings - 1], rule("rank-markers"), f"rank {player.rank} after district scoring {self.scorings}")
+                    self.trace.note(
+                        player.seat.colour, "money", amounts[self.scorings - 1], rule("rank-markers"), _("rank {rank} after district scoring {n}").format(rank=player.rank, n=self.scorings)
+                    )
                 if records:
                     self.use("rank-markers", f"scoring:rank_markers.{player.rank}.{self.scorings - 1}")
                 self.trace.use(rule("coin-supply"))
@@ -1007,12 +1009,13 @@ class CanterburyState(State):
                     self.players[owner].points[FAVOUR] += points
                     self.players[owner].favour[service] = points
                     if self.trace.keeps_notes:
-                        self.trace.note(owner, FAVOUR, points, rule("kings-favour"), f"King's favour: {service}")
-                        self.trace.note(owner, f"{FAVOUR}-{service}", points, rule("kings-favour"), f"King's favour: {service}")
+                        why = _("King's favour: {service}").format(service=localized(self.game.service_named(service)))
+                        self.trace.note(owner, FAVOUR, points, rule("kings-favour"), why)
+                        self.trace.note(owner, f"{FAVOUR}-{service}", points, rule("kings-favour"), why)
         money = scoring["money"]
         for player in self.players.values():
             player.points[SHILLINGS] = divide(player.money, money["shillings_per_point"], money["rounding"])
-            self.trace.note(player.seat.colour, SHILLINGS, player.points[SHILLINGS], rule("money-points"), f"{player.money} shillings at the end")
+            self.trace.note(player.seat.colour, SHILLINGS, player.points[SHILLINGS], rule("money-points"), _("{n} shillings at the end").format(n=player.money))
         for rid in ("final-scoring", "money-points", "tie-break"):
             self.trace.use(rule(rid))
         self.use("kings-favour", "scoring:district.split_rounding", *read)
@@ -1107,20 +1110,22 @@ class CanterburyState(State):
         In the variant, a turn whose marker shows Build opens with the neutral's tile."""
         count = len(self.order)
         if self.over:
-            return Situation((self.turns - 1) // count + 1, None, [], "game over", True)
+            return Situation((self.turns - 1) // count + 1, None, [], _("game over"), True)
         colour = self.to_act()
         player = self.players[colour]
         setup = self.spec["setup"]
-        phase_name = self.game.phase_name
+        action = self.game.action_title
         if self.first_round():
-            phase, pending = phase_name(setup["first_round"]), f"{colour}: {phase_name(setup['first_round'])} where one is possible (first round)"
+            phase = action(setup["first_round"])
+            pending = _("{colour}: {action} where one is possible (first round)").format(colour=colour, action=phase)
         elif player.must_full_build:
-            phase, pending = phase_name(setup["after_levy"]), f"{colour}: {phase_name(setup['after_levy'])} where one is possible (after a {phase_name(LEVY)})"
+            phase = action(setup["after_levy"])
+            pending = _("{colour}: {action} where one is possible (after a {levy})").format(colour=colour, action=phase, levy=action(LEVY))
         else:
-            phase = one_of([phase_name(kind) for kind in (LEVY, FULL, TAX)])
+            phase = _("{choices} or {last}").format(choices=", ".join(action(kind) for kind in (LEVY, FULL)), last=action(TAX))
             pending = f"{colour}: {phase}"
         if self.neutral_due:
-            pending = f"{colour} places the {self.game.structure_name(self.neutral_stack(player)[0])} for the neutral player"
+            pending = _("{colour} places the {structure} for the neutral player").format(colour=colour, structure=localized(self.game.structure_named(self.neutral_stack(player)[0])))
         return Situation(self.turns // count + 1, phase, [colour], pending, False)
 
     # --- figures and reports -----------------------------------------------------------------

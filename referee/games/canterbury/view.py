@@ -13,14 +13,26 @@ import textwrap
 from referee.drawing.grid import grid
 from referee.drawing.words import mark
 from referee.games.base import rests_on
+from referee.games.canterbury.moves import LEVY
 from referee.games.canterbury.rules import CanterburyState
-from referee.i18n import current
+from referee.i18n import N_, _, current, localized
 
 EMPTY_SLOT = "·"
+HEADS = (N_("player"), N_("money"), N_("prosperity"), N_("cubes left"))
+# the ring a district lies in, in a word that fits beside its name (board.yaml: rings)
+RING_WORDS = {"outer": N_("outer"), "inner": N_("inner"), "centre": N_("centre")}
 
 
 def district_name(state: CanterburyState, district: str) -> str:
     return state.spec.name(state.spec["board"]["districts"].get(district), current(), default=district)
+
+
+def ring_word(ring: str) -> str:
+    return _(RING_WORDS[ring]) if ring in RING_WORDS else ring
+
+
+def structure_title(state: CanterburyState, sid: str) -> str:
+    return localized(state.game.structure_named(sid))
 
 
 def layout(state: CanterburyState) -> dict[str, tuple[int, int]]:
@@ -66,18 +78,18 @@ def player_table(state: CanterburyState) -> tuple[list[str], list[list[object]]]
         p = state.players[colour]
         notes = []
         if colour in to_act:
-            notes.append("to act")
+            notes.append(_("to act"))
         if p.must_full_build and not state.over:
-            notes.append("Full Build next (after a Levy)")
+            notes.append(_("{action} next (after a {levy})").format(action=state.game.action_title(state.spec["setup"]["after_levy"]), levy=state.game.action_title(LEVY)))
         if state.neutral:
-            notes.append(f"marker {'Build' if p.marker_build else 'No Build'}")
+            notes.append(_("marker Build") if p.marker_build else _("marker No Build"))
             stack = state.neutral_stack(p)
-            notes.append(f"neutral's next tile: {state.game.structure_name(stack[0])}" if stack else "stacks empty")
+            notes.append(_("neutral's next tile: {structure}").format(structure=structure_title(state, stack[0])) if stack else _("stacks empty"))
         rows.append([p.seat.label, mark(p.money, money_q), mark(p.prosperity, prosperity_q), state.cube_stock(colour) - state.board.used[colour], "; ".join(notes)])
     if state.neutral:
         name = state.neutral["name"]
-        rows.append([f"{name} ({state.neutral_colour})", "", "", state.cube_stock(name) - state.board.used[name], "builds from the players' stacks"])
-    return ["player", "money", "prosperity", "cubes left", ""], rows
+        rows.append([f"{name} ({state.neutral_colour})", "", "", state.cube_stock(name) - state.board.used[name], _("builds from the players' stacks")])
+    return [*(_(head) for head in HEADS), ""], rows
 
 
 def board_text(state: CanterburyState) -> list[str]:
@@ -85,9 +97,16 @@ def board_text(state: CanterburyState) -> list[str]:
     treasury = state.spec["treasury"]
     levy_q = rests_on(state, "treasury")
     lines = [
-        f"city: prosperity {city.prosperity} (space {state.city_position()} of {treasury['track_length']}, "
-        f"{city.discs} of {treasury['city']['discs']} discs); Levy {mark(state.levy(), levy_q)}, Tax {mark(state.tax(), levy_q)}; "
-        f"district scorings {state.scorings}",
+        _("city: prosperity {prosperity} (space {space} of {track}, {discs} of {all} discs); Levy {levy}, Tax {tax}; district scorings {scorings}").format(
+            prosperity=city.prosperity,
+            space=state.city_position(),
+            track=treasury["track_length"],
+            discs=city.discs,
+            all=treasury["city"]["discs"],
+            levy=mark(state.levy(), levy_q),
+            tax=mark(state.tax(), levy_q),
+            scorings=state.scorings,
+        ),
         "",
     ]
     places = layout(state)
@@ -107,9 +126,9 @@ def board_text(state: CanterburyState) -> list[str]:
                 parts.append(f" {(cell[i] if i < len(cell) else ''):<{width}} ")
             lines.append("|" + "|".join(parts) + "|")
         lines.append(rule)
-    services = ", ".join(state.game.services)
+    services = ", ".join(localized(state.game.service_named(s)) for s in state.game.services)
     legend = ", ".join(f"{code} {name}" for name, code in codes.items())
-    lines.append(f"service slots ({services}): {legend}; {EMPTY_SLOT} empty")
+    lines.append(_("service slots ({services}): {legend}; {empty} empty").format(services=services, legend=legend, empty=EMPTY_SLOT))
     return lines
 
 
@@ -118,12 +137,13 @@ def _cell(state: CanterburyState, district: str, codes: dict[str, str]) -> list[
     width, lines = state.spec["picture"]["text"]["district"], state.spec["picture"]["text"]["structure_lines"]
     info = state.game.districts[district]
     tiles = state.board.tiles[district]
-    names = ", ".join(state.game.structure_name(t) for t in tiles)
+    names = ", ".join(structure_title(state, t) for t in tiles)
     body = textwrap.wrap(names, width, max_lines=lines, placeholder="…") or [""]
     body += [""] * (lines - len(body))
     cubes = state.board.cubes[district]
     slots = "".join(codes.get(cubes[s], "?")[:1] if s in cubes else EMPTY_SLOT for s in state.game.services)
-    return [f"{district_name(state, district)[: width - len(info.ring) - 1]} {info.ring}"[:width], *body, slots]
+    ring = ring_word(info.ring)
+    return [f"{district_name(state, district)[: width - len(ring) - 1]} {ring}"[:width], *body, slots]
 
 
 def chart_figures(state: CanterburyState) -> dict[str, dict[str, int]]:

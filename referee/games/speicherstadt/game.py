@@ -15,7 +15,7 @@ from referee.errors import Pos
 from referee.games.base import Game, Seat, Trace
 from referee.games.speicherstadt import checks, notation
 from referee.games.speicherstadt.rules import FIGURE_READERS, SpeicherstadtState
-from referee.i18n import Named
+from referee.i18n import Named, current
 from referee.notation.parser import Header, Move
 from referee.spec.figures import FigureTable
 from referee.spec.loader import Spec
@@ -92,10 +92,42 @@ class Speicherstadt(Game):
     def card_name(self, card_type: str) -> str:
         return self.spec.name(self.types.get(card_type), default=card_type)
 
+    # names in the language in use, for what a person reads now (a view, a picture, a note)
+
+    def good_title(self, good: str) -> str:
+        return self.spec.name(self.spec["components"]["goods"].get(good), current(), good)
+
+    def goods_title(self, goods) -> str:
+        """Goods by name, one after another: "carpet rubber tea"."""
+        return " ".join(self.good_title(g) for g in goods)
+
+    def card_title(self, card_type: str) -> str:
+        return self.spec.name(self.types.get(card_type), current(), card_type)
+
+    def season_title(self, season: str) -> str:
+        """A season's name with its letter, "Winter (A)", in the language in use."""
+        entry = next((s for s in self.spec["cards"]["seasons"] if s["id"] == season), None)
+        return f"{self.spec.name(entry, current())} ({season})" if entry else season
+
+    def phase_title(self, phase: str) -> str:
+        """A phase of a round, or a step after the last one, in the language in use
+        (game.yaml: phases, after_last_round); its id where neither names it."""
+        return self.spec.name(self.phase_entry(phase), current(), phase)
+
+    def phase_entry(self, phase: str) -> dict:
+        """game.yaml's entry of a phase or of a step after the last round ({} for none)."""
+        meta = self.spec.meta
+        return next((p for p in [*(meta.get("phases") or ()), *(meta.get("after_last_round") or ())] if p.get("id") == phase), {})
+
     # names a message shows in the language of its reader (referee.i18n.Named)
 
     def card_named(self, card_type: str) -> Named:
         return Named(self.card_name(card_type), (self.types.get(card_type) or {}).get("names"))
+
+    def card_lowered(self, card_type: str) -> Named:
+        """A card's name inside a sentence: "a fireman" in English, the spec's name otherwise."""
+        names = (self.types.get(card_type) or {}).get("names") or {}
+        return Named(self.card_name(card_type).lower(), {k: v for k, v in names.items() if k != "en"})
 
     def season_named(self, season: str) -> Named:
         entry = next((s for s in self.spec["cards"]["seasons"] if s["id"] == season), None)

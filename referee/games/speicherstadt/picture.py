@@ -14,10 +14,11 @@ from __future__ import annotations
 import textwrap
 
 from referee.drawing import svg
+from referee.drawing.words import amount
 from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.speicherstadt.rules import PURCHASE, SpeicherstadtState
 from referee.games.speicherstadt.view import card_text, offered_from, points
-from referee.i18n import N_, _
+from referee.i18n import N_, _, current
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
@@ -44,12 +45,12 @@ ILLUSTRATIONS = (
 
 def draw(state: SpeicherstadtState, caption: str) -> svg.Drawing:
     game = state.game
-    title = game.spec.meta["names"]["en"]
+    title = game.spec.name(game.spec.meta, current(), game.name)
     layout = svg.Layout(state.spec["picture"])
     d = svg.Drawing(layout.width, layout.width, f"{title}: {caption}")
     top = svg.heading(d, title, caption, situation_line(state.situation()), layout.margin)
     goods = state.spec["components"]["goods"]  # the key first: the same in every position, shared by a replay's pictures
-    top = svg.key_row(d, [(goods_colour(state, good), "", good) for good in goods], top - svg.BODY, "goods:") + svg.PAD
+    top = svg.key_row(d, [(goods_colour(state, good), "", game.good_title(good)) for good in goods], top - svg.BODY, _("goods:")) + svg.PAD
     top = _supplies(d.part("supplies"), state, layout, top)
     top = _display(d, state, layout, top + layout.gap + svg.BODY)
     for colour in state.players:
@@ -65,7 +66,7 @@ def goods_colour(state: SpeicherstadtState, good: str) -> str | None:
 def _cubes(g, state: SpeicherstadtState, layout: svg.Layout, x: float, y: float, goods, faded: bool = False) -> float:
     """A row of goods cubes; returns where the row ends."""
     for good in goods:
-        node = svg.cube(g, x, y, layout.cube.size, goods_colour(state, good), good)
+        node = svg.cube(g, x, y, layout.cube.size, goods_colour(state, good), state.game.good_title(good))
         if faded:
             svg.fade(node)
         x += layout.cube.size + layout.cube.gap
@@ -75,18 +76,18 @@ def _cubes(g, state: SpeicherstadtState, layout: svg.Layout, x: float, y: float,
 def _supplies(g, state: SpeicherstadtState, layout: svg.Layout, top: float) -> float:
     game, sizes, x = state.game, layout.supplies, layout.margin
     room = svg.inside(layout.width, layout.margin)
-    pile = " · ".join(f"{game.season_name(s).split(' (')[0]} {len(cards)}" for s, cards in state.deck.items() if cards) or "empty"
+    pile = " · ".join(f"{game.season_title(s).split(' (')[0]} {len(cards)}" for s, cards in state.deck.items() if cards) or _("empty")
     svg.text(g, x, top + sizes.line, _("draw pile: {pile}").format(pile=pile), size=svg.LABEL, limit=svg.fit(room, svg.LABEL))
     y = top + sizes.line + sizes.line
     svg.text(g, x, y, _("bag:"), size=svg.LABEL)
     x += sizes.bag_label
     for good, count in sorted(state.bag.items()):
-        svg.cube(g, x, y - sizes.bag_cube + layout.cube.gap, sizes.bag_cube, goods_colour(state, good), f"{good}: {count} in the bag")
+        svg.cube(g, x, y - sizes.bag_cube + layout.cube.gap, sizes.bag_cube, goods_colour(state, good), _("{good}: {n} in the bag").format(good=game.good_title(good), n=count))
         svg.text(g, x + sizes.bag_cube + layout.cube.gap, y, count, size=svg.LABEL)
         x += sizes.bag_step
     stock = +state.goods_stock
     if stock:
-        words = "stock: " + ", ".join(f"{good} {n}" for good, n in sorted(stock.items()))
+        words = _("stock: {goods}").format(goods=", ".join(f"{game.good_title(good)} {n}" for good, n in sorted(stock.items())))
         svg.text(g, x, y, words, size=svg.SMALL, fill=svg.MUTED, limit=svg.fit(layout.width - layout.margin - x))
     return y
 
@@ -118,7 +119,7 @@ def _display(d: svg.Drawing, state: SpeicherstadtState, layout: svg.Layout, top:
         for k, colour in enumerate(queue):
             x, y = worker_at(i, k)
             price = len(queue) - k
-            node = svg.piece(g, x, y, sizes.worker, colour, f"{colour}: {price} coin{'s' if price != 1 else ''}")
+            node = svg.piece(g, x, y, sizes.worker, colour, f"{colour}: {amount(price, 'coin')}")
             if k < passed:
                 svg.fade(node)
             if offer is not None and i == state.purchase_slot and k == passed:
@@ -145,7 +146,7 @@ def _card(g, state: SpeicherstadtState, layout: svg.Layout, index: int, slot, x:
         _cubes(g, state, layout, x + svg.PAD, y + sizes.cargo, slot.cubes)
     bottom = y + sizes.card - svg.PAD
     if slot.buyer is not None:
-        svg.piece(g, x + svg.half(sizes.name) + svg.RADIUS, bottom - svg.RADIUS, svg.RADIUS, slot.buyer, f"bought by {slot.buyer}")
+        svg.piece(g, x + svg.half(sizes.name) + svg.RADIUS, bottom - svg.RADIUS, svg.RADIUS, slot.buyer, _("bought by {colour}").format(colour=slot.buyer))
         svg.text(g, x + sizes.name + svg.RADIUS, bottom, _("bought, {price}").format(price=slot.price), size=svg.TINY, fill=svg.MUTED)
     elif slot.discarded:
         svg.text(g, x + svg.PAD, bottom, _("discarded"), size=svg.TINY, fill=svg.MUTED)
@@ -157,7 +158,7 @@ def held_cards(state: SpeicherstadtState, cards) -> str:
     for card in cards:
         name = card_text(state, card)
         counted[name] = counted.get(name, 0) + 1
-    return ", ".join(name if n == 1 else f"{n} x {name}" for name, n in counted.items()) or "no cards"
+    return ", ".join(name if n == 1 else f"{n} x {name}" for name, n in counted.items()) or _("no cards")
 
 
 def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: float) -> float:
@@ -172,7 +173,7 @@ def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: 
     y = svg.player_band(g, left, top, width, sizes.height - sizes.gap + extra, colour, p.seat.label, to_act)
     svg.labelled(g, sizes.coins, y, _("coins"), p.coins)
     svg.labelled(g, sizes.points, y, _("points"), points(state, colour), rests_on(state, "cards", "scoring"))
-    notes = (["to act"] if to_act else []) + (["start player"] if state.seats[state.start].colour == colour else [])
+    notes = ([_("to act")] if to_act else []) + ([_("start player")] if state.seats[state.start].colour == colour else [])
     svg.band_notes(g, sizes.notes, y, notes, layout.width - left - sizes.notes)
     for n, words in enumerate(hand):
         svg.text(g, left + svg.PAD, y + sizes.line + step * n, words, size=svg.SMALL)

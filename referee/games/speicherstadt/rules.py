@@ -22,12 +22,15 @@ from referee.errors import RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.speicherstadt import scoring
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
-from referee.i18n import Message, Named
+from referee.i18n import N_, Message, Named, _, current, ngettext
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 
 # the phases of a round, and the two after the last one, as the state tracks them
 SUPPLY, DEMAND, PURCHASE, LOADING, FINAL_FIRES, OVER = "supply", "demand", "purchase", "loading", "final fires", "over"
+
+# the parts of a player's score that are no card's name (State.breakdown)
+PART_WORDS = {"fires": N_("fires"), "contracts": N_("contracts"), "counting offices": N_("counting offices"), "traders": N_("traders")}
 
 # --- the pieces ------------------------------------------------------------------------
 
@@ -288,11 +291,7 @@ class SpeicherstadtState(State):
 
     def _goods_named(self, goods) -> Named | Message:
         """Goods as a message shows them, "coffee coffee tea", in the reader's language."""
-        if not goods:
-            return Message("nothing")
-        ordered, table = sorted(goods), self.spec["components"]["goods"]
-        names = {lang: " ".join(str(((table.get(g) or {}).get("names") or {}).get(lang, g)) for g in ordered) for lang in ("hu", "de")}
-        return Named(" ".join(ordered), names)
+        return goods_named(self.spec, sorted(goods))
 
     def _placing_too_soon(self, colour: str) -> Message:
         """Why a worker cannot be placed in this phase."""
@@ -306,7 +305,7 @@ class SpeicherstadtState(State):
     def _phase_named(self) -> Named:
         """The phase in play as a message names it: its id in English, the spec's name in the
         reader's language."""
-        entry = next((p for p in self.spec["game"].get("phases", ()) if p.get("id") == self.phase), {})
+        entry = self.game.phase_entry(self.phase)
         return Named(self.phase, {k: v for k, v in (entry.get("names") or {}).items() if k != "en"})
 
     def _phase_message(self, what: Message) -> Message:
@@ -399,7 +398,7 @@ class SpeicherstadtState(State):
             require(
                 not removed,
                 rule("setup-removal"),
-                lambda: Message("the {card} {face} was taken out at setup for {n} players", card=game.card_named(move.card), face=_face_text(face), n=len(self.seats)),
+                lambda: Message("the {card} {face} was taken out at setup for {n} players", card=game.card_named(move.card), face=_face_named(game, face), n=len(self.seats)),
                 waivable=False,
             )
         require(
@@ -408,9 +407,9 @@ class SpeicherstadtState(State):
             lambda: Message(
                 "no {card} {face} is left in the {season} stack; left: {faces}",
                 card=game.card_named(move.card),
-                face=_face_text(face),
+                face=_face_named(game, face),
                 season=game.season_named(season),
-                faces=", ".join(sorted({str(c.face) for c in of_type})),
+                faces=sorted({_face_named(game, c.face) or Message(UNKNOWN_FACE) for c in of_type}),
             ),
             waivable=False,
         )
@@ -425,7 +424,7 @@ class SpeicherstadtState(State):
                 require(
                     stated is not None,
                     rule("card-face"),
-                    lambda: Message("the record must state the {key} of this {type}; no source gives it", key=key, type=game.card_named(card.type)),
+                    lambda: Message("the record must state the {key} of this {type}; no source gives it", key=Message(FIELD_WORDS.get(key, key)), type=game.card_named(card.type)),
                     waivable=False,
                 )
                 drawn.face[key] = stated
@@ -455,7 +454,9 @@ class SpeicherstadtState(State):
                 delta = points if total == high else -points if total == low else 0
                 self.players[colour].points += delta
                 self.players[colour].fire_points += delta
-                self.trace.note(colour, "points", delta, self.game.rule("fire-resolution"), f"fire of {points}: {'most' if delta > 0 else 'fewest'} firemen")
+                self.trace.note(
+                    colour, "points", delta, self.game.rule("fire-resolution"), (_("fire of {points}: most firemen") if delta > 0 else _("fire of {points}: fewest firemen")).format(points=points)
+                )
         self.discards.append(card)
         self.fires_resolved += 1
         self.trace.use(self.game.rule("fire-resolution"), card.source or f"cards:types.{card.type}.faces")
@@ -554,7 +555,7 @@ class SpeicherstadtState(State):
             )
             player.coins -= price
             if self.trace.keeps_notes:
-                self.trace.note(colour, "coins", -price, funds, f"bought the {self.game.card_name(slot.card.type)} in slot {self.purchase_slot + 1}")
+                self.trace.note(colour, "coins", -price, funds, _("bought the {card} in slot {n}").format(card=self.game.card_title(slot.card.type), n=self.purchase_slot + 1))
             player.cards.append(slot.card)
             player.bought = True
             if slot.card.type == self.game.contract:
@@ -657,7 +658,13 @@ class SpeicherstadtState(State):
                 trader = self.game.trader_for(g)
                 require(trader and player.owns(trader), rule("trader-owned"), lambda: Message("{colour} owns no trader who buys {g}", colour=colour_named(colour), g=self._goods_named([g])))
                 player.coins += spec["cards"]["types"][trader]["trader"]["price"]
-                self.trace.note(colour, "coins", spec["cards"]["types"][trader]["trader"]["price"], rule("trader-owned"), f"sold {g} to the {self.game.card_name(trader)}")
+                self.trace.note(
+                    colour,
+                    "coins",
+                    spec["cards"]["types"][trader]["trader"]["price"],
+                    rule("trader-owned"),
+                    _("sold {good} to the {card}").format(good=self.game.good_title(g), card=self.game.card_title(trader)),
+                )
             self.goods_stock.update(cubes)
             self.trace.use(rule("trader-owned"))
             self.trace.use(rule("coin-supply"))
@@ -691,7 +698,7 @@ class SpeicherstadtState(State):
             give, coins = hall["sell"]["give"], hall["sell"]["coins"]
             require(len(cubes) % give == 0, rule("hall-sell"), lambda: Message("the market hall buys cubes {give} at a time; {n} is not a multiple of {give}", give=give, n=len(cubes)))
             player.coins += len(cubes) // give * coins
-            self.trace.note(colour, "coins", len(cubes) // give * coins, rule("hall-sell"), f"sold {len(cubes)} cubes at the market hall")
+            self.trace.note(colour, "coins", len(cubes) // give * coins, rule("hall-sell"), _("sold {n} cubes at the market hall").format(n=len(cubes)))
             self.goods_stock.update(cubes)
             self.trace.use(rule("hall-sell"))
         elif move.action == "hall_exchange":
@@ -739,9 +746,9 @@ class SpeicherstadtState(State):
         if not self.trace.keeps_notes:
             return
         rule, colour = self.game.rule("income"), player.seat.colour
-        self.trace.note(colour, "coins", base, rule, f"income, round {self.round}")
-        self.trace.note(colour, "coins", no_purchase, rule, "income for buying no card this round")
-        self.trace.note(colour, "coins", bank, rule, f"income from the {self.game.card_name(self.game.bank)}")
+        self.trace.note(colour, "coins", base, rule, _("income, round {n}").format(n=self.round))
+        self.trace.note(colour, "coins", no_purchase, rule, _("income for buying no card this round"))
+        self.trace.note(colour, "coins", bank, rule, _("income from the {card}").format(card=self.game.card_title(self.game.bank)))
 
     # --- the end of the game: the fires left in the pile ---------------------------------
 
@@ -771,23 +778,25 @@ class SpeicherstadtState(State):
         loading order, until the next round (or the last fires) begins."""
         game = self.game
         if self.phase == OVER:
-            return Situation(self.round, None, [], "game over", True)
+            return Situation(self.round, None, [], _("game over"), True)
         if self.phase in (SUPPLY, FINAL_FIRES):
             season = self.current_season()
-            card = f"the next card of the {game.season_name(season)} stack" if season else "the next card"
+            card = _("the next card of the {season} stack").format(season=game.season_title(season)) if season else _("the next card")
             if self.phase == FINAL_FIRES:
-                return Situation(self.round, None, [], f"reveal the fires left after the last round: {card}", False)
-            return Situation(self.round, game.phase_name(SUPPLY), [], f"reveal {card}", False)
+                return Situation(self.round, None, [], _("reveal the fires left after the last round: {card}").format(card=card), False)
+            return Situation(self.round, game.phase_title(SUPPLY), [], _("reveal {card}").format(card=card), False)
         if self.phase == DEMAND:
             colour = self.to_place()
-            return Situation(self.round, game.phase_name(DEMAND), [colour], f"{colour} places a worker", False)
+            return Situation(self.round, game.phase_title(DEMAND), [colour], _("{colour} places a worker").format(colour=colour), False)
         if self.phase == PURCHASE:
             offer = self.current_offer()
-            return Situation(
-                self.round, game.phase_name(PURCHASE), [offer.colour], f"slot {self.purchase_slot + 1} offered to {offer.colour} at {offer.price} coin{'s' if offer.price != 1 else ''}", False
-            )
-        then = "the fires left are revealed" if self.last_round else f"round {self.round + 1} begins"
-        return Situation(self.round, game.phase_name(LOADING), self.loading_order(), f"players move their goods, then {then}", False)
+            pending = ngettext("slot {n} offered to {colour} at {price} coin", "slot {n} offered to {colour} at {price} coins", offer.price)
+            return Situation(self.round, game.phase_title(PURCHASE), [offer.colour], pending.format(n=self.purchase_slot + 1, colour=offer.colour, price=offer.price), False)
+        if self.last_round:
+            pending = _("players move their goods, then the fires left are revealed")
+        else:
+            pending = _("players move their goods, then round {n} begins").format(n=self.round + 1)
+        return Situation(self.round, game.phase_title(LOADING), self.loading_order(), pending, False)
 
     # --- final scoring (the arithmetic is in scoring.py) -----------------------------------
 
@@ -824,8 +833,16 @@ class SpeicherstadtState(State):
             for part, points in self.breakdown(player).items():
                 if part != "fires":
                     what = {"contracts": "score-contracts", "counting offices": "score-counting-offices"}.get(part, "score-cards")
-                    notes.append((colour, "points", points, rule(what), f"final scoring: {part}"))
+                    notes.append((colour, "points", points, rule(what), _("final scoring: {part}").format(part=self._part_title(part))))
         return notes
+
+    def _part_title(self, part: str) -> str:
+        """A part of the final score (a key of `breakdown`) in the language in use."""
+        if part in PART_WORDS:
+            return _(PART_WORDS[part])
+        types = self.spec["cards"]["types"]
+        tid = next((t for t in types if scoring.card_label(types[t], self.game.card_name(t)) == part), None)
+        return self.game.card_title(tid) if tid and current() != "en" else part
 
     def pieces(self) -> dict[str, int]:
         return {f"the {good} cubes in the bag": left for good, left in self.bag.items()}
@@ -925,8 +942,8 @@ def check_face_range(game: Game, move: Reveal, face: dict) -> None:
             require(len(value) in spec.get("sizes", [len(value)]), rule, lambda: Message("a contract shows {sizes} goods, not {n}", sizes=", ".join(map(str, spec["sizes"])), n=len(value)))
         else:
             low, high = spec.get("min"), spec.get("max")
-            require(low is None or value >= low, rule, lambda: Message("a {card} shows at least {low}, not {value}", card=game.card_name(move.card).lower(), low=low, value=value))
-            require(high is None or value <= high, rule, lambda: Message("a {card} shows at most {high}, not {value}", card=game.card_name(move.card).lower(), high=high, value=value))
+            require(low is None or value >= low, rule, lambda: Message("a {card} shows at least {low}, not {value}", card=game.card_lowered(move.card), low=low, value=value))
+            require(high is None or value <= high, rule, lambda: Message("a {card} shows at most {high}, not {value}", card=game.card_lowered(move.card), high=high, value=value))
 
 
 # --- text for messages ------------------------------------------------------------------
@@ -934,6 +951,32 @@ def check_face_range(game: Game, move: Reveal, face: dict) -> None:
 
 def _face_text(face: dict) -> str:
     return " ".join(f"{k} {' '.join(v) if isinstance(v, (list, tuple)) else v}" for k, v in face.items() if v is not None)
+
+
+def goods_named(spec, goods) -> Named | Message:
+    """Goods in the order given as a message shows them, "coffee tea", in the reader's language."""
+    if not goods:
+        return Message("nothing")
+    table = spec["components"]["goods"]
+    names = {lang: " ".join(str(((table.get(g) or {}).get("names") or {}).get(lang, g)) for g in goods) for lang in ("hu", "de")}
+    return Named(" ".join(goods), names)
+
+
+# a card's face field as a message names it: "value 3", "goods coffee tea"
+FACE_WORDS = {"points": N_("points {value}"), "value": N_("value {value}"), "goods": N_("goods {value}")}
+FIELD_WORDS = {"points": N_("points"), "value": N_("value"), "goods": N_("goods")}  # the field alone
+UNKNOWN_FACE = N_("face unknown")  # a card of the spec whose face no source gives
+
+
+def _face_named(game: Game, face: dict) -> Message | str:
+    """A card's face as a message shows it, in the reader's language (as `_face_text` in English)."""
+    named: Message | str = ""
+    for key, value in face.items():
+        if value is None:
+            continue
+        part = Message(FACE_WORDS.get(key, key + " {value}"), value=goods_named(game.spec, list(value)) if isinstance(value, (list, tuple)) else value)
+        named = Message("{before} {after}", before=named, after=part) if named else part
+    return named
 
 
 def _card_text(game: Game, card: Card) -> str:

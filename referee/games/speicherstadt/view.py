@@ -12,13 +12,15 @@ from __future__ import annotations
 from referee.drawing.words import amount, mark
 from referee.games.base import rests_on
 from referee.games.speicherstadt.rules import Card, Slot, SpeicherstadtState
-from referee.i18n import current
+from referee.i18n import N_, _
+
+HEADS = (N_("player"), N_("coins"), N_("points"), N_("cards"), N_("contracts"), N_("warehouse"), N_("hall"), N_("unloaded"))
 
 
 def card_text(state: SpeicherstadtState, card: Card) -> str:
     """A card as a person names it: "Fireman 3", "Contract coffee tea", "Fire 4 points"."""
-    spec = state.game.spec
-    name = spec.name(state.game.types.get(card.type), current(), card.type)
+    game = state.game
+    name = game.card_title(card.type)
     face = []
     for key, value in card.face.items():
         if value is None:
@@ -26,7 +28,7 @@ def card_text(state: SpeicherstadtState, card: Card) -> str:
         if key == "points":
             face.append(amount(value, "point"))
         elif isinstance(value, (list, tuple)):
-            face.append(" ".join(spec.name(spec["components"]["goods"].get(g), current(), g) for g in value))
+            face.append(game.goods_title(value))
         else:
             face.append(str(value))
     return " ".join([name, *face])
@@ -51,12 +53,13 @@ def points(state: SpeicherstadtState, colour: str) -> int:
 def player_table(state: SpeicherstadtState) -> tuple[list[str], list[list[object]]]:
     to_act = state.situation().to_act
     points_q = rests_on(state, "cards", "scoring")
+    goods = state.game.goods_title
     rows: list[list[object]] = []
     for colour, p in state.players.items():
         done = sum(1 for c in p.contracts if c.complete)
-        notes = ["to act"] if colour in to_act else []
+        notes = [_("to act")] if colour in to_act else []
         if state.seats[state.start].colour == colour:
-            notes.append("start player")
+            notes.append(_("start player"))
         rows.append(
             [
                 p.seat.label,
@@ -64,52 +67,54 @@ def player_table(state: SpeicherstadtState) -> tuple[list[str], list[list[object
                 mark(points(state, colour), points_q),
                 len(p.cards),
                 f"{done}/{len(p.contracts)}",
-                " ".join(sorted(p.warehouse)),
-                " ".join(sorted(p.hall)),
-                " ".join(sorted(p.dock)),
+                goods(sorted(p.warehouse)),
+                goods(sorted(p.hall)),
+                goods(sorted(p.dock)),
                 ", ".join(notes),
             ]
         )
-    return ["player", "coins", "points", "cards", "contracts", "warehouse", "hall", "unloaded", ""], rows
+    return [*(_(head) for head in HEADS), ""], rows
 
 
 def board_text(state: SpeicherstadtState) -> list[str]:
     game = state.game
-    pile = ", ".join(f"{game.season_name(s)} {len(cards)}" for s, cards in state.deck.items() if cards) or "empty"
-    bag = ", ".join(f"{g} {n}" for g, n in sorted(state.bag.items()) if n) or "empty"
-    lines = [f"draw pile: {pile}", f"bag: {bag}"]
+    pile = ", ".join(f"{game.season_title(s)} {len(cards)}" for s, cards in state.deck.items() if cards) or _("empty")
+    bag = ", ".join(f"{game.good_title(g)} {n}" for g, n in sorted(state.bag.items()) if n) or _("empty")
+    lines = [_("draw pile: {pile}").format(pile=pile), _("bag: {goods}").format(goods=bag)]
     stock = +state.goods_stock
     if stock:
-        lines.append("goods stock: " + ", ".join(f"{g} {n}" for g, n in sorted(stock.items())))
+        lines.append(_("goods stock: {goods}").format(goods=", ".join(f"{game.good_title(g)} {n}" for g, n in sorted(stock.items()))))
     if state.slots:
-        lines += ["", "display (each queue from the first offer, with the price for each worker):"]
+        lines += ["", _("display (each queue from the first offer, with the price for each worker):")]
         width = max(len(card_text(state, s.card)) for s in state.slots)
         for i, slot in enumerate(state.slots):
-            lines.append(f"  slot {i + 1}  " + slot_text(state, i, slot, width))
+            lines.append("  " + _("slot {n}").format(n=i + 1) + "  " + slot_text(state, i, slot, width))
     offer = state.current_offer()
     if offer is not None:
-        lines.append(f"Purchase: slot {state.purchase_slot + 1} is offered to {offer.colour} at {amount(offer.price, 'coin')}")
+        lines.append(_("Purchase: slot {n} is offered to {colour} at {price}").format(n=state.purchase_slot + 1, colour=offer.colour, price=amount(offer.price, "coin")))
     holdings = []
     for colour, p in state.players.items():
         if p.cards:
             holdings.append(f"  {colour}: " + ", ".join(card_text(state, c) for c in p.cards))
         for n, contract in enumerate(p.contracts, 1):
-            covered = f"; covered: {' '.join(sorted(contract.covered))}" if contract.covered else ""
-            holdings.append(f"  {colour} contract {n}: {' '.join(contract.goods)}{covered}{' (complete)' if contract.complete else ''}")
+            line = _("{colour} contract {n}: {goods}").format(colour=colour, n=n, goods=game.goods_title(contract.goods))
+            if contract.covered:
+                line += _("; covered: {goods}").format(goods=game.goods_title(sorted(contract.covered)))
+            holdings.append("  " + line + (_(" (complete)") if contract.complete else ""))
     if holdings:
-        lines += ["", "cards held:", *holdings]
+        lines += ["", _("cards held:"), *holdings]
     return lines
 
 
 def slot_text(state: SpeicherstadtState, index: int, slot: Slot, width: int) -> str:
     card = card_text(state, slot.card)
     if slot.buyer is not None:
-        return f"{card:<{width}}  bought by {slot.buyer} for {amount(slot.price, 'coin')}: it has left the display"
+        return f"{card:<{width}}  " + _("bought by {colour} for {price}: it has left the display").format(colour=slot.buyer, price=amount(slot.price, "coin"))
     if slot.discarded:
-        return f"{card:<{width}}  nobody bought it: discarded"
-    cargo = f" [{' '.join(slot.cubes)}]" if slot.cubes else ""
+        return f"{card:<{width}}  " + _("nobody bought it: discarded")
+    cargo = f" [{state.game.goods_title(slot.cubes)}]" if slot.cubes else ""
     queue = ", ".join(f"{colour} {price}" for colour, price in queue_prices(slot, offered_from(state, index)))
-    return f"{card + cargo:<{width}}  {queue or 'no workers'}"
+    return f"{card + cargo:<{width}}  " + (queue or _("no workers"))
 
 
 def chart_figures(state: SpeicherstadtState) -> dict[str, dict[str, int]]:
