@@ -81,7 +81,7 @@ class Outcome:
     stdout: str = ""
     stderr: str = ""
     seconds: float = 0.0  # processor time
-    megabytes: float = 0.0
+    megabytes: float | None = None  # peak memory: measured for a real process only
     crash: str | None = None  # a traceback that escaped the referee, or "hang"
     orphans: list[int] = field(default_factory=list)  # workers that outlived a killed command
 
@@ -92,7 +92,7 @@ class Verdict:
     family: str
     code: int | None
     seconds: float
-    megabytes: float
+    megabytes: float | None
     problems: list[str] = field(default_factory=list)
     output: str = ""
 
@@ -209,7 +209,7 @@ def run_in_process(case: Case, directory: Path) -> Outcome:
         if fresh_data:
             reset_caches()
     outcome.stdout, outcome.stderr = out.getvalue(), err.getvalue()
-    outcome.megabytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # no memory figure: the peak of this process is that of everything it ran before the case
     return outcome
 
 
@@ -237,12 +237,13 @@ def run_subprocess(case: Case, directory: Path) -> Outcome:
         # the case's directory is the working directory: the referee under test is found by an absolute path
         code = str(Path(cli.__file__).resolve().parents[1])
         path = os.pathsep.join([code, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
+        peak = directory / ".peak"
         proc = subprocess.Popen(
-            [sys.executable, "-m", "referee", *argv],
+            [sys.executable, "-c", _MEASURED, *argv],
             stdin=i,
             stdout=o,
             stderr=e,
-            env={**os.environ, "PYTHONPATH": path, **env},
+            env={**os.environ, "PYTHONPATH": path, **env, "REFEREE_FUZZ_PEAK": str(peak)},
             cwd=directory,
             preexec_fn=(lambda: [os.close(fd) for fd in closing]) if closing else None,
         )
@@ -263,10 +264,35 @@ def run_subprocess(case: Case, directory: Path) -> Outcome:
         out_path.read_bytes().decode(encoding, errors="replace"),
         err_path.read_bytes().decode(encoding, errors="replace"),
         usage.ru_utime + usage.ru_stime,
-        usage.ru_maxrss / 1024,
+        _peak_megabytes(peak),
     )
     outcome.orphans = orphans
     return outcome
+
+
+# `python -m referee` that writes its own peak memory (VmHWM) when it ends. The rusage of
+# wait4 cannot give it: Linux carries the peak of the process that forked the command (this
+# one, with everything it ran before) through exec into the command's figure.
+_MEASURED = """\
+import atexit, os, runpy
+
+def _write_peak():
+    with open("/proc/self/status", encoding="ascii") as status:
+        kilobytes = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    with open(os.environ.pop("REFEREE_FUZZ_PEAK"), "w", encoding="ascii") as out:
+        out.write(str(kilobytes))
+
+atexit.register(_write_peak)
+runpy.run_module("referee", run_name="__main__", alter_sys=True)
+"""
+
+
+def _peak_megabytes(path: Path) -> float | None:
+    """What the command wrote as its peak; none when it was killed before it could."""
+    try:
+        return int(path.read_text(encoding="ascii")) / 1024
+    except (OSError, ValueError):
+        return None
 
 
 def _children(pid: int) -> list[int]:
@@ -368,7 +394,7 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
         problems.append("a usage error without a message")
     if outcome.seconds > MAX_SECONDS:
         problems.append(f"took {outcome.seconds:.2f} s of processor time")
-    if outcome.megabytes > MAX_MEGABYTES:
+    if outcome.megabytes is not None and outcome.megabytes > MAX_MEGABYTES:
         problems.append(f"used {outcome.megabytes:.0f} MB")
     return problems + judge_output(case, outcome)
 
@@ -516,6 +542,7 @@ def run_one(corpus: Corpus, options: argparse.Namespace, index: int, workdir: Pa
             shutil.rmtree(directory, ignore_errors=True)
             real = run_subprocess(case, directory)
             problems += [f"as a process: {p}" for p in judge(case, real)]
+            outcome.megabytes = real.megabytes
         if problems and options.keep:
             keep = Path(options.keep) / f"case-{index}"
             shutil.rmtree(keep, ignore_errors=True)
@@ -564,7 +591,7 @@ def run_many(options: argparse.Namespace, corpus: Corpus) -> tuple[Counter, Coun
                 codes[v.code] += 1
                 families[v.family] += 1
                 slowest = v if v.seconds > slowest.seconds else slowest
-                heaviest = max(heaviest, v.megabytes)
+                heaviest = max(heaviest, v.megabytes or 0)
                 if v.problems:
                     failures.append(v)
                     if not options.quiet:
@@ -598,6 +625,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def _megabytes(outcome: Outcome) -> str:
+    return "memory not measured" if outcome.megabytes is None else f"{outcome.megabytes:.0f} MB"
+
+
 def show_case(options: argparse.Namespace, corpus: Corpus) -> int:
     case = make_case(corpus, options.seed, options.case)
     directory = Path(options.keep or tempfile.mkdtemp(prefix="referee-case-")) / f"case-{case.index}"
@@ -612,7 +643,7 @@ def show_case(options: argparse.Namespace, corpus: Corpus) -> int:
     extra = ", ".join(f"{k} {getattr(case, k)}" for k in ("stream", "kill") if getattr(case, k))
     print(f"  disturbed: {extra}" if extra else "", end="\n" if extra else "")
     print("  " + " ".join(f"{k}={v}" for k, v in env.items()) + (" " if env else "") + "referee " + " ".join(argv))
-    print(f"exit code {outcome.code}, {outcome.seconds:.2f} s of processor time, {outcome.megabytes:.0f} MB")
+    print(f"exit code {outcome.code}, {outcome.seconds:.2f} s of processor time, {_megabytes(outcome)}")
     print(outcome.stdout[-3000:] + outcome.stderr[-3000:])
     print("problems: " + ("; ".join(problems) if problems else "none"))
     return 1 if problems else 0

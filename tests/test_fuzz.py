@@ -183,3 +183,13 @@ def test_a_legal_game_with_one_move_replaced_replays_legal_or_names_the_rule_it_
             else:  # the replay proves it: every move was applied and the game reached its end
                 assert report.moves == sum(isinstance(e, Move) for e in report.record.entries), where
     assert "illegal" in verdicts
+
+
+def test_a_real_process_is_measured_by_its_own_memory_not_that_of_its_starter(tmp_path):
+    """The peak of the command only: this process holds more than the limit while it starts it."""
+    ballast = bytearray(fuzz.MAX_MEGABYTES * 1024 * 1024 + 50 * 1024 * 1024)
+    ballast[::4096] = b"x" * len(ballast[::4096])  # touched, so resident
+    outcome = fuzz.run_subprocess(Case(0, "", ["--version"], {}), tmp_path / "case")
+    del ballast
+    assert outcome.code == 0 and outcome.megabytes is not None
+    assert 5 < outcome.megabytes < fuzz.MAX_MEGABYTES

@@ -132,6 +132,10 @@ def test_the_built_site_has_the_pages_in_each_language(site):
         home = built(site, lang, "index.html").read_text(encoding="utf-8")
         assert f'<html lang="{lang}"' in home
         assert 'href="speicherstadt/index.html"' in home and 'href="speicherstadt/tables.html"' in home
+        # the hand-written pages are titled in the navigation in the page's language
+        titles = {"hu": ("Első lépések", "Saját változat"), "de": ("Erste Schritte", "Eine Variante machen")}[lang]
+        assert all(re.search(rf">\s*{title}\s*<", home) for title in titles), lang
+        assert not re.search(r">\s*Getting started\s*<", home)
 
 
 def html_text(text: str) -> str:
@@ -166,7 +170,7 @@ def from_disk(site, tmp_path_factory):
         ("hu", "szonyeg", "hu/speicherstadt/tables.html"),  # szőnyeg, on the Hungarian tables page
         ("hu", "munkasok", "hu/speicherstadt/rules.html"),  # munkások, a word of the Hungarian rules
         ("de", "Spielablauf", "de/canterbury/index.html"),  # a heading of the German overviews
-        ("hu", "architecture", "hu/architecture.html"),  # a page not translated: the English one in the Hungarian site
+        ("hu", "felepites", "hu/architecture.html"),  # Felépítés, the heading of a hand-written page's translation
     ],
 )
 def test_search_works_from_disk_without_a_network(from_disk, site, lang, query, page):
