@@ -73,6 +73,9 @@ class Mark:
     moves: int
     move_lines: int
     over_noted: bool
+    ledger: int | None = None  # the entries its ledger had taken (`Ledger.size`), if it kept one
+    rulings: tuple[RulingNote, ...] = ()
+    confirmed: int = 0
 
 
 class Position:
@@ -80,7 +83,8 @@ class Position:
 
     `record` is the record the entries come from, when there is one: the ledger quotes each
     move as that record writes it. With `ledger`, every change of every figure is kept with
-    its line and rule (`referee explain`).
+    its line and rule (`referee explain`). `rulings` are the rulings honoured so far and
+    `confirmed` the recorded figures confirmed so far, as a check reports them.
     """
 
     def __init__(self, game: Game, header: Header, record: Record | None = None, ledger: bool = False):
@@ -100,15 +104,19 @@ class Position:
         self.moves = 0  # moves played
         self.move_lines = 0  # move lines met, refused ones included: move numbers count them
         self.closed = False
+        self.rulings: list[RulingNote] = []
+        self.confirmed = 0
 
     @classmethod
-    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0) -> Position:
+    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0, book=None, rulings=(), confirmed: int = 0) -> Position:
         """A position around a state already set up and played to (a session that goes on from
-        where its file ends); `state` becomes the position's own."""
+        where its file ends); `state` becomes the position's own, and so does `book`, the
+        ledger kept on the way to it (a `LedgerTrace` in the state goes with it)."""
         position = cls.__new__(cls)
-        position.game, position.header, position.record, position.book = game, header, record, None
+        position.game, position.header, position.record, position.book = game, header, record, book
         position.players = Players(state.seats)
         position.state, position.moves, position.move_lines, position.closed = state, moves, move_lines, False
+        position.rulings, position.confirmed = list(rulings), confirmed
         return position
 
     # --- questions ---------------------------------------------------------------------------
@@ -137,14 +145,22 @@ class Position:
 
     def snapshot(self) -> Mark:
         """The position as it is now, to come back to (a trial, an undo, a search)."""
-        return Mark(copy_state(self.state), self.moves, self.move_lines, self.closed)
+        book = self.book
+        return Mark(copy_state(self.state), self.moves, self.move_lines, self.closed, None if book is None else book.size, tuple(self.rulings), self.confirmed)
 
     def restore(self, mark: Mark) -> None:
-        """Back to a snapshot; the snapshot stays usable for another restore."""
+        """Back to a snapshot, the ledger too; the snapshot stays usable for another restore.
+        A position that keeps a ledger goes back only to a snapshot that says how far its
+        ledger had got (`Mark.ledger`)."""
+        book = self.book
+        if book is not None and (mark.ledger is None or mark.ledger > book.size):
+            raise ValueError("the snapshot does not say how far the ledger had got")
         self.state = copy_state(mark.state)
         self.moves, self.move_lines, self.closed = mark.moves, mark.move_lines, mark.over_noted
-        if self.book is not None:
-            self.book.discard(self.state)
+        self.rulings, self.confirmed = list(mark.rulings), mark.confirmed
+        if book is not None:
+            book.cut(mark.ledger)
+            book.discard(self.state)
 
     # --- entries -----------------------------------------------------------------------------
 
@@ -155,6 +171,13 @@ class Position:
     def apply(self, entry, ruling: Ruling | None = None, *, carry_on: bool = False) -> Outcome:
         """Take one entry. `ruling` is the table's ruling on a move, given with it. With
         `carry_on`, a move whose number is wrong is still played (the number is reported)."""
+        outcome = self._entry(entry, ruling, carry_on)
+        if outcome.ruling is not None:
+            self.rulings.append(outcome.ruling)
+        self.confirmed += outcome.confirmed
+        return outcome
+
+    def _entry(self, entry, ruling: Ruling | None, carry_on: bool) -> Outcome:
         if isinstance(entry, Move):
             return self._move(entry, ruling, carry_on)
         if isinstance(entry, Checkpoint):

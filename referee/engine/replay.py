@@ -201,7 +201,7 @@ def _replay(
         report.worsen("malformed")
         report.diagnostics.append(Diagnostic("error", first.message, first.pos))
     if not keep_going:
-        _hint_keep_going(report, record)
+        hint_keep_going(report, record)
 
 
 KEEP_GOING_HINT = "the check stops at its first problem: `referee check --keep-going` reports them all and proposes a repair for each"
@@ -211,7 +211,7 @@ def _stopped_by_rule(report: Report) -> bool:
     return any(d.severity == "error" and not d.figure for d in report.diagnostics)
 
 
-def _hint_keep_going(report: Report, record: Record) -> None:
+def hint_keep_going(report: Report, record: Record) -> None:
     """Say how to see every problem when a plain check stopped at one before the record's end."""
     stopping = [d for d in report.diagnostics if d.severity == "error" and not d.figure and d.pos]
     if not stopping:

@@ -27,6 +27,7 @@ is not a terminal is read here line by line, with the same checks and the same m
 from __future__ import annotations
 
 import bisect
+import contextlib
 import datetime
 import difflib
 import os
@@ -34,7 +35,7 @@ import re
 import shlex
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
@@ -42,7 +43,7 @@ from referee import Mark, Position, ReportBuilder, read_entry, read_record, repl
 from referee.engine.continuations import Continuations, spec_spellings
 from referee.engine.copying import copy_state
 from referee.engine.findings import Diagnostic, Report, rank
-from referee.engine.replay import check_bytes, record_variants
+from referee.engine.replay import LEDGER_TAIL, check_bytes, hint_keep_going, record_variants
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
 from referee.i18n import _, ngettext
@@ -136,6 +137,16 @@ def steps_of(entries: list) -> list[Step]:
     return steps
 
 
+def _with_ledger(report: Report) -> Report:
+    """A report's record replayed again as the session starts, this time keeping the ledger
+    (for a report made without one)."""
+    assert report.record is not None and report.state is not None
+    again = Report(report.name, game=report.game, variants=list(report.variants), source=report.source)
+    again.record = report.record
+    replay(report.record, report.state.game, ReportBuilder(again), open_end=True, ledger=True)
+    return again
+
+
 def problem(exc: Exception, pos: Pos | None) -> Diagnostic:
     """An error met while a line is read or applied, as `check` reports it: the record's, the
     spec's, or (anything else) a fault of the referee."""
@@ -181,9 +192,12 @@ class Recording:
             pass
 
     def _load(self, text: str, report: Report) -> None:
-        """Take the text and the replay of it (`check_bytes` with an open end, once, as the
-        session starts) as the session's: the engine's position at its end goes on from there."""
+        """Take the text and the replay of it (`check_bytes` with an open end and a ledger, once,
+        as the session starts) as the session's: the engine's position at its end goes on from
+        there, and so does its ledger, which `explain` and a contradicted checkpoint read."""
         assert report.state is not None and report.record is not None
+        if report.ledger is None:  # a replay that kept none: the one replay is made here
+            report = _with_ledger(report)
         record = report.record
         self.text = text
         self.game = report.state.game
@@ -193,7 +207,9 @@ class Recording:
         self.refused_move: str | None = None  # a move the rules refused on the line before, which a ruling may decide on
         self.seats = [s.label for s in report.state.seats]
         move_lines = sum(isinstance(e, Move) for e in record.entries)  # void ones too: move numbers count them
-        self.position = Position.at(self.game, copy_state(report.state), self.header, moves=report.moves, move_lines=move_lines)
+        self.position = Position.at(
+            self.game, copy_state(report.state), self.header, moves=report.moves, move_lines=move_lines, book=report.ledger, rulings=report.rulings, confirmed=report.checkpoints_confirmed
+        )
         self.steps = steps_of(record.entries)
         # the position after each step; those the session read from the file are worked out
         # when first needed (`_mark`), the one at the end is the session's state
@@ -233,10 +249,12 @@ class Recording:
                 self.marks[0] = position.snapshot()
             else:
                 position.restore(self.marks[known])
+            book = self.position.book
             for i in range(known, steps):
                 step = self.steps[i]
                 position.apply(step.entry, step.ruling)
-                self.marks[i + 1] = position.snapshot()
+                mark = position.snapshot()  # with how far the session's ledger had got there
+                self.marks[i + 1] = replace(mark, ledger=book.size_upto(step.last)) if book is not None else mark
         return self.marks[steps]
 
     # --- where the record stands ---
@@ -461,6 +479,7 @@ class Recording:
         if isinstance(entry, Ruling):
             return self._enter_ruling(line, number, refused)
         self.position.resolve([entry])  # a player's name stands for their colour
+        self._quote(self._text_with(line))
         errors, fault = self._apply(self.position, entry)
         if not errors:
             return self._keep(line, Step(entry, None, number, number))
@@ -492,15 +511,18 @@ class Recording:
             position.restore(self.marks[-1])
         return errors, fault
 
+    def _quote(self, text: str) -> None:
+        """The record the position's ledger quotes moves from: the file's text with the lines
+        being checked."""
+        self.position.record = Record(self.name, text, self.header, [])
+
     def _ledger_tails(self, line: str, errors: list[Diagnostic]) -> None:
-        """Each contradicted figure with its last changes, as `check` shows them: from a replay
-        of the record with the checkpoint that keeps the ledger behind every figure (the
-        session's position keeps none; a contradicted figure is rare)."""
-        full = check_bytes(self._text_with(line).encode("utf-8"), self.name, self.variants, open_end=True)
-        tails = {(d.pos.line, d.pos.column): d.ledger for d in full.diagnostics if d.figure and d.pos}
+        """Each contradicted figure with its last changes, as `check` shows them, read off the
+        ledger the session's position keeps (a checkpoint changes no figure)."""
+        book = self.position.book
         for d in errors:
-            if d.pos is not None:
-                d.ledger = tails.get((d.pos.line, d.pos.column), [])
+            if d.pos is not None and d.figure and book is not None:
+                d.ledger = book.history(*d.figure, d.pos.line)[1][-LEDGER_TAIL:]
 
     def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:
         """A ruling decides on the move (or the checkpoint) on the line before it: the one the
@@ -512,6 +534,7 @@ class Recording:
             return self._ruling_after_kept(line, number)
         entry, ruling = read_entry(self.game, refused, number), read_entry(self.game, line, number + 1)
         self.position.resolve([entry])
+        self._quote(self._text_with(f"{refused}\n{line}"))
         errors, fault = self._apply(self.position, entry, ruling)
         lines = f"{refused}\n{line}"
         if errors:
@@ -576,7 +599,9 @@ class Recording:
         try:  # the header read again, and the position it starts (no entry follows it yet)
             record, game = read_record(text, self.name, self.variants)
             report.record, report.source, report.game = record, text, game.name
-            replay(record, game, ReportBuilder(report), open_end=True, header_variants=record_variants(text, game.name))
+            header_variants = record_variants(text, game.name)
+            report.variants = list(dict.fromkeys(header_variants + self.variants))
+            replay(record, game, ReportBuilder(report), open_end=True, ledger=True, header_variants=header_variants)
         except Exception as exc:
             return self._refuse([problem(exc, Pos(number, column))], line, number, nearest=False)
         outcome = self._keep(line)
@@ -674,14 +699,38 @@ class Recording:
         return render(Position(self.report, copy_state(self.state), self.played, self.last_move_line))
 
     def explain(self, who: str, figure: str) -> str:
-        """The ledger behind one figure of the record so far, as `referee explain` prints it."""
-        from referee.report.explain import cannot_explain, explain_bytes, format_explanation
+        """The ledger behind one figure of the record so far, as `referee explain` prints it:
+        read off the session's position, closed as the end of the record closes it (on a
+        trial: the position goes back after)."""
+        from referee.report.explain import explained, format_explanation
 
+        with self._ended() as (report, position):
+            try:
+                explanation = explained(position.book, position.state, who, figure, None)
+            except UsageError as exc:  # a colour or a figure the game does not have
+                return visible(f"explain: {exc}")
+            return format_explanation(report, explanation)
+
+    @contextlib.contextmanager
+    def _ended(self):
+        """The record so far as `check` replays it to its end: its report, and the session's
+        position with the end of the record applied (a phase closed, the final scoring), for
+        the time of the `with`; the position goes back after."""
+        position = self.position
+        mark = position.snapshot()
         try:
-            report, explanation = explain_bytes(self.text.encode("utf-8"), self.name, self.variants, who, figure)
-        except UsageError as exc:  # a colour or a figure the game does not have
-            return visible(f"explain: {exc}")
-        return cannot_explain(report) if explanation is None else format_explanation(report, explanation)
+            end = position.end()
+            report = Report(self.name, game=self.game.name, variants=list(self.report.variants), source=self.text)
+            report.record = Record(self.name, self.text, self.header, [e for step in self.steps for e in (step.entry, step.ruling) if e is not None])
+            builder = ReportBuilder(report)
+            builder.begin(position)
+            report.rulings, report.checkpoints_confirmed = list(position.rulings), position.confirmed
+            builder.visit(end, position)
+            builder.end(position, True)
+            hint_keep_going(report, report.record)
+            yield report, position
+        finally:
+            position.restore(mark)
 
     def moves(self) -> str:
         hints = self.hints()
@@ -723,13 +772,19 @@ class Recording:
         return " ".join(["referee record", shlex.quote(self.name)] + [f"--variant {shlex.quote(v)}" for v in extra])
 
     def final_report(self) -> Report:
-        """`check`'s report on the file as it is on the disk."""
+        """`check`'s report on the file as it is on the disk: read off the session's position
+        when the file holds what the session wrote, else from a replay of what it holds."""
         try:
             with open(self.path, "rb") as fh:
                 data = fh.read(MAX_RECORD_BYTES + 1)
         except OSError:
             data = self.text.encode("utf-8")
-        return check_bytes(data, self.name, self.variants)
+        if data != self.disk:
+            return check_bytes(data, self.name, self.variants)
+        with self._ended() as (report, position):
+            report.state = copy_state(position.state)
+            report.ledger = None
+            return report
 
     def closing(self, report: Report) -> str:
         """The last word of a session: what the file holds now."""
@@ -777,7 +832,7 @@ def open_recording(
         data = _read_file(path)
         if not data:
             return _create(path, game, players, start, list(variants), lock), True
-        report = check_bytes(data, path, list(variants), open_end=True)
+        report = check_bytes(data, path, list(variants), open_end=True, ledger=True)
         if report.status == "legal":
             _agree(report, game, players, start)
             return Recording(path, list(variants), report.source, report, disk=data, lock=lock), False
@@ -819,7 +874,7 @@ def _create(path: str, game: str | None, players: str | None, start: str | None,
     variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
     lines = header_lines(game, ", ".join(" ".join(words) for words in seated), start or seated[0][0], datetime.date.today().isoformat(), None, variants)
     text = "\n".join(lines) + "\n"
-    report = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    report = check_bytes(text.encode("utf-8"), path, variants, open_end=True, ledger=True)
     if report.status == "invalid-spec":
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
     if report.status != "legal" or report.state is None:
@@ -877,7 +932,7 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
     else:  # the file's own bytes, cut at the line (its line ends kept)
         parts = data.split(b"\n")
         good_bytes, rest_bytes = b"\n".join(parts[:cut]) + b"\n", b"\n".join(parts[cut:])
-    good_report = check_bytes(good_bytes, path, variants, open_end=True)
+    good_report = check_bytes(good_bytes, path, variants, open_end=True, ledger=True)
     if good_report.status != "legal" or good_report.state is None:
         raise refuse
     last = cut + max(1, rest_bytes.rstrip(b"\n").count(b"\n") + 1)
@@ -907,7 +962,7 @@ def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[st
     if not report.repairs or len(report.repairs) != len(report.errors) or not report.source:
         return None
     text = repaired_text(report.source, report.repairs)
-    after = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    after = check_bytes(text.encode("utf-8"), path, variants, open_end=True, ledger=True)
     if after.status != "legal" or after.state is None:
         return None
     shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
