@@ -6,11 +6,14 @@ replayed once, when the session starts; after that a new line is read as one ent
 line number and applied to the position, and kept only if the rules accept it: appended to
 the file, flushed and synced to the disk before the next prompt. A rejected line is not
 written and the position goes back to where it was; its diagnostic is shown as `check` shows
-it, with the nearest legal moves. A ruling is applied with the entry it decides on, a header
+it, with the nearest legal moves. A ruling is an entry too: the line it decides on is
+applied again and the ruling after it, and the engine decides (`Position.apply`). A header
 tag starts the position again from the new header, and `undo` goes back to the position kept
 for the line before (for lines read from the file, worked out once from the nearest kept
 one). The state after an accepted line is a snapshot that is never changed again, so the
-legal moves of a position may be worked out in the background.
+legal moves of a position may be worked out in the background. The position keeps the
+ledger behind every figure from the replay at the start on, so `explain` and a contradicted
+checkpoint read it off the position, and so is the verdict at the end.
 
 Nothing is lost: the file only ever grows by whole checked lines, and `undo` cuts it back by
 whole lines where it stands, so a process killed at any moment leaves a record that `check`
@@ -46,7 +49,7 @@ from referee.engine.findings import Diagnostic, Report, rank
 from referee.engine.replay import LEDGER_TAIL, check_bytes, hint_keep_going, record_variants
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
-from referee.i18n import _, ngettext
+from referee.i18n import Message, _, ngettext
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parser_for
 from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
 from referee.report.diagnostics import MAX_SHOWN, format_diagnostic, format_errors, format_report
@@ -252,7 +255,9 @@ class Recording:
             book = self.position.book
             for i in range(known, steps):
                 step = self.steps[i]
-                position.apply(step.entry, step.ruling)
+                position.apply(step.entry, ruling_follows=step.ruling is not None)
+                if step.ruling is not None:
+                    position.apply(step.ruling)
                 mark = position.snapshot()  # with how far the session's ledger had got there
                 self.marks[i + 1] = replace(mark, ledger=book.size_upto(step.last)) if book is not None else mark
         return self.marks[steps]
@@ -468,7 +473,7 @@ class Recording:
         if meant is not None:
             outcome = self.enter(meant)
             if outcome.accepted:
-                outcome.messages.insert(0, visible(f"line {number}: {meant}"))
+                outcome.messages.insert(0, visible(_("line {n}: {line}").format(n=number, line=meant)))
             return outcome
         try:
             entry = read_entry(self.game, line, number)
@@ -490,18 +495,20 @@ class Recording:
             outcome.code = EXIT_INTERNAL
         if isinstance(entry, Move) and all(d.rule for d in errors):
             self.refused_move = line
-            outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
+            outcome.messages.append(_("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next"))
         elif isinstance(entry, Checkpoint) and all(d.figure for d in errors):
             self.refused_move = line  # a ruling adopt writes it with the ruling
-            outcome.messages.append("if the table played on from the figures it wrote, record that with `ruling adopt` next")
+            outcome.messages.append(_("if the table played on from the figures it wrote, record that with `ruling adopt` next"))
         return outcome
 
     def _apply(self, position: Position, entry, ruling: Ruling | None = None) -> tuple[list[Diagnostic], bool]:
-        """Apply an entry (with the ruling given with it) to a position: the errors it draws,
-        as `check` reports them, and whether one is a fault of the referee. The session's own
-        position goes back to the session's state when the entry draws an error."""
+        """Apply an entry, and the ruling on it as the next entry, to a position: the errors
+        they draw, as `check` reports them, and whether one is a fault of the referee. The
+        session's own position goes back to the session's state when they draw an error."""
         try:
-            outcome = position.apply(entry, ruling)
+            outcome = position.apply(entry, ruling_follows=ruling is not None)
+            if ruling is not None:
+                outcome = position.apply(ruling)  # the entry's outcome, as the ruling decides it
             if outcome.unreadable is not None:
                 raise outcome.unreadable
             errors, fault = [d for d in outcome.diagnostics if d.severity == "error"], False
@@ -539,13 +546,13 @@ class Recording:
         lines = f"{refused}\n{line}"
         if errors:
             outcome = self._refuse(errors, lines, number, nearest=False)
-            outcome.messages[-1] = f"lines {number}-{number + 1} are not recorded"
+            outcome.messages[-1] = _("lines {first}-{last} are not recorded").format(first=number, last=number + 1)
             if fault:
                 outcome.code = EXIT_INTERNAL
             return outcome
         outcome = self._keep(lines, Step(entry, ruling, number, number + 1))
         if outcome.accepted:
-            outcome.messages.insert(0, visible(f"line {number}: {refused.strip()}  (the ruling on line {number + 1} decides on it)"))
+            outcome.messages.insert(0, visible(_("line {n}: {line}  (the ruling on line {ruling} decides on it)").format(n=number, line=refused.strip(), ruling=number + 1)))
         return outcome
 
     def _ruling_after_kept(self, line: str, number: int) -> Outcome:
@@ -581,19 +588,19 @@ class Recording:
             column = exc.pos.column if exc.pos else 1
             return Diagnostic("error", exc.message, Pos(number, column))
         except UnicodeError:
-            return Diagnostic("error", "not UTF-8 text", Pos(number, 1))
+            return Diagnostic("error", Message("not UTF-8 text"), Pos(number, 1))
         for mark in ("\r", "\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"):
             if mark in line:
-                return Diagnostic("error", "a line break inside the line", Pos(number, line.index(mark) + 1))
+                return Diagnostic("error", Message("a line break inside the line"), Pos(number, line.index(mark) + 1))
         if len(self.disk) + len(line.encode("utf-8", "surrogateescape")) + 2 > MAX_RECORD_BYTES:
-            return Diagnostic("error", f"the record would be longer than {MAX_RECORD_BYTES} bytes, the most a record may hold", Pos(number, 1))
+            return Diagnostic("error", Message("the record would be longer than {n} bytes, the most a record may hold", n=MAX_RECORD_BYTES), Pos(number, 1))
         return None
 
     def _enter_tag(self, line: str, number: int) -> Outcome:
         """A header tag, before the first move: the header is read again with it."""
         column = len(line) - len(line.lstrip()) + 1
         if self.has_entries:
-            return self._refuse([Diagnostic("error", "a header tag belongs before the first move; this record has moves already", Pos(number, column))], line, number, nearest=False)
+            return self._refuse([Diagnostic("error", Message("a header tag belongs before the first move; this record has moves already"), Pos(number, column))], line, number, nearest=False)
         text = self._text_with(line)
         report = Report(self.name)
         try:  # the header read again, and the position it starts (no entry follows it yet)
@@ -624,13 +631,15 @@ class Recording:
         try:
             if len(self.disk) + len(added) > MAX_RECORD_BYTES:
                 return Outcome(
-                    False, [visible(f"{self.name}: error: the record would be longer than {MAX_RECORD_BYTES} bytes on the disk, the most a record may hold; it is not recorded")], EXIT_USAGE
+                    False,
+                    [visible(_("{file}: error: the record would be longer than {n} bytes on the disk, the most a record may hold; it is not recorded").format(file=self.name, n=MAX_RECORD_BYTES))],
+                    EXIT_USAGE,
                 )
             self.unchanged()
             append_synced(self.path, added)
             written = True
         except OSError as exc:
-            return Outcome(False, [visible(f"{self.name}: error: cannot write the line: {exc.strerror or exc}; it is not recorded")], EXIT_USAGE)
+            return Outcome(False, [visible(_("{file}: error: cannot write the line: {why}; it is not recorded").format(file=self.name, why=exc.strerror or exc))], EXIT_USAGE)
         finally:
             if step is not None and not written:
                 self.position.restore(self.marks[-1])
@@ -656,7 +665,7 @@ class Recording:
             report.record = Record(self.name, text, Header(), [])
         messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics[:MAX_SHOWN]]
         if len(diagnostics) > MAX_SHOWN:
-            messages.append(f"... and {len(diagnostics) - MAX_SHOWN} more errors")
+            messages.append(_("... and {n} more errors").format(n=len(diagnostics) - MAX_SHOWN))
         close = self.nearest(line) if nearest else []
         if close:
             messages.append(_("nearest legal moves:") + "\n" + "\n".join(f"  {visible(m)}" for m in close))
@@ -670,7 +679,7 @@ class Recording:
         lines = self.text.split("\n")
         last = max((i for i, text in enumerate(lines) if text.strip()), default=-1)
         if last < max(self.header_end, self.floor) or TAG_LINE.match(lines[last]):
-            return Outcome(False, ["nothing to take back: the record has only its header"])
+            return Outcome(False, [_("nothing to take back: the record has only its header")])
         first = last
         if RULING_LINE.match(lines[last]):  # a ruling goes with the move it decides on
             first = max((i for i in range(last) if lines[i].strip()), default=last)
@@ -681,14 +690,14 @@ class Recording:
         try:
             truncate_synced(self.path, size)
         except OSError as exc:
-            return Outcome(False, [visible(f"{self.name}: error: cannot cut the file back: {exc.strerror or exc}; nothing is taken back")])
+            return Outcome(False, [visible(_("{file}: error: cannot cut the file back: {why}; nothing is taken back").format(file=self.name, why=exc.strerror or exc))])
         self.disk = self.disk[:size]
         self.text = "\n".join(lines[:first]) + "\n"
         del self.steps[steps:], self.marks[steps + 1 :]
         self.position.restore(mark)
         self.refused_move = None
         self._entries_changed()
-        taken = [f"took back line {i + 1}: {lines[i].strip()}" for i in range(first, last + 1) if lines[i].strip()]
+        taken = [_("took back line {n}: {line}").format(n=i + 1, line=lines[i].strip()) for i in range(first, last + 1) if lines[i].strip()]
         return Outcome(True, [visible("\n".join(taken), keep_lines=True)])
 
     def show(self) -> str:
@@ -745,19 +754,20 @@ class Recording:
             with open(self.path, "rb") as fh:
                 now = fh.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise Changed(visible(f"{self.name}: error: the file cannot be read any more ({exc.strerror or exc}); the session stops")) from None
+            raise Changed(visible(_("{file}: error: the file cannot be read any more ({why}); the session stops").format(file=self.name, why=exc.strerror or exc))) from None
         if now == self.disk:
             return
         if now.startswith(self.disk):
-            what = f"{len(now) - len(self.disk)} bytes were added at its end"
+            what = _("{n} bytes were added at its end").format(n=len(now) - len(self.disk))
         elif self.disk.startswith(now):
-            what = f"it was cut back by {len(self.disk) - len(now)} bytes"
+            what = _("it was cut back by {n} bytes").format(n=len(self.disk) - len(now))
         else:
-            what = "its content was replaced"
+            what = _("its content was replaced")
         raise Changed(
             visible(
-                f"{self.name}: error: another program changed the file during this session ({what}); "
-                f"the session stops and writes nothing more. Check the file, then resume it with `{self.resume_command()}`"
+                _("{file}: error: another program changed the file during this session ({what}); the session stops and writes nothing more. Check the file, then resume it with `{command}`").format(
+                    file=self.name, what=what, command=self.resume_command()
+                )
             )
         )
 
@@ -828,7 +838,7 @@ def open_recording(
     lock = _lock(path)
     try:
         for stale in remove_stale_temporaries(path):
-            say(visible(f"removed {stale}, left behind by a rewrite that was stopped"))
+            say(visible(_("removed {file}, left behind by a rewrite that was stopped").format(file=stale)))
         data = _read_file(path)
         if not data:
             return _create(path, game, players, start, list(variants), lock), True
@@ -852,7 +862,10 @@ def _lock(path: str) -> int:
     try:
         return hold(path)
     except Held:
-        raise Stop(EXIT_USAGE, visible(f"{path}: another `referee record` session is recording this file; one session at a time writes a record (end the other one, then resume here)")) from None
+        raise Stop(
+            EXIT_USAGE,
+            visible(_("{file}: another `referee record` session is recording this file; one session at a time writes a record (end the other one, then resume here)").format(file=path)),
+        ) from None
     except OSError as exc:
         raise UsageError(f"cannot open {visible(path)}: {exc.strerror or exc}") from None
 
@@ -948,7 +961,7 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
             replace_synced(path, good_bytes)
     except OSError as exc:
         raise UsageError(f"cannot set the failing lines aside: {exc.strerror or exc}") from None
-    say(visible(f"{path}: lines {cut + 1}-{last} are kept in {rejected}"))
+    say(visible(_("{file}: lines {first}-{last} are kept in {kept}").format(file=path, first=cut + 1, last=last, kept=rejected)))
     return Recording(path, variants, good_report.source, good_report, disk=good_bytes)
 
 
@@ -979,7 +992,7 @@ def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[st
         replace_synced(path, text.encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot write the repaired record: {exc.strerror or exc}") from None
-    print(visible(f"{path}: repaired; the file as it was is kept in {kept}"))
+    print(visible(_("{file}: repaired; the file as it was is kept in {kept}").format(file=path, kept=kept)))
     return Recording(path, variants, after.source, after)
 
 
