@@ -135,3 +135,84 @@ def test_a_blank_or_comment_line_is_no_entry():
     assert referee.read_entry(game, "") is None
     assert referee.read_entry(game, "   \t") is None
     assert referee.read_entry(game, "# a note of the table") is None
+
+
+def test_a_ruling_applied_as_its_own_entry_decides_on_the_entry_before_it(game_record):
+    text, record, game = game_record
+    moves = [e for e in record.entries if isinstance(e, Move) and getattr(e, "player", None)]
+    first = moves[0]
+    before = record.entries[: record.entries.index(first)]
+    other = next(s.colour for s in referee.Position(game, record.header).state.seats if s.colour != first.player)
+    wrong = referee.read_entry(game, game.format_move(first).replace(first.player, other, 1), line=first.pos.line)
+
+    def fresh():
+        position = referee.Position(game, record.header, record)
+        position.resolve(record.entries)
+        for entry in before:
+            assert position.apply(entry).legal
+        return position
+
+    for verdict in ("accept", "void"):
+        ruling = referee.read_entry(game, f"ruling {verdict}: the table says so", line=first.pos.line + 1)
+        paired, alone = fresh(), fresh()
+        given = paired.apply(wrong, ruling)
+        assert not alone.apply(wrong).legal  # refused, and kept for a ruling to decide on
+        decided = alone.apply(ruling)
+        assert decided.entry is wrong and decided.legal == given.legal and decided.played == given.played
+        assert (decided.ruling.verdict, decided.ruling.rules) == (given.ruling.verdict, given.ruling.rules) == (verdict, given.ruling.rules)
+        assert alone.state.describe() == paired.state.describe() and alone.moves == paired.moves and alone.rulings == paired.rulings
+        again = alone.apply(ruling)  # a second ruling decides on nothing
+        assert not again.legal and "another ruling" in str(again.diagnostics[0].message)
+
+    void = referee.read_entry(game, "ruling void", line=first.pos.line + 1)
+    kept = fresh()
+    assert kept.apply(first, ruling_follows=True).played
+    taken = kept.apply(void)  # on a legal move: an error, and the move is taken back all the same
+    assert not taken.legal and taken.taken_back and not taken.played and kept.moves == fresh().moves
+    assert kept.state.describe() == fresh().state.describe()
+    stays = fresh()
+    assert stays.apply(first).played
+    said = stays.apply(void)  # the position before the move was not kept: the move stays
+    assert not said.legal and not said.taken_back and stays.moves == fresh().moves + 1
+    assert "breaks no rule" in str(said.diagnostics[0].message) and "taken back" not in str(said.diagnostics[0].message)
+    alone = referee.Position(game, record.header, record)
+    assert "follows no move" in str(alone.apply(void).diagnostics[0].message)
+
+
+def test_ruling_adopt_as_its_own_entry_takes_the_figures_of_the_checkpoint_before_it():
+    text = "\n".join(
+        ['[Game "speicherstadt"]', '[Players "beige Ann, orange Ben"]', '[Start "beige"]', "", "reveal warehouse", "reveal fireman 3", "reveal contract coffee tea", "check beige: coins 7"]
+    )
+    record, game = referee.read_record(text + "\nruling adopt: Ann counted twice\n", name="adopt.log")
+    position = referee.Position(game, record.header, record)
+    outcomes = [position.apply(entry) for entry in record.entries]
+    assert not outcomes[-2].legal and outcomes[-2].diagnostics[0].figure == ("beige", "coins")
+    assert outcomes[-1].legal and outcomes[-1].entry is record.entries[-2] and outcomes[-1].ruling.verdict == "adopt"
+    assert position.figures("beige", {"coins"}) == {"coins": 7} and [r.verdict for r in position.rulings] == ["adopt"]
+    assert [r.verdict for r in referee.replay(record, game).rulings] == ["adopt"]
+
+
+def test_the_examples_of_the_api_page_run(tmp_path, monkeypatch, capsys):
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert len(blocks) >= 4
+    lines = [
+        '[Game "speicherstadt"]',
+        '[Players "beige Ann, orange Ben"]',
+        '[Start "beige"]',
+        "",
+        "reveal warehouse",
+        "reveal fireman 3",
+        "reveal contract coffee tea",
+        "beige: place 2",
+        "orange: place 1",
+    ]
+    (tmp_path / "night.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    for block in blocks:  # one after another, as a reader types them
+        exec(compile(block, "docs/api.md", "exec"), scope)
+    assert scope["played"] == 5 and scope["decided"].ruling.rules == ["speicherstadt/demand-turn"]

@@ -133,3 +133,29 @@ def test_a_contradicted_result_shows_the_last_changes_of_the_score(game):
     book = check_bytes(text.encode(), "result.log", ledger=True).ledger
     assert error.ledger == book.history(colour, error.figure[1])[1][-3:]
     assert book.value(colour, error.figure[1]) == int(points)
+
+
+def test_restore_takes_the_ledger_back_to_the_snapshot():
+    from referee import Position, read_record
+
+    record, game = read_record(TO_SPRING, name="spring.log")
+    position = Position(game, record.header, record, ledger=True)
+    position.resolve(record.entries)
+    half = len(record.entries) // 2
+    for entry in record.entries[:half]:
+        assert position.apply(entry).legal
+    mark, book = position.snapshot(), position.book
+    kept = {key: list(changes) for key, changes in book.changes.items()}
+    for entry in record.entries[half:]:
+        assert position.apply(entry).legal
+    position.end()
+    assert book.changes != kept
+    position.restore(mark)
+    assert book.changes == kept and book.size == mark.ledger
+    for entry in record.entries[half:]:  # played again from there, the ledger is the whole replay's
+        assert position.apply(entry).legal
+    position.end()
+    whole = check_bytes(TO_SPRING.encode(), "spring.log", ledger=True).ledger
+    assert book.changes == whole.changes and book.now == whole.now
+    with pytest.raises(ValueError):  # a snapshot taken without a ledger cannot say how far it went
+        position.restore(Position(game, record.header).snapshot())

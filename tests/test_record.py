@@ -514,13 +514,20 @@ def test_a_ruling_on_a_move_the_rules_accept_is_refused_as_check_refuses_it(tmp_
 
 
 def no_replay(monkeypatch) -> None:
-    """From here on the session may not replay its file: each line goes to the engine alone."""
+    """From here on the session may not replay its file: each line goes to the engine alone,
+    and `explain`, a contradicted checkpoint's ledger and the final verdict are read off the
+    session's position."""
+    import referee.engine.replay as replay
     import referee.recording.session as session
+    import referee.report.explain as explain
 
     def replayed(*args, **kwargs):
         raise AssertionError("the session replayed its file")
 
     monkeypatch.setattr(session, "check_bytes", replayed)
+    monkeypatch.setattr(replay, "check_bytes", replayed)
+    monkeypatch.setattr(explain, "check_bytes", replayed)
+    monkeypatch.setattr(explain, "explain_bytes", replayed)
 
 
 def agrees_with_check(recording: Recording, path: Path) -> None:
@@ -554,6 +561,49 @@ def test_lines_tags_rulings_and_undo_go_to_the_engine_without_a_replay_of_the_fi
         assert recording.undo().accepted
         agrees_with_check(recording, path)
     assert path.read_text().endswith('[Event "club night"]\nreveal warehouse\nreveal fireman 3\nreveal contract coffee tea\n')
+
+
+def explained(path: Path, who: str, figure: str) -> str:
+    """What `referee explain` prints for the file as it is."""
+    from referee.report.explain import explain_bytes, format_explanation
+
+    return format_explanation(*explain_bytes(path.read_bytes(), str(path), [], who, figure))
+
+
+def test_explain_a_contradicted_checkpoint_and_the_verdict_are_read_off_the_position(tmp_path, monkeypatch):
+    from tests.speicherstadt.records import TO_ROUND_2
+
+    path = tmp_path / "game.log"
+    lines = TO_ROUND_2.split("\n")
+    path.write_text("\n".join(lines[:12]) + "\n")
+    recording, new = open_recording(str(path), no)
+    assert not new
+    typed = [line for line in lines[12:] if line] + ["round 2"]
+    wrong = "check beige: coins 40"
+    expected = {}
+    for count in (len(typed), len(typed) - 2):  # what check and explain say of the file, typed to there
+        path.write_text("\n".join(lines[:12] + typed[:count]) + "\n")
+        contradicted = check_bytes(path.read_bytes() + f"{wrong}\n".encode(), str(path))
+        expected[count] = (explained(path, "beige", "coins"), explained(path, "Ben", "contracts"), format_diagnostic(contradicted, contradicted.errors[0]))
+    path.write_text("\n".join(lines[:12]) + "\n")
+    verdict = format_report(check_bytes((TO_ROUND_2 + "round 2\n").encode(), str(path)))
+    no_replay(monkeypatch)
+    for line in typed:
+        assert recording.enter(line).accepted
+    for count in (len(typed), len(typed) - 2):
+        ledger, goods, diagnostic = expected[count]
+        assert recording.explain("beige", "coins") == ledger
+        assert recording.explain("Ben", "contracts") == goods
+        refused = recording.enter(wrong)
+        assert not refused.accepted and refused.messages[0] == visible(diagnostic, keep_lines=True)
+        assert "the last changes of beige coins up to line" in diagnostic and "[speicherstadt/purchase-funds]" in diagnostic
+        assert recording.enter("ruling adopt").accepted and recording.undo().accepted  # the ledger goes back too
+        assert recording.explain("beige", "coins") == ledger
+        for _ in range(2):
+            assert recording.undo().accepted
+    for line in typed[-4:]:  # the four lines taken back
+        assert recording.enter(line).accepted
+    assert format_report(recording.final_report()) == verdict
 
 
 def test_a_contradicted_checkpoint_the_table_played_on_from_is_written_with_ruling_adopt(tmp_path):

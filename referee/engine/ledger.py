@@ -10,7 +10,12 @@ of others (`State.figure_totals`) is explained by the notes on its parts.
 
 Reading every figure after every entry costs as much as the replay itself, so a
 plain `check` keeps no ledger: it replays again with one only when a checkpoint is
-contradicted, and `referee explain` asks for one.
+contradicted, and `referee explain` asks for one. A session of `referee record` keeps
+one from its first replay on, a few milliseconds a line.
+
+A ledger goes back as its position does: `size` counts the entries it has taken, and
+`cut(size)` forgets those after (`Position.snapshot` and `restore` keep it in step
+with the state, for undo and for trials such as the final scoring of `explain`).
 """
 
 from __future__ import annotations
@@ -76,6 +81,33 @@ class Ledger:
         self.now = {o: _copy(f) for o, f in self.start.items()}
         self.changes: dict[tuple[str, str], list[Change]] = {}
         self.over = state.is_over()
+        self._log: list[tuple[str, str]] = []  # the figure of each change, in the order made
+        self._taken: list[tuple[int | None, int, dict[str, dict[str, Any]], bool]] = []  # each entry's line, and the log, figures and end before it
+
+    @property
+    def size(self) -> int:
+        """How many entries the ledger has taken (the one `cut` goes back to)."""
+        return len(self._taken)
+
+    def size_upto(self, line: int) -> int:
+        """How many entries it had taken once the record's lines up to `line` were played."""
+        taken = self._taken
+        n = len(taken)
+        while n and (taken[n - 1][0] is None or taken[n - 1][0] > line):
+            n -= 1
+        return n
+
+    def cut(self, size: int) -> None:
+        """Forget every entry after the first `size`, as if they had never been taken."""
+        taken, log, changes = self._taken, self._log, self.changes
+        while len(taken) > size:
+            _line, logged, self.now, self.over = taken.pop()
+            for key in reversed(log[logged:]):
+                kept = changes[key]
+                kept.pop()
+                if not kept:
+                    del changes[key]
+            del log[logged:]
 
     def discard(self, state: State) -> None:
         """Forget the notes of an entry that the rules refused."""
@@ -87,6 +119,7 @@ class Ledger:
         """Compare every figure with what it was before the entry, and keep the differences."""
         notes = list(getattr(state.trace, "notes", ()))
         self.discard(state)
+        self._taken.append((line, len(self._log), dict(self.now), self.over))
         if not self.over and state.is_over():
             notes.extend(state.scoring_notes())
             self.over = True
@@ -116,6 +149,7 @@ class Ledger:
                         parts.append(Part(rest, None, ""))
                     change.parts = parts
                 self.changes.setdefault((owner, key), []).append(change)
+                self._log.append((owner, key))
             self.now[owner] = _copy(figures)
 
     def history(self, owner: str, figure: str, upto: int | None = None) -> tuple[Any, list[Change]]:

@@ -2,10 +2,19 @@
 
 This is the engine every caller drives: the replay of a record (`referee.replay`), the
 recorder, the server, the repair and the lab. A `Position` is made from a record's header
-(`Game.start`), and `apply` takes one entry (a move with the ruling that decides on it, a
-checkpoint, the result) and returns its `Outcome`: what the rules said of it, as
-diagnostics, and whether the position moved on. A refused move leaves the position as it
-was, so a caller may try another (`snapshot` and `restore` serve trials and undo).
+(`Game.start`), and `apply` takes one entry (a move, a checkpoint, the result, a ruling) and
+returns its `Outcome`: what the rules said of it, as diagnostics, and whether the position
+moved on. A refused move leaves the position as it was, so a caller may try another
+(`snapshot` and `restore` serve trials and undo, the ledger and the rulings so far too).
+
+A ruling is an entry of its own: the position keeps the entry applied last, and a ruling
+applied next decides on it and returns that entry's outcome as decided. On a move the rules
+refused, `ruling accept` plays it with the rules it breaks set aside (rulings.py) and `ruling
+void` leaves it out; on a checkpoint they contradicted, `ruling adopt` takes the table's
+figures. A ruling on a move the rules accepted is an error, and `void` takes that move back
+all the same when the position before it was kept (`apply(move, ruling_follows=True)`, which
+the replay of a record gives where a ruling follows). A ruling after no move, the result or
+another ruling decides nothing. `apply(entry, ruling)` gives a ruling with its entry at once.
 
 The position never stops by itself and never prints: what to do after a problem (stop, go
 on, propose a repair) is the caller's choice.
@@ -14,7 +23,7 @@ on, propose a repair) is the caller's choice.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.copying import copy_state
@@ -73,6 +82,30 @@ class Mark:
     moves: int
     move_lines: int
     over_noted: bool
+    ledger: int | None = None  # the entries its ledger had taken (`Ledger.size`), if it kept one
+    rulings: tuple[RulingNote, ...] = ()
+    confirmed: int = 0
+
+
+@dataclass
+class _Tried:
+    """What became of a move as the rules saw it, for a ruling on it: `over` (the game had
+    ended), `number` (a wrong move number: not played), `refused` (the rule it broke), or
+    `played` (with the position before it, when kept)."""
+
+    kind: str
+    diagnostic: Diagnostic | None = None
+    violation: Violation | None = None
+    before: Mark | None = None
+
+
+@dataclass
+class _Last:
+    """The entry applied last, which a ruling typed next decides on."""
+
+    entry: Any
+    outcome: Outcome | None
+    tried: _Tried | None = None
 
 
 class Position:
@@ -80,7 +113,8 @@ class Position:
 
     `record` is the record the entries come from, when there is one: the ledger quotes each
     move as that record writes it. With `ledger`, every change of every figure is kept with
-    its line and rule (`referee explain`).
+    its line and rule (`referee explain`). `rulings` are the rulings honoured so far and
+    `confirmed` the recorded figures confirmed so far, as a check reports them.
     """
 
     def __init__(self, game: Game, header: Header, record: Record | None = None, ledger: bool = False):
@@ -100,15 +134,20 @@ class Position:
         self.moves = 0  # moves played
         self.move_lines = 0  # move lines met, refused ones included: move numbers count them
         self.closed = False
+        self.rulings: list[RulingNote] = []
+        self.confirmed = 0
+        self._last: _Last | None = None  # what a ruling typed next decides on
 
     @classmethod
-    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0) -> Position:
+    def at(cls, game: Game, state: State, header: Header, record: Record | None = None, moves: int = 0, move_lines: int = 0, book=None, rulings=(), confirmed: int = 0) -> Position:
         """A position around a state already set up and played to (a session that goes on from
-        where its file ends); `state` becomes the position's own."""
+        where its file ends); `state` becomes the position's own, and so does `book`, the
+        ledger kept on the way to it (a `LedgerTrace` in the state goes with it)."""
         position = cls.__new__(cls)
-        position.game, position.header, position.record, position.book = game, header, record, None
+        position.game, position.header, position.record, position.book = game, header, record, book
         position.players = Players(state.seats)
         position.state, position.moves, position.move_lines, position.closed = state, moves, move_lines, False
+        position.rulings, position.confirmed, position._last = list(rulings), confirmed, None
         return position
 
     # --- questions ---------------------------------------------------------------------------
@@ -137,14 +176,22 @@ class Position:
 
     def snapshot(self) -> Mark:
         """The position as it is now, to come back to (a trial, an undo, a search)."""
-        return Mark(copy_state(self.state), self.moves, self.move_lines, self.closed)
+        book = self.book
+        return Mark(copy_state(self.state), self.moves, self.move_lines, self.closed, None if book is None else book.size, tuple(self.rulings), self.confirmed)
 
     def restore(self, mark: Mark) -> None:
-        """Back to a snapshot; the snapshot stays usable for another restore."""
+        """Back to a snapshot, the ledger too; the snapshot stays usable for another restore.
+        A position that keeps a ledger goes back only to a snapshot that says how far its
+        ledger had got (`Mark.ledger`)."""
+        book = self.book
+        if book is not None and (mark.ledger is None or mark.ledger > book.size):
+            raise ValueError("the snapshot does not say how far the ledger had got")
         self.state = copy_state(mark.state)
         self.moves, self.move_lines, self.closed = mark.moves, mark.move_lines, mark.over_noted
-        if self.book is not None:
-            self.book.discard(self.state)
+        self.rulings, self.confirmed, self._last = list(mark.rulings), mark.confirmed, None
+        if book is not None:
+            book.cut(mark.ledger)
+            book.discard(self.state)
 
     # --- entries -----------------------------------------------------------------------------
 
@@ -152,26 +199,65 @@ class Position:
         """Write each player's colour where entries name a player by name."""
         resolve_players(entries, self.players)
 
-    def apply(self, entry, ruling: Ruling | None = None, *, carry_on: bool = False) -> Outcome:
-        """Take one entry. `ruling` is the table's ruling on a move, given with it. With
-        `carry_on`, a move whose number is wrong is still played (the number is reported)."""
+    def apply(self, entry, ruling: Ruling | None = None, *, carry_on: bool = False, ruling_follows: bool = False) -> Outcome:
+        """Take one entry: a move, a checkpoint, the result, or a ruling.
+
+        A ruling decides on the entry applied just before it, and its outcome is that entry's
+        outcome as the ruling decides it (a new `Outcome` of that entry). A ruling may also be
+        given with the entry it decides on, as `ruling`. `ruling_follows` says that a ruling on
+        this move comes next: the position before it is kept, so that `ruling void` can take
+        back a move the rules accept, as a check does. With `carry_on`, a move whose number is
+        wrong is still played (the number is reported)."""
+        if isinstance(entry, Ruling) and ruling is None:
+            outcome = self._ruling(entry)
+            if outcome.ruling is not None:
+                self.rulings.append(outcome.ruling)
+            return outcome
+        outcome = self._entry(entry, ruling, carry_on, ruling_follows)
+        if outcome.ruling is not None:
+            self.rulings.append(outcome.ruling)
+        self.confirmed += outcome.confirmed
+        return outcome
+
+    def _entry(self, entry, ruling: Ruling | None, carry_on: bool, ruling_follows: bool) -> Outcome:
         if isinstance(entry, Move):
-            return self._move(entry, ruling, carry_on)
+            return self._move(entry, ruling, carry_on, ruling_follows)
         if isinstance(entry, Checkpoint):
             outcome = self._guarded(entry, self._checkpoint)
+            self._last = _Last(entry, outcome) if ruling is None else _Last(ruling, None)
             if ruling is not None:
                 self._adopt(entry, ruling, outcome)
             return outcome
         if isinstance(entry, Result):
-            return self._guarded(entry, self._result)
+            outcome = self._guarded(entry, self._result)
+            self._last = _Last(entry, outcome)
+            return outcome
         if isinstance(entry, Ruling):
+            self._last = _Last(entry, None)
             return self._problem(entry, f"{self.game.name}/ruling", Message("a ruling decides on the move on the line before it, and is given with it"), entry.pos)
         raise TypeError(f"not an entry of a record: {type(entry).__name__}")
+
+    def _ruling(self, ruling: Ruling) -> Outcome:
+        """A ruling typed as its own entry, on the entry before it: a move (accept, void), a
+        checkpoint (adopt); after anything else it is misplaced."""
+        last = self._last
+        if last is None or not isinstance(last.entry, (Move, Checkpoint)):
+            follows = "no move" if last is None else "another ruling" if isinstance(last.entry, Ruling) else "the result"
+            outcome = self.misplaced_ruling(ruling, follows)
+        else:
+            outcome = replace(last.outcome, diagnostics=list(last.outcome.diagnostics))  # the entry's outcome, decided
+            if isinstance(last.entry, Move):
+                outcome = self._decide_move(outcome, last.tried, ruling)
+            else:
+                self._adopt(last.entry, ruling, outcome)
+        self._last = _Last(ruling, None)  # a ruling after this one follows another ruling
+        return outcome
 
     def end(self) -> Outcome:
         """The end of the record: the rules close what a last move leaves open (a phase, the
         final scoring). An outcome with a violation says the record stops too early."""
         outcome = Outcome(None)
+        self._last = None
         if self.closed:
             return outcome
         self.closed = True
@@ -187,66 +273,89 @@ class Position:
 
     # --- the kinds of entry ------------------------------------------------------------------
 
-    def _move(self, move: Move, ruling: Ruling | None, carry_on: bool) -> Outcome:
-        name = self.game.name
-        if ruling is not None and ruling.verdict == "adopt":  # adopts a checkpoint's figures, not a move
-            outcome = self._move(move, None, carry_on)
-            outcome.diagnostics.append(
-                self._diagnostic(f"{name}/ruling", Message("ruling adopt takes the figures of the checkpoint on the line before it; a move is decided on with accept or void"), ruling.pos)
-            )
+    def _move(self, move: Move, ruling: Ruling | None, carry_on: bool, ruling_follows: bool = False) -> Outcome:
+        outcome, tried = self._attempt(move, carry_on, ruling_follows or (ruling is not None and ruling.verdict == "void"))
+        if ruling is None:
+            self._last = _Last(move, outcome, tried)
             return outcome
+        outcome = self._decide_move(outcome, tried, ruling)
+        self._last = _Last(ruling, None)
+        return outcome
+
+    def _attempt(self, move: Move, carry_on: bool, keep_before: bool) -> tuple[Outcome, _Tried]:
+        """Play a move as the rules say, and what a ruling on it needs: why it was refused, or
+        (`keep_before`) the position before it, to take a legal move back."""
+        name = self.game.name
         outcome = Outcome(move)
         self.move_lines += 1
         if self.state.is_over():
-            rule = f"{name}/game-over"
-            if ruling is not None and ruling.verdict == "void":
-                outcome.ruling = RulingNote("void", ruling.pos.line, move.pos.line, [rule], ruling.text)
-                return outcome
-            outcome.diagnostics.append(self._diagnostic(rule, Message("the game is already over; no more moves may follow"), move.pos))
-            return outcome
+            d = self._diagnostic(f"{name}/game-over", Message("the game is already over; no more moves may follow"), move.pos)
+            outcome.diagnostics.append(d)
+            return outcome, _Tried("over", d)
         if move.number is not None and move.number != self.move_lines:
-            outcome.diagnostics.append(self._diagnostic(f"{name}/move-number", Message("move number {number}, but this is move {move}", number=move.number, move=self.move_lines), move.pos))
+            d = self._diagnostic(f"{name}/move-number", Message("move number {number}, but this is move {move}", number=move.number, move=self.move_lines), move.pos)
+            outcome.diagnostics.append(d)
             if not carry_on:
-                return outcome
+                return outcome, _Tried("number", d)
         state, book = self.state, self.book
-        before = copy_state(state) if ruling is not None and ruling.verdict == "void" else None
+        before = self.snapshot() if keep_before else None
         try:
             state.apply(move)
         except Violation as v:
             if book is not None:
                 book.discard(state)
-            if ruling is None:
-                outcome.diagnostics.append(self._diagnostic(v.rule, v.message, v.pos or move.pos))
-                return outcome
-            if ruling.verdict == "void":  # a refused move left the state as it was
+            d = self._diagnostic(v.rule, v.message, v.pos or move.pos)
+            outcome.diagnostics.append(d)
+            return outcome, _Tried("refused", d, v)
+        self._played(outcome, move)
+        return outcome, _Tried("played", before=before)
+
+    def _decide_move(self, outcome: Outcome, tried: _Tried, ruling: Ruling) -> Outcome:
+        """A move's outcome as the table's ruling on it decides: `accept` lets a refused move
+        stand with the rules it breaks set aside, `void` leaves it out; on a legal move either
+        is an error, and `void` takes it back all the same where the position before it was
+        kept. `adopt` decides on a checkpoint, not a move."""
+        name, move = self.game.name, outcome.entry
+        if ruling.verdict == "adopt":
+            outcome.diagnostics.append(
+                self._diagnostic(f"{name}/ruling", Message("ruling adopt takes the figures of the checkpoint on the line before it; a move is decided on with accept or void"), ruling.pos)
+            )
+            return outcome
+        void = ruling.verdict == "void"
+        if tried.kind == "over":
+            if void:
+                outcome.diagnostics.remove(tried.diagnostic)
+                outcome.ruling = RulingNote("void", ruling.pos.line, move.pos.line, [tried.diagnostic.rule], ruling.text)
+            return outcome
+        if tried.kind == "number":  # a move not played: the ruling has nothing to decide on
+            return outcome
+        if tried.kind == "refused":
+            v = tried.violation
+            outcome.diagnostics.remove(tried.diagnostic)
+            if void:  # a refused move left the state as it was
                 outcome.ruling = RulingNote("void", ruling.pos.line, move.pos.line, [v.rule], ruling.text)
                 return outcome
             try:
-                self.state, waived = accept(state, move, v)
+                self.state, waived = accept(self.state, move, v)
             except Refused as why:
                 outcome.diagnostics.append(self._diagnostic(f"{name}/ruling", Message("the ruling cannot be honoured: {why}", why=str(why)), ruling.pos))
                 return outcome
             outcome.ruling = RulingNote("accept", ruling.pos.line, move.pos.line, waived, ruling.text)
             self._played(outcome, move, ruling.pos.line)
             return outcome
-        if ruling is not None:
-            taken_back = ruling.verdict == "void"
-            outcome.diagnostics.append(
-                self._diagnostic(
-                    f"{name}/ruling",
-                    Message("ruling {verdict}, but the move on line {line} breaks no rule; it is taken back all the same", verdict=ruling.verdict, line=move.pos.line)
-                    if taken_back
-                    else Message("ruling {verdict}, but the move on line {line} breaks no rule", verdict=ruling.verdict, line=move.pos.line),
-                    ruling.pos,
-                )
+        taken_back = void and tried.before is not None
+        outcome.diagnostics.append(
+            self._diagnostic(
+                f"{name}/ruling",
+                Message("ruling {verdict}, but the move on line {line} breaks no rule; it is taken back all the same", verdict=ruling.verdict, line=move.pos.line)
+                if taken_back
+                else Message("ruling {verdict}, but the move on line {line} breaks no rule", verdict=ruling.verdict, line=move.pos.line),
+                ruling.pos,
             )
-            if taken_back:
-                outcome.taken_back = True
-                self.state = before
-                if book is not None:
-                    book.discard(before)
-                return outcome
-        self._played(outcome, move)
+        )
+        if taken_back:
+            self.restore(tried.before)
+            outcome.played, outcome.taken_back = False, True
         return outcome
 
     def _played(self, outcome: Outcome, move: Move, ruling_line: int | None = None) -> None:

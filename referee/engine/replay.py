@@ -201,7 +201,7 @@ def _replay(
         report.worsen("malformed")
         report.diagnostics.append(Diagnostic("error", first.message, first.pos))
     if not keep_going:
-        _hint_keep_going(report, record)
+        hint_keep_going(report, record)
 
 
 KEEP_GOING_HINT = "the check stops at its first problem: `referee check --keep-going` reports them all and proposes a repair for each"
@@ -211,7 +211,7 @@ def _stopped_by_rule(report: Report) -> bool:
     return any(d.severity == "error" and not d.figure for d in report.diagnostics)
 
 
-def _hint_keep_going(report: Report, record: Record) -> None:
+def hint_keep_going(report: Report, record: Record) -> None:
     """Say how to see every problem when a plain check stopped at one before the record's end."""
     stopping = [d for d in report.diagnostics if d.severity == "error" and not d.figure and d.pos]
     if not stopping:
@@ -443,23 +443,29 @@ class _Run:
         """Apply the entries in turn; True when the replay went through the record."""
         position, entries, keep_going = self.position, self.record.entries, self.keep_going
         finished_by_result = False
+        applied = -1  # the index of the last entry applied: a ruling right after it decides on it
         for index, entry in enumerate(entries):
             if stop_line is not None and entry.pos is not None and entry.pos.line > stop_line:
                 return True  # no end-of-record step after a stop
             if isinstance(entry, Ruling):
                 before = entries[index - 1] if index else None
-                if not isinstance(before, (Move, Checkpoint)):
-                    what = "a checkpoint" if isinstance(before, Checkpoint) else "another ruling" if isinstance(before, Ruling) else "the result" if isinstance(before, Result) else "no move"
-                    self.tell(position.misplaced_ruling(entry, what))
+                if not isinstance(before, (Move, Checkpoint)):  # a ruling on no move: the engine says so
+                    what = "another ruling" if isinstance(before, Ruling) else "the result" if isinstance(before, Result) else "no move"
+                    self.tell(position.apply(entry) if applied == index - 1 else position.misplaced_ruling(entry, what))
+                    applied = index
                     if not keep_going:
                         return False
-                continue
+                continue  # one after a move or a checkpoint was applied with it
+            # a ruling on this entry comes next: the visitor is told of the entry as it decides
+            ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
             if isinstance(entry, Move):
                 if stop_after is not None and position.moves >= stop_after:
                     break
-                ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
                 self.visitor.enter(entry)
-                outcome = position.apply(entry, ruling, carry_on=keep_going)
+                outcome = position.apply(entry, carry_on=keep_going, ruling_follows=ruling is not None)
+                if ruling is not None:
+                    outcome = position.apply(ruling)
+                applied = index + (ruling is not None)
                 errors = [d for d in outcome.diagnostics if d.severity == "error"]
                 if errors and keep_going and not outcome.played and outcome.ruling is None and not outcome.taken_back:
                     errors[-1].notes.append(VOID_NOTE)
@@ -470,9 +476,11 @@ class _Run:
             elif isinstance(entry, Checkpoint):
                 if stop_after is not None and position.moves >= stop_after:
                     continue
-                ruling = entries[index + 1] if index + 1 < len(entries) and isinstance(entries[index + 1], Ruling) else None
                 self.visitor.enter(entry)
-                outcome = position.apply(entry, ruling)
+                outcome = position.apply(entry)
+                if ruling is not None:
+                    outcome = position.apply(ruling)
+                applied = index + (ruling is not None)
                 self.tell(outcome)
                 if _stops(outcome) and not keep_going:
                     return False
@@ -481,6 +489,7 @@ class _Run:
                     continue
                 self.visitor.enter(entry)
                 outcome = position.apply(entry)
+                applied = index
                 self.tell(outcome)
                 if _stops(outcome) and not keep_going:
                     return False
@@ -530,7 +539,10 @@ _VARIANT_NAME = re.compile(r"[^,;]+")
 
 
 def record_variants(text: str, game_name: str) -> list[str]:
-    """The variants a record's [Variant] tag names, each one a variant its game ships.
+    """The variants a record's [Variant] tag names, each one a variant its game ships: with
+    any others asked for, the variants to load its game with (`load_game(game_name, ...)`),
+    for a caller that loads games itself (`read_record` does it for the others). A name its
+    game does not ship, or one that looks like a file, raises RecordError at the name.
 
     A record may come from anyone, so its header must not make the referee read a file of
     the record's choosing (and quote it back in an error): an overlay file of one's own is

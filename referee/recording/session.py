@@ -6,11 +6,14 @@ replayed once, when the session starts; after that a new line is read as one ent
 line number and applied to the position, and kept only if the rules accept it: appended to
 the file, flushed and synced to the disk before the next prompt. A rejected line is not
 written and the position goes back to where it was; its diagnostic is shown as `check` shows
-it, with the nearest legal moves. A ruling is applied with the entry it decides on, a header
+it, with the nearest legal moves. A ruling is an entry too: the line it decides on is
+applied again and the ruling after it, and the engine decides (`Position.apply`). A header
 tag starts the position again from the new header, and `undo` goes back to the position kept
 for the line before (for lines read from the file, worked out once from the nearest kept
 one). The state after an accepted line is a snapshot that is never changed again, so the
-legal moves of a position may be worked out in the background.
+legal moves of a position may be worked out in the background. The position keeps the
+ledger behind every figure from the replay at the start on, so `explain` and a contradicted
+checkpoint read it off the position, and so is the verdict at the end.
 
 Nothing is lost: the file only ever grows by whole checked lines, and `undo` cuts it back by
 whole lines where it stands, so a process killed at any moment leaves a record that `check`
@@ -27,6 +30,7 @@ is not a terminal is read here line by line, with the same checks and the same m
 from __future__ import annotations
 
 import bisect
+import contextlib
 import datetime
 import difflib
 import os
@@ -34,7 +38,7 @@ import re
 import shlex
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
@@ -42,10 +46,10 @@ from referee import Mark, Position, ReportBuilder, read_entry, read_record, repl
 from referee.engine.continuations import Continuations, spec_spellings
 from referee.engine.copying import copy_state
 from referee.engine.findings import Diagnostic, Report, rank
-from referee.engine.replay import check_bytes, record_variants
+from referee.engine.replay import LEDGER_TAIL, check_bytes, hint_keep_going, record_variants
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
-from referee.i18n import _, ngettext
+from referee.i18n import Message, _, ngettext
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parser_for
 from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
 from referee.report.diagnostics import MAX_SHOWN, format_diagnostic, format_errors, format_report
@@ -136,6 +140,16 @@ def steps_of(entries: list) -> list[Step]:
     return steps
 
 
+def _with_ledger(report: Report) -> Report:
+    """A report's record replayed again as the session starts, this time keeping the ledger
+    (for a report made without one)."""
+    assert report.record is not None and report.state is not None
+    again = Report(report.name, game=report.game, variants=list(report.variants), source=report.source)
+    again.record = report.record
+    replay(report.record, report.state.game, ReportBuilder(again), open_end=True, ledger=True)
+    return again
+
+
 def problem(exc: Exception, pos: Pos | None) -> Diagnostic:
     """An error met while a line is read or applied, as `check` reports it: the record's, the
     spec's, or (anything else) a fault of the referee."""
@@ -181,9 +195,12 @@ class Recording:
             pass
 
     def _load(self, text: str, report: Report) -> None:
-        """Take the text and the replay of it (`check_bytes` with an open end, once, as the
-        session starts) as the session's: the engine's position at its end goes on from there."""
+        """Take the text and the replay of it (`check_bytes` with an open end and a ledger, once,
+        as the session starts) as the session's: the engine's position at its end goes on from
+        there, and so does its ledger, which `explain` and a contradicted checkpoint read."""
         assert report.state is not None and report.record is not None
+        if report.ledger is None:  # a replay that kept none: the one replay is made here
+            report = _with_ledger(report)
         record = report.record
         self.text = text
         self.game = report.state.game
@@ -193,7 +210,9 @@ class Recording:
         self.refused_move: str | None = None  # a move the rules refused on the line before, which a ruling may decide on
         self.seats = [s.label for s in report.state.seats]
         move_lines = sum(isinstance(e, Move) for e in record.entries)  # void ones too: move numbers count them
-        self.position = Position.at(self.game, copy_state(report.state), self.header, moves=report.moves, move_lines=move_lines)
+        self.position = Position.at(
+            self.game, copy_state(report.state), self.header, moves=report.moves, move_lines=move_lines, book=report.ledger, rulings=report.rulings, confirmed=report.checkpoints_confirmed
+        )
         self.steps = steps_of(record.entries)
         # the position after each step; those the session read from the file are worked out
         # when first needed (`_mark`), the one at the end is the session's state
@@ -233,10 +252,14 @@ class Recording:
                 self.marks[0] = position.snapshot()
             else:
                 position.restore(self.marks[known])
+            book = self.position.book
             for i in range(known, steps):
                 step = self.steps[i]
-                position.apply(step.entry, step.ruling)
-                self.marks[i + 1] = position.snapshot()
+                position.apply(step.entry, ruling_follows=step.ruling is not None)
+                if step.ruling is not None:
+                    position.apply(step.ruling)
+                mark = position.snapshot()  # with how far the session's ledger had got there
+                self.marks[i + 1] = replace(mark, ledger=book.size_upto(step.last)) if book is not None else mark
         return self.marks[steps]
 
     # --- where the record stands ---
@@ -450,7 +473,7 @@ class Recording:
         if meant is not None:
             outcome = self.enter(meant)
             if outcome.accepted:
-                outcome.messages.insert(0, visible(f"line {number}: {meant}"))
+                outcome.messages.insert(0, visible(_("line {n}: {line}").format(n=number, line=meant)))
             return outcome
         try:
             entry = read_entry(self.game, line, number)
@@ -461,6 +484,7 @@ class Recording:
         if isinstance(entry, Ruling):
             return self._enter_ruling(line, number, refused)
         self.position.resolve([entry])  # a player's name stands for their colour
+        self._quote(self._text_with(line))
         errors, fault = self._apply(self.position, entry)
         if not errors:
             return self._keep(line, Step(entry, None, number, number))
@@ -471,18 +495,20 @@ class Recording:
             outcome.code = EXIT_INTERNAL
         if isinstance(entry, Move) and all(d.rule for d in errors):
             self.refused_move = line
-            outcome.messages.append("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next")
+            outcome.messages.append(_("if the table lets the move stand, or takes it back, record that with `ruling accept` or `ruling void` next"))
         elif isinstance(entry, Checkpoint) and all(d.figure for d in errors):
             self.refused_move = line  # a ruling adopt writes it with the ruling
-            outcome.messages.append("if the table played on from the figures it wrote, record that with `ruling adopt` next")
+            outcome.messages.append(_("if the table played on from the figures it wrote, record that with `ruling adopt` next"))
         return outcome
 
     def _apply(self, position: Position, entry, ruling: Ruling | None = None) -> tuple[list[Diagnostic], bool]:
-        """Apply an entry (with the ruling given with it) to a position: the errors it draws,
-        as `check` reports them, and whether one is a fault of the referee. The session's own
-        position goes back to the session's state when the entry draws an error."""
+        """Apply an entry, and the ruling on it as the next entry, to a position: the errors
+        they draw, as `check` reports them, and whether one is a fault of the referee. The
+        session's own position goes back to the session's state when they draw an error."""
         try:
-            outcome = position.apply(entry, ruling)
+            outcome = position.apply(entry, ruling_follows=ruling is not None)
+            if ruling is not None:
+                outcome = position.apply(ruling)  # the entry's outcome, as the ruling decides it
             if outcome.unreadable is not None:
                 raise outcome.unreadable
             errors, fault = [d for d in outcome.diagnostics if d.severity == "error"], False
@@ -492,15 +518,18 @@ class Recording:
             position.restore(self.marks[-1])
         return errors, fault
 
+    def _quote(self, text: str) -> None:
+        """The record the position's ledger quotes moves from: the file's text with the lines
+        being checked."""
+        self.position.record = Record(self.name, text, self.header, [])
+
     def _ledger_tails(self, line: str, errors: list[Diagnostic]) -> None:
-        """Each contradicted figure with its last changes, as `check` shows them: from a replay
-        of the record with the checkpoint that keeps the ledger behind every figure (the
-        session's position keeps none; a contradicted figure is rare)."""
-        full = check_bytes(self._text_with(line).encode("utf-8"), self.name, self.variants, open_end=True)
-        tails = {(d.pos.line, d.pos.column): d.ledger for d in full.diagnostics if d.figure and d.pos}
+        """Each contradicted figure with its last changes, as `check` shows them, read off the
+        ledger the session's position keeps (a checkpoint changes no figure)."""
+        book = self.position.book
         for d in errors:
-            if d.pos is not None:
-                d.ledger = tails.get((d.pos.line, d.pos.column), [])
+            if d.pos is not None and d.figure and book is not None:
+                d.ledger = book.history(*d.figure, d.pos.line)[1][-LEDGER_TAIL:]
 
     def _enter_ruling(self, line: str, number: int, refused: str | None) -> Outcome:
         """A ruling decides on the move (or the checkpoint) on the line before it: the one the
@@ -512,17 +541,18 @@ class Recording:
             return self._ruling_after_kept(line, number)
         entry, ruling = read_entry(self.game, refused, number), read_entry(self.game, line, number + 1)
         self.position.resolve([entry])
+        self._quote(self._text_with(f"{refused}\n{line}"))
         errors, fault = self._apply(self.position, entry, ruling)
         lines = f"{refused}\n{line}"
         if errors:
             outcome = self._refuse(errors, lines, number, nearest=False)
-            outcome.messages[-1] = f"lines {number}-{number + 1} are not recorded"
+            outcome.messages[-1] = _("lines {first}-{last} are not recorded").format(first=number, last=number + 1)
             if fault:
                 outcome.code = EXIT_INTERNAL
             return outcome
         outcome = self._keep(lines, Step(entry, ruling, number, number + 1))
         if outcome.accepted:
-            outcome.messages.insert(0, visible(f"line {number}: {refused.strip()}  (the ruling on line {number + 1} decides on it)"))
+            outcome.messages.insert(0, visible(_("line {n}: {line}  (the ruling on line {ruling} decides on it)").format(n=number, line=refused.strip(), ruling=number + 1)))
         return outcome
 
     def _ruling_after_kept(self, line: str, number: int) -> Outcome:
@@ -558,25 +588,27 @@ class Recording:
             column = exc.pos.column if exc.pos else 1
             return Diagnostic("error", exc.message, Pos(number, column))
         except UnicodeError:
-            return Diagnostic("error", "not UTF-8 text", Pos(number, 1))
+            return Diagnostic("error", Message("not UTF-8 text"), Pos(number, 1))
         for mark in ("\r", "\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"):
             if mark in line:
-                return Diagnostic("error", "a line break inside the line", Pos(number, line.index(mark) + 1))
+                return Diagnostic("error", Message("a line break inside the line"), Pos(number, line.index(mark) + 1))
         if len(self.disk) + len(line.encode("utf-8", "surrogateescape")) + 2 > MAX_RECORD_BYTES:
-            return Diagnostic("error", f"the record would be longer than {MAX_RECORD_BYTES} bytes, the most a record may hold", Pos(number, 1))
+            return Diagnostic("error", Message("the record would be longer than {n} bytes, the most a record may hold", n=MAX_RECORD_BYTES), Pos(number, 1))
         return None
 
     def _enter_tag(self, line: str, number: int) -> Outcome:
         """A header tag, before the first move: the header is read again with it."""
         column = len(line) - len(line.lstrip()) + 1
         if self.has_entries:
-            return self._refuse([Diagnostic("error", "a header tag belongs before the first move; this record has moves already", Pos(number, column))], line, number, nearest=False)
+            return self._refuse([Diagnostic("error", Message("a header tag belongs before the first move; this record has moves already"), Pos(number, column))], line, number, nearest=False)
         text = self._text_with(line)
         report = Report(self.name)
         try:  # the header read again, and the position it starts (no entry follows it yet)
             record, game = read_record(text, self.name, self.variants)
             report.record, report.source, report.game = record, text, game.name
-            replay(record, game, ReportBuilder(report), open_end=True, header_variants=record_variants(text, game.name))
+            header_variants = record_variants(text, game.name)
+            report.variants = list(dict.fromkeys(header_variants + self.variants))
+            replay(record, game, ReportBuilder(report), open_end=True, ledger=True, header_variants=header_variants)
         except Exception as exc:
             return self._refuse([problem(exc, Pos(number, column))], line, number, nearest=False)
         outcome = self._keep(line)
@@ -599,13 +631,15 @@ class Recording:
         try:
             if len(self.disk) + len(added) > MAX_RECORD_BYTES:
                 return Outcome(
-                    False, [visible(f"{self.name}: error: the record would be longer than {MAX_RECORD_BYTES} bytes on the disk, the most a record may hold; it is not recorded")], EXIT_USAGE
+                    False,
+                    [visible(_("{file}: error: the record would be longer than {n} bytes on the disk, the most a record may hold; it is not recorded").format(file=self.name, n=MAX_RECORD_BYTES))],
+                    EXIT_USAGE,
                 )
             self.unchanged()
             append_synced(self.path, added)
             written = True
         except OSError as exc:
-            return Outcome(False, [visible(f"{self.name}: error: cannot write the line: {exc.strerror or exc}; it is not recorded")], EXIT_USAGE)
+            return Outcome(False, [visible(_("{file}: error: cannot write the line: {why}; it is not recorded").format(file=self.name, why=exc.strerror or exc))], EXIT_USAGE)
         finally:
             if step is not None and not written:
                 self.position.restore(self.marks[-1])
@@ -631,7 +665,7 @@ class Recording:
             report.record = Record(self.name, text, Header(), [])
         messages = [visible(format_diagnostic(report, d), keep_lines=True) for d in diagnostics[:MAX_SHOWN]]
         if len(diagnostics) > MAX_SHOWN:
-            messages.append(f"... and {len(diagnostics) - MAX_SHOWN} more errors")
+            messages.append(_("... and {n} more errors").format(n=len(diagnostics) - MAX_SHOWN))
         close = self.nearest(line) if nearest else []
         if close:
             messages.append(_("nearest legal moves:") + "\n" + "\n".join(f"  {visible(m)}" for m in close))
@@ -645,7 +679,7 @@ class Recording:
         lines = self.text.split("\n")
         last = max((i for i, text in enumerate(lines) if text.strip()), default=-1)
         if last < max(self.header_end, self.floor) or TAG_LINE.match(lines[last]):
-            return Outcome(False, ["nothing to take back: the record has only its header"])
+            return Outcome(False, [_("nothing to take back: the record has only its header")])
         first = last
         if RULING_LINE.match(lines[last]):  # a ruling goes with the move it decides on
             first = max((i for i in range(last) if lines[i].strip()), default=last)
@@ -656,14 +690,14 @@ class Recording:
         try:
             truncate_synced(self.path, size)
         except OSError as exc:
-            return Outcome(False, [visible(f"{self.name}: error: cannot cut the file back: {exc.strerror or exc}; nothing is taken back")])
+            return Outcome(False, [visible(_("{file}: error: cannot cut the file back: {why}; nothing is taken back").format(file=self.name, why=exc.strerror or exc))])
         self.disk = self.disk[:size]
         self.text = "\n".join(lines[:first]) + "\n"
         del self.steps[steps:], self.marks[steps + 1 :]
         self.position.restore(mark)
         self.refused_move = None
         self._entries_changed()
-        taken = [f"took back line {i + 1}: {lines[i].strip()}" for i in range(first, last + 1) if lines[i].strip()]
+        taken = [_("took back line {n}: {line}").format(n=i + 1, line=lines[i].strip()) for i in range(first, last + 1) if lines[i].strip()]
         return Outcome(True, [visible("\n".join(taken), keep_lines=True)])
 
     def show(self) -> str:
@@ -674,14 +708,38 @@ class Recording:
         return render(Position(self.report, copy_state(self.state), self.played, self.last_move_line))
 
     def explain(self, who: str, figure: str) -> str:
-        """The ledger behind one figure of the record so far, as `referee explain` prints it."""
-        from referee.report.explain import cannot_explain, explain_bytes, format_explanation
+        """The ledger behind one figure of the record so far, as `referee explain` prints it:
+        read off the session's position, closed as the end of the record closes it (on a
+        trial: the position goes back after)."""
+        from referee.report.explain import explained, format_explanation
 
+        with self._ended() as (report, position):
+            try:
+                explanation = explained(position.book, position.state, who, figure, None)
+            except UsageError as exc:  # a colour or a figure the game does not have
+                return visible(f"explain: {exc}")
+            return format_explanation(report, explanation)
+
+    @contextlib.contextmanager
+    def _ended(self):
+        """The record so far as `check` replays it to its end: its report, and the session's
+        position with the end of the record applied (a phase closed, the final scoring), for
+        the time of the `with`; the position goes back after."""
+        position = self.position
+        mark = position.snapshot()
         try:
-            report, explanation = explain_bytes(self.text.encode("utf-8"), self.name, self.variants, who, figure)
-        except UsageError as exc:  # a colour or a figure the game does not have
-            return visible(f"explain: {exc}")
-        return cannot_explain(report) if explanation is None else format_explanation(report, explanation)
+            end = position.end()
+            report = Report(self.name, game=self.game.name, variants=list(self.report.variants), source=self.text)
+            report.record = Record(self.name, self.text, self.header, [e for step in self.steps for e in (step.entry, step.ruling) if e is not None])
+            builder = ReportBuilder(report)
+            builder.begin(position)
+            report.rulings, report.checkpoints_confirmed = list(position.rulings), position.confirmed
+            builder.visit(end, position)
+            builder.end(position, True)
+            hint_keep_going(report, report.record)
+            yield report, position
+        finally:
+            position.restore(mark)
 
     def moves(self) -> str:
         hints = self.hints()
@@ -696,19 +754,20 @@ class Recording:
             with open(self.path, "rb") as fh:
                 now = fh.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise Changed(visible(f"{self.name}: error: the file cannot be read any more ({exc.strerror or exc}); the session stops")) from None
+            raise Changed(visible(_("{file}: error: the file cannot be read any more ({why}); the session stops").format(file=self.name, why=exc.strerror or exc))) from None
         if now == self.disk:
             return
         if now.startswith(self.disk):
-            what = f"{len(now) - len(self.disk)} bytes were added at its end"
+            what = _("{n} bytes were added at its end").format(n=len(now) - len(self.disk))
         elif self.disk.startswith(now):
-            what = f"it was cut back by {len(self.disk) - len(now)} bytes"
+            what = _("it was cut back by {n} bytes").format(n=len(self.disk) - len(now))
         else:
-            what = "its content was replaced"
+            what = _("its content was replaced")
         raise Changed(
             visible(
-                f"{self.name}: error: another program changed the file during this session ({what}); "
-                f"the session stops and writes nothing more. Check the file, then resume it with `{self.resume_command()}`"
+                _("{file}: error: another program changed the file during this session ({what}); the session stops and writes nothing more. Check the file, then resume it with `{command}`").format(
+                    file=self.name, what=what, command=self.resume_command()
+                )
             )
         )
 
@@ -723,13 +782,19 @@ class Recording:
         return " ".join(["referee record", shlex.quote(self.name)] + [f"--variant {shlex.quote(v)}" for v in extra])
 
     def final_report(self) -> Report:
-        """`check`'s report on the file as it is on the disk."""
+        """`check`'s report on the file as it is on the disk: read off the session's position
+        when the file holds what the session wrote, else from a replay of what it holds."""
         try:
             with open(self.path, "rb") as fh:
                 data = fh.read(MAX_RECORD_BYTES + 1)
         except OSError:
             data = self.text.encode("utf-8")
-        return check_bytes(data, self.name, self.variants)
+        if data != self.disk:
+            return check_bytes(data, self.name, self.variants)
+        with self._ended() as (report, position):
+            report.state = copy_state(position.state)
+            report.ledger = None
+            return report
 
     def closing(self, report: Report) -> str:
         """The last word of a session: what the file holds now."""
@@ -773,11 +838,11 @@ def open_recording(
     lock = _lock(path)
     try:
         for stale in remove_stale_temporaries(path):
-            say(visible(f"removed {stale}, left behind by a rewrite that was stopped"))
+            say(visible(_("removed {file}, left behind by a rewrite that was stopped").format(file=stale)))
         data = _read_file(path)
         if not data:
             return _create(path, game, players, start, list(variants), lock), True
-        report = check_bytes(data, path, list(variants), open_end=True)
+        report = check_bytes(data, path, list(variants), open_end=True, ledger=True)
         if report.status == "legal":
             _agree(report, game, players, start)
             return Recording(path, list(variants), report.source, report, disk=data, lock=lock), False
@@ -797,7 +862,10 @@ def _lock(path: str) -> int:
     try:
         return hold(path)
     except Held:
-        raise Stop(EXIT_USAGE, visible(f"{path}: another `referee record` session is recording this file; one session at a time writes a record (end the other one, then resume here)")) from None
+        raise Stop(
+            EXIT_USAGE,
+            visible(_("{file}: another `referee record` session is recording this file; one session at a time writes a record (end the other one, then resume here)").format(file=path)),
+        ) from None
     except OSError as exc:
         raise UsageError(f"cannot open {visible(path)}: {exc.strerror or exc}") from None
 
@@ -819,7 +887,7 @@ def _create(path: str, game: str | None, players: str | None, start: str | None,
     variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
     lines = header_lines(game, ", ".join(" ".join(words) for words in seated), start or seated[0][0], datetime.date.today().isoformat(), None, variants)
     text = "\n".join(lines) + "\n"
-    report = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    report = check_bytes(text.encode("utf-8"), path, variants, open_end=True, ledger=True)
     if report.status == "invalid-spec":
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
     if report.status != "legal" or report.state is None:
@@ -877,7 +945,7 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
     else:  # the file's own bytes, cut at the line (its line ends kept)
         parts = data.split(b"\n")
         good_bytes, rest_bytes = b"\n".join(parts[:cut]) + b"\n", b"\n".join(parts[cut:])
-    good_report = check_bytes(good_bytes, path, variants, open_end=True)
+    good_report = check_bytes(good_bytes, path, variants, open_end=True, ledger=True)
     if good_report.status != "legal" or good_report.state is None:
         raise refuse
     last = cut + max(1, rest_bytes.rstrip(b"\n").count(b"\n") + 1)
@@ -893,7 +961,7 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
             replace_synced(path, good_bytes)
     except OSError as exc:
         raise UsageError(f"cannot set the failing lines aside: {exc.strerror or exc}") from None
-    say(visible(f"{path}: lines {cut + 1}-{last} are kept in {rejected}"))
+    say(visible(_("{file}: lines {first}-{last} are kept in {kept}").format(file=path, first=cut + 1, last=last, kept=rejected)))
     return Recording(path, variants, good_report.source, good_report, disk=good_bytes)
 
 
@@ -907,7 +975,7 @@ def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[st
     if not report.repairs or len(report.repairs) != len(report.errors) or not report.source:
         return None
     text = repaired_text(report.source, report.repairs)
-    after = check_bytes(text.encode("utf-8"), path, variants, open_end=True)
+    after = check_bytes(text.encode("utf-8"), path, variants, open_end=True, ledger=True)
     if after.status != "legal" or after.state is None:
         return None
     shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
@@ -924,7 +992,7 @@ def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[st
         replace_synced(path, text.encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot write the repaired record: {exc.strerror or exc}") from None
-    print(visible(f"{path}: repaired; the file as it was is kept in {kept}"))
+    print(visible(_("{file}: repaired; the file as it was is kept in {kept}").format(file=path, kept=kept)))
     return Recording(path, variants, after.source, after)
 
 

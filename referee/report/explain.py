@@ -1,7 +1,8 @@
 """`referee explain`: how a figure came to be, change by change, to settle an argument.
 
 The record is replayed as `check --keep-going` replays it (past its problems, honouring
-its rulings), with a ledger (ledger.py). The figure's start value and every change up
+its rulings), with a ledger (ledger.py); a session of `referee record` reads the ledger its
+position keeps instead (`explained`). The figure's start value and every change up
 to the line asked for are shown with the record line, the move as written, the amount
 and the rule that made it; the sum closes the list, and each rule's page is linked once.
 """
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.findings import Report
-from referee.engine.ledger import MOVE_WIDTH, Change, change_json, change_line
+from referee.engine.ledger import MOVE_WIDTH, Change, Ledger, change_json, change_line
 from referee.engine.replay import check_bytes
 from referee.errors import UsageError
 from referee.i18n import _, current, ngettext
@@ -42,15 +43,21 @@ def explain_bytes(data: bytes, name: str, variants: list[str], who: str, figure:
     book, state = report.ledger, report.state
     if book is None or state is None or not report.replayed:
         return report, None
+    last_line = len(report.record.lines) if report.record else 0
+    return report, explained(book, state, who, figure, None if line is None or line >= last_line else line)
+
+
+def explained(book: Ledger, state, who: str, figure: str, upto: int | None) -> Explanation:
+    """One figure picked out of a ledger kept up to `state` (a replay's, or a session's
+    position), up to a record line (None: all of it). Raises UsageError for a colour or figure
+    the game does not have."""
     owner = _owner(state, who)
     known = state.figures(owner)
     key = figure.lower()
     if key not in known:
         raise UsageError(_("{owner} has no figure {figure}; figures: {known}").format(owner=owner, figure=repr(visible(figure)), known=", ".join(sorted(known))))
-    last_line = len(report.record.lines) if report.record else 0
-    upto = None if line is None or line >= last_line else line
     start, changes = book.history(owner, key, upto)
-    return report, Explanation(owner, key, upto, start, book.value(owner, key, upto), changes)
+    return Explanation(owner, key, upto, start, book.value(owner, key, upto), changes)
 
 
 def _owner(state, who: str) -> str:
