@@ -44,6 +44,8 @@ MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_FILLED = 400  # lines with a chance outcome filled in, tried as a missing line
 SCREEN = 6  # items read on to choose the MAX_INSERTS missing lines tried, where there are more
 MAX_SCREENED = 3000  # missing lines screened so in one record
+MAX_GROUPED = 12000  # missing lines screened in groups of the figures they leave, in one record
+MAX_SPLIT = 400  # lines of the groups that read furthest read on one by one, where more than MAX_INSERTS
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
 MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
@@ -173,6 +175,7 @@ class Mending:
         self.items = items_of(record)
         self.searches = 0
         self.screened = 0  # missing lines screened (`_inserts`), bounded by MAX_SCREENED
+        self.grouped = 0  # missing lines screened in groups (`_grouped`), bounded by MAX_GROUPED
         self.sampled = 0  # moves drawn by the random player (`_sampled`), bounded by MAX_SAMPLED
         self.tied: list[Edit] = []  # the edits the last search found reading through its window
         self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
@@ -446,8 +449,8 @@ class Mending:
     def _tie_break(self, i: int, mark, full: list[Edit]) -> Edit:
         """Of the edits that read through the window, the one that reads on furthest: all of
         them are read on over twice the window, those that read furthest over twice that
-        again, and so on to LONG_WINDOW; on a tie the first (the cheapest, then the first
-        listed). Past MAX_TIES, only the first MAX_TIES are read on over LONG_WINDOW itself."""
+        again, and so on to LONG_WINDOW; on a tie the cheapest, then the line nearest to the
+        one written (`_closest`), then the first listed. Past MAX_TIES, only the first MAX_TIES are read on over LONG_WINDOW itself."""
         span = WINDOW
         while len(full) > 1 and span < LONG_WINDOW:
             span = min(2 * span, LONG_WINDOW)
@@ -461,7 +464,14 @@ class Mending:
                 scores.append(self._read_on(i + edit.consumed, i + 1 + span)[:2])
             top = max(scores)
             full = [edit for edit, score in zip(full, scores) if score == top]
-        return full[0]
+        return self._closest(i, full)
+
+    def _closest(self, i: int, tied: list[Edit]) -> Edit:
+        """Of edits that read on alike, the cheapest, and of those the line nearest to what the
+        record writes (a misspelt name put right rather than left out); else the first."""
+        written_line = written_text(self.record, self.items[i].line).lower()
+        cheapest = [e for e in tied if e.cost == tied[0].cost]
+        return max(cheapest, key=lambda e: _closeness(e, written_line))
 
     def _search_back(self, i: int, beat: tuple, missing: list[Edit], until: int | None = None, only_missing: bool = False) -> tuple[int, Edit] | None:
         """A slip on one of the few lines before item i that the rules took (a number or a
@@ -477,7 +487,7 @@ class Mending:
         for item in items[start:first]:
             self._apply(item)
         until = until or i + 1 + WINDOW
-        best, best_key = None, (beat[0] + 1, -1, -99)  # it must read further than the edits at i
+        best_key, top = (beat[0] + 1, -1, -99), []  # it must read further than the edits at i
         for k in range(first, i):
             item = items[k]
             if isinstance(item.entry, Move) and item.ruling is None:
@@ -487,13 +497,27 @@ class Mending:
                     position.restore(here)
                     if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
                         continue
-                    reach, confirmed, _ = self._read_on(k + edit.consumed, until)
+                    reach, confirmed, through = self._read_on(k + edit.consumed, until)
                     key = (reach, confirmed, -edit.cost)
-                    if key >= best_key:
-                        best, best_key = (k, edit), key
+                    if key > best_key:
+                        best_key, top = key, []
+                    if key == best_key:
+                        top.append((k, edit, here, through))
                 position.restore(here)
             self._apply(item)
-        return best
+        if not top:
+            return None
+        top.reverse()  # on a tie the line nearest the refused one
+        if len(top) > 1 and top[0][3] and until < i + 1 + LONG_WINDOW:  # alike through the window: read on further
+            scores = []
+            for k, edit, here, _ in top[:MAX_TIES]:
+                position.restore(here)
+                for e in edit.entries:
+                    position.apply(e, carry_on=True)
+                scores.append(self._read_on(k + edit.consumed, i + 1 + LONG_WINDOW)[:2])
+            k, edit, _, _ = top[scores.index(max(scores))]
+            return k, edit
+        return top[0][0], top[0][1]
 
     def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit] | None:
         """A line missing that the search puts back before item i may belong a few lines
@@ -616,14 +640,21 @@ class Mending:
         """The lines tried as one missing before item i: the legal moves, and the lines the
         hints write with a placeholder for a chance outcome (a ship's cubes, a fireman's
         value) filled in each way they may be. Where there are more than MAX_INSERTS, those
-        under which item i and the next SCREEN items read on furthest, in their order."""
+        under which item i and the next SCREEN items read on furthest, in their order: each
+        one read on while MAX_SCREENED allows, else (thousands of builds) one of each kind
+        of figures it leaves (`_grouped`)."""
         found, seen = [], set()
         for move, line in [*legal, *self._filled(self.items[i].line)]:
             if line not in seen:
                 seen.add(line)
                 found.append((move, line))
-        if len(found) <= MAX_INSERTS or self.screened + len(found) > MAX_SCREENED:
-            return found[:MAX_INSERTS]
+        if len(found) <= MAX_INSERTS:
+            return found
+        if self.screened + len(found) > MAX_SCREENED:
+            if self.grouped + len(found) > MAX_GROUPED:
+                return found[:MAX_INSERTS]
+            self.grouped += len(found)
+            return self._grouped(i, found)
         self.screened += len(found)
         item, position = self.items[i], self.position
         mark, ranked = position.snapshot(), []
@@ -636,6 +667,59 @@ class Mending:
         position.restore(mark)
         ranked.sort(key=lambda r: r[0])
         return [(move, line) for _, move, line in ranked[:MAX_INSERTS]]
+
+    def _grouped(self, i: int, found: list[tuple[Move, str]]) -> list[tuple[Move, str]]:
+        """The MAX_INSERTS of `found` that read on furthest, screened in groups: each line is
+        played alone and grouped by the figures it leaves that the checkpoints of the next
+        SCREEN items state, and one line of each group is read on as `_inserts` reads every
+        one. The lines of the groups that read furthest come first, in their order."""
+        item, position = self.items[i], self.position
+        stated = self._stated(i)
+        mark, groups = position.snapshot(), {}
+        for n, (move, line) in enumerate(found):
+            position.restore(mark)
+            inserted = dataclasses.replace(move, pos=item.pos_of(), number=None)
+            if _clean(position.apply(inserted, carry_on=True)):
+                groups.setdefault(self._figures_of(stated), []).append((n, inserted, move, line))
+        ranked = []
+        for members in groups.values():
+            n, inserted, _, _ = members[0]
+            position.restore(mark)
+            position.apply(inserted, carry_on=True)
+            if _clean(position.apply(item.entry, carry_on=True)):
+                reach, confirmed, _ = self._read_on(i + 1, i + 1 + SCREEN)
+                ranked.append(((-reach, -confirmed, n), members))
+        ranked.sort(key=lambda r: r[0])
+        top = [m for key, members in ranked if key[:2] == ranked[0][0][:2] for m in members] if ranked else []
+        if MAX_INSERTS < len(top) <= MAX_SPLIT:  # too many alike: each read on as the search will
+            split = []
+            for n, inserted, move, line in top:
+                position.restore(mark)
+                position.apply(inserted, carry_on=True)
+                if _clean(position.apply(item.entry, carry_on=True)):
+                    reach, confirmed, _ = self._read_on(i + 1, i + 1 + WINDOW)
+                    split.append(((-reach, -confirmed, n), [(n, inserted, move, line)]))
+            ranked = sorted(split, key=lambda r: r[0]) + ranked
+        position.restore(mark)
+        out: dict[str, Move] = {}
+        for _, members in ranked:
+            for _, _, move, line in members:
+                out.setdefault(line, move)
+        return [(move, line) for line, move in out.items()][:MAX_INSERTS]
+
+    def _stated(self, i: int) -> list[tuple[str, frozenset]]:
+        """Whose figures, and which, the checkpoints among item i and the SCREEN after it state."""
+        return [(it.entry.player, frozenset(f.key for f in it.entry.figures)) for it in self.items[i : i + 1 + SCREEN] if isinstance(it.entry, Checkpoint)]
+
+    def _figures_of(self, stated: list[tuple[str, frozenset]]) -> tuple:
+        """The figures `stated` names, as they stand: what a group of missing lines shares."""
+        state, out = self.position.state, []
+        for player, keys in stated:
+            try:
+                out.append(tuple(sorted((k, repr(v)) for k, v in state.figures(player, keys).items())))
+            except Exception:  # a player or figure the checkpoint names wrongly: it tells nothing
+                out.append(None)
+        return tuple(out)
 
     def _filled(self, line: int) -> list[tuple[Move, str]]:
         """The legal lines that the game's hints (the continuations `referee record`
@@ -769,6 +853,14 @@ def repaired_text(text: str, repairs: list[Repair], mark: bool = True) -> str:
         if line is not None:
             out.append(line)
     return "\n".join(out)
+
+
+def _closeness(edit: Edit, written_line: str) -> float:
+    """How near an edit that writes one line in place of another is to the line as written
+    (0 to 1); 0 for the other kinds, which keep their order."""
+    if edit.consumed != 1 or len(edit.lines) != 1 or edit.kind == "figures":
+        return 0.0
+    return difflib.SequenceMatcher(None, _normal(edit.lines[0]), _normal(written_line)).ratio()
 
 
 def _clean(outcome: Outcome) -> bool:
