@@ -280,3 +280,21 @@ def test_fillings_of_a_hint_are_every_way_to_write_its_placeholders():
     ships = _fillings("reveal ship <3 cubes from the bag>", lambda p: ["tea", "coffee"])
     assert ships == ["reveal ship coffee coffee coffee", "reveal ship coffee coffee tea", "reveal ship coffee tea tea", "reveal ship tea tea tea"]
     assert _fillings("reveal x <name>", lambda p: ["a"]) == []  # a placeholder of no known kind: nothing
+
+
+def test_a_build_of_two_left_out_among_thousands_of_legal_builds_is_one_problem():
+    # 3,835 legal builds where red's line is missing: more than a record's screening reads
+    # one by one, so they are screened by the figures they leave; before, the first 120
+    # listed were tried, a wrong build was put back and every later checkpoint of red's
+    # disagreed (42 problems)
+    original = play_game("canterbury", 3, seed=1574954820)
+    lines = original.split("\n")
+    at = lines.index("red: full build watchtower b2, chapel b4")
+    slipped = "\n".join(lines[:at] + lines[at + 1 :])
+    report = check(slipped)
+    assert len(report.errors) == 1, [d.message for d in report.errors]
+    [repair] = report.repairs
+    assert repair.kind == "missing" and sorted(repair.lines[0].split(": full build ")[1].split(", ")) == ["chapel b4", "watchtower b2"]
+    repaired = repaired_text(slipped, report.repairs, mark=False)
+    after, before = check(repaired, keep_going=False), check(original, keep_going=False)
+    assert not after.errors and [(s.seat.colour, s.total) for s in after.standings] == [(s.seat.colour, s.total) for s in before.standings]
