@@ -37,6 +37,7 @@ WINDOW = 30  # entries read ahead to judge an edit
 LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
 MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
 BACK = 24  # lines before a refused one searched for a slip the rules took
+SAFES = 2  # positions kept to search back from: after the last checkpoints that agreed, and the ones before
 SAMPLES = 200  # moves the random player draws as a missing line, when the listed ones do not do
 MAX_SAMPLED = 1000  # moves drawn so in one record
 SAMPLE_SEED = 0
@@ -181,7 +182,7 @@ class Mending:
         self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
         self.pending: Repair | None = None
         self.repairs: list[Repair] = []
-        self.safe = None  # (index, Mark): a position kept before an item, to search back from
+        self.safes: list[tuple] = []  # (index, Mark): the last SAFES positions kept before an item, to search back from
         self.clean_before = False  # the item before agreed
 
     # --- the replay ----------------------------------------------------------------------
@@ -203,8 +204,8 @@ class Mending:
             if isinstance(item.entry, Result) and stop_after is not None:
                 i += 1
                 continue
-            if isinstance(item.entry, Move) and (self.safe is None or self.safe[0] < i) and position.book is None and (not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
-                self.safe = (i, position.snapshot())
+            if isinstance(item.entry, Move) and (not self.safes or self.safes[-1][0] < i) and position.book is None and (not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
+                self.safes = [*self.safes[1 - SAFES :], (i, position.snapshot())]
             before = position.move_lines
             outcome = self._apply(item)
             self.clean_before = outcome is not None and _clean(outcome)
@@ -290,16 +291,15 @@ class Mending:
         self.repairs.append(repair)
         self.run.visitor.repaired(repair)
         self.pending = repair
-        self.safe = None
+        self.safes = []
         return i + best.consumed
 
-    def _mend_back(self, i: int, back: tuple[int, Edit], outcome: Outcome | None, diagnostic: Diagnostic) -> int:
-        """Repair an earlier line k: the position goes back to the last one kept, plays on to
-        line k, the repair and the lines after it (told already), and the replay reads item
-        i again, which the repair makes legal."""
-        k, edit = back
+    def _mend_back(self, i: int, back: tuple[int, Edit, tuple], outcome: Outcome | None, diagnostic: Diagnostic) -> int:
+        """Repair an earlier line k: the position goes back to the one kept before it, plays on
+        to line k, the repair and the lines after it (told already), and the replay reads
+        item i again, which the repair makes legal."""
+        k, edit, (start, mark) = back
         position, items = self.position, self.items
-        start, mark = self.safe
         position.restore(mark)
         for item in items[start:k]:
             self._apply(item)
@@ -315,7 +315,7 @@ class Mending:
         self.repairs.append(repair)
         self.run.visitor.repaired(repair)
         self.pending = repair
-        self.safe = None
+        self.safes = []
         return i
 
     def _after_last_move(self, i: int, mark, edit: Edit) -> int:
@@ -360,7 +360,7 @@ class Mending:
         """No edit helps: go on from the table's own line if the state can take it (as a
         ruling accept would), else without it. A checkpoint's figures change nothing."""
         item, position = self.items[i], self.position
-        self.safe = None
+        self.safes = []
         if isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None:
             if isinstance(item.entry, Result):
                 position.apply(item.entry)  # the result closes the game as before
@@ -473,22 +473,37 @@ class Mending:
         cheapest = [e for e in tied if e.cost == tied[0].cost]
         return max(cheapest, key=lambda e: _closeness(e, written_line))
 
-    def _search_back(self, i: int, beat: tuple, missing: list[Edit], until: int | None = None, only_missing: bool = False) -> tuple[int, Edit] | None:
+    def _search_back(self, i: int, beat: tuple, missing: list[Edit], until: int | None = None, only_missing: bool = False) -> tuple[int, Edit, tuple] | None:
         """A slip on one of the few lines before item i that the rules took (a number or a
         player still legal there) and that item i is the first to show: the edit of such a
         line, from the last position kept (`safe`), under which the record reads on further
-        than `beat`. Only replacements, swaps and lines left out are tried there."""
-        if self.safe is None or self.position.book is not None:
+        than `beat`, with the position it was searched from. Only replacements, swaps and
+        lines left out are tried there. Where none does, the lines before that position, from
+        the one kept before it, within BACK lines (a checkpoint between them agreed, as it
+        may with a district one off)."""
+        if self.position.book is not None:
             return None
-        start, mark = self.safe
+        end = i
+        for safe in reversed(self.safes):
+            if end <= i - BACK:
+                break
+            found = self._search_from(safe, end, i, beat, missing, until or i + 1 + WINDOW, only_missing)
+            if found is not None:
+                return (*found, safe)
+            end = safe[0]
+        return None
+
+    def _search_from(self, safe: tuple, end: int, i: int, beat: tuple, missing: list[Edit], until: int, only_missing: bool) -> tuple[int, Edit] | None:
+        """`_search_back` from one position kept, over the lines from it (or BACK before item
+        i) to item `end`."""
+        start, mark = safe
         first = max(start, i - BACK)
         position, items = self.position, self.items
         position.restore(mark)
         for item in items[start:first]:
             self._apply(item)
-        until = until or i + 1 + WINDOW
         best_key, top = (beat[0] + 1, -1, -99), []  # it must read further than the edits at i
-        for k in range(first, i):
+        for k in range(first, end):
             item = items[k]
             if isinstance(item.entry, Move) and item.ruling is None:
                 here = position.snapshot()
@@ -794,7 +809,7 @@ class Mending:
         vocabulary = self._vocabulary(legal)
         for n, word in enumerate(words):
             bare = word.rstrip(":,").lower()
-            if not bare.isalpha() or bare in vocabulary:
+            if not _is_name(bare) or bare in vocabulary:
                 continue
             near = [s for s in suggested if difflib.SequenceMatcher(None, s, bare).ratio() > 0.5]
             near += difflib.get_close_matches(bare, vocabulary, n=MAX_NAMES, cutoff=0.6)
@@ -812,7 +827,7 @@ class Mending:
         for number, line in enumerate(self.record.lines, 1):
             if number not in unreadable and not line.lstrip().startswith(("[", "#")):
                 words.update(w.rstrip(":,").lower() for w in line.split("#", 1)[0].split())
-        return sorted(w for w in words if w.isalpha())
+        return sorted(w for w in words if _is_name(w))
 
     def _read(self, text: str, line: int):
         """A line's text as its entry, on line `line`; None when it cannot be read."""
@@ -861,6 +876,11 @@ def _closeness(edit: Edit, written_line: str) -> float:
     if edit.consumed != 1 or len(edit.lines) != 1 or edit.kind == "figures":
         return 0.0
     return difflib.SequenceMatcher(None, _normal(edit.lines[0]), _normal(written_line)).ratio()
+
+
+def _is_name(word: str) -> bool:
+    """A word that names something (`tea`, `weaving-mill`, `st-michaelis`), not a number."""
+    return word.replace("-", "").isalpha() and not word.startswith("-") and not word.endswith("-")
 
 
 def _clean(outcome: Outcome) -> bool:
