@@ -36,7 +36,9 @@ from referee.spec.figures import written
 WINDOW = 30  # entries read ahead to judge an edit
 LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
 MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
+MAX_PLACES = 40  # lines missing that a search puts back before earlier lines too
 BACK = 24  # lines before a refused one searched for a slip the rules took
+WIDE_BACK = 60  # before a contradicted checkpoint: lines searched for a number one off that the rules took
 SAFES = 2  # positions kept to search back from: after the last checkpoints that agreed, and the ones before
 SAMPLES = 200  # moves the random player draws as a missing line, when the listed ones do not do
 MAX_SAMPLED = 1000  # moves drawn so in one record
@@ -179,6 +181,7 @@ class Mending:
         self.grouped = 0  # missing lines screened in groups (`_grouped`), bounded by MAX_GROUPED
         self.sampled = 0  # moves drawn by the random player (`_sampled`), bounded by MAX_SAMPLED
         self.tied: list[Edit] = []  # the edits the last search found reading through its window
+        self.places: list[tuple] = []  # the lines missing it tried, each with how far it read
         self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
         self.pending: Repair | None = None
         self.repairs: list[Repair] = []
@@ -268,7 +271,7 @@ class Mending:
         try:
             best, key = self._search(i, mark, outcome)
             if best is None or key[0] < min(i + 1 + WINDOW, len(self.items)):
-                back = self._search_back(i, key if best is not None else (i, 0, 0), [best] if best is not None and best.kind == "missing" else [])
+                back = self._search_back(i, key if best is not None else (i, 0, 0), self._furthest_missing(best))
             elif best.kind == "missing" and isinstance(item.entry, Move):
                 back = self._earlier_place(i, mark, best)
         finally:
@@ -409,6 +412,7 @@ class Mending:
         one reads on through the window, only edits as cheap are tried still, and those that
         read as far are told apart over a longer window."""
         best, best_key, full = None, (i, 0, 0), []
+        self.places = []
         until = i + 1 + WINDOW
         for edit in self._edits(i, outcome, mark):
             if full and edit.cost > full[0].cost:
@@ -420,6 +424,8 @@ class Mending:
                 continue
             reach, confirmed, through = self._read_on(i + edit.consumed, until)
             key = (reach, confirmed, -edit.cost)
+            if edit.kind == "missing":
+                self.places.append((key, edit))
             if best is None or key > best_key:
                 best, best_key = edit, key
             if through:
@@ -435,6 +441,7 @@ class Mending:
                     continue
                 reach, confirmed, through = self._read_on(i + 1, until)
                 key = (reach, confirmed, -edit.cost)
+                self.places.append((key, edit))
                 if best is None or key > best_key:
                     best, best_key = edit, key
                 if through:
@@ -483,21 +490,21 @@ class Mending:
         may with a district one off)."""
         if self.position.book is not None:
             return None
-        end = i
+        end, back = i, WIDE_BACK if isinstance(self.items[i].entry, Checkpoint) else BACK
         for safe in reversed(self.safes):
-            if end <= i - BACK:
+            if end <= i - back:
                 break
-            found = self._search_from(safe, end, i, beat, missing, until or i + 1 + WINDOW, only_missing)
+            found = self._search_from(safe, end, i, beat, missing, until or i + 1 + WINDOW, only_missing, back)
             if found is not None:
                 return (*found, safe)
             end = safe[0]
         return None
 
-    def _search_from(self, safe: tuple, end: int, i: int, beat: tuple, missing: list[Edit], until: int, only_missing: bool) -> tuple[int, Edit] | None:
-        """`_search_back` from one position kept, over the lines from it (or BACK before item
-        i) to item `end`."""
+    def _search_from(self, safe: tuple, end: int, i: int, beat: tuple, missing: list[Edit], until: int, only_missing: bool, back: int) -> tuple[int, Edit] | None:
+        """`_search_back` from one position kept, over the lines from it (or `back` before
+        item i) to item `end`; more than BACK before item i, numbers one off only."""
         start, mark = safe
-        first = max(start, i - BACK)
+        first = max(start, i - back)
         position, items = self.position, self.items
         position.restore(mark)
         for item in items[start:first]:
@@ -508,7 +515,11 @@ class Mending:
             if isinstance(item.entry, Move) and item.ruling is None:
                 here = position.snapshot()
                 edits = self._replacements(k, missing)
-                for edit in edits[: len(missing)] if only_missing else edits:
+                if only_missing:
+                    edits = edits[: len(missing)]
+                elif k < i - BACK:
+                    edits = [e for e in edits if e.kind == "number"]
+                for edit in edits:
                     position.restore(here)
                     if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
                         continue
@@ -547,6 +558,15 @@ class Mending:
         reach, confirmed, _ = self._read_on(i + 1, until)
         others = [e for e in self.tied if e is not missing and e.kind == "missing"]
         return self._search_back(i, (reach, confirmed, 0), [missing, *others][:MAX_TIES], until=until, only_missing=True)
+
+    def _furthest_missing(self, best: Edit | None) -> list[Edit]:
+        """Where the line the search puts back before a refused one reads on only a little:
+        it, and the other lines missing that read on furthest there (a ship the slots bought
+        later want earlier), MAX_PLACES in all, to put back before the lines above."""
+        if best is None or best.kind != "missing":
+            return []
+        others = [e for _, e in sorted(self.places, key=lambda p: p[0], reverse=True) if e is not best]
+        return [best, *others[: MAX_PLACES - 1]]
 
     def _replacements(self, k: int, missing: list[Edit]) -> list[Edit]:
         """The edits of an earlier line that the rules took: another legal line one word
@@ -740,7 +760,9 @@ class Mending:
         """The legal lines that the game's hints (the continuations `referee record`
         completes from) write with a placeholder for what the table reports (a ship's cubes
         from the bag, a fireman's value, a contract's goods), with each way to fill it in,
-        read as the record would write them; at most MAX_FILLED."""
+        read as the record would write them; at most MAX_FILLED. The hints take turns (a
+        contract's goods, a ship's cubes, a contract's, ...), so that where only the first
+        lines are tried, every kind of card is among them."""
         state = self.position.state
         if type(self.game).move_hints is Game.move_hints:  # the legal moves as written: nothing to fill in
             return []
@@ -748,14 +770,14 @@ class Mending:
             hints = [h for h in self.game.move_hints(state) if "<" in h]
         except Exception:  # a position the search cannot enumerate: nothing filled in
             return []
+        filled = [_fillings(hint, lambda placeholder: self.game.placeholder_words(state, placeholder)) for hint in hints]
         out: list[tuple[Move, str]] = []
-        for hint in hints:
-            for text in _fillings(hint, lambda placeholder: self.game.placeholder_words(state, placeholder)):
-                entry = self._read(text, line)
-                if isinstance(entry, Move):
-                    out.append((entry, self.game.format_move(entry)))
-                if len(out) >= MAX_FILLED:
-                    return out
+        for text in (t for turn in itertools.zip_longest(*filled) for t in turn if t is not None):
+            entry = self._read(text, line)
+            if isinstance(entry, Move):
+                out.append((entry, self.game.format_move(entry)))
+            if len(out) >= MAX_FILLED:
+                return out
         return out
 
     def _sampled(self, mark) -> list[tuple[Move, str]]:
