@@ -181,7 +181,7 @@ class Mending:
         self.grouped = 0  # missing lines screened in groups (`_grouped`), bounded by MAX_GROUPED
         self.sampled = 0  # moves drawn by the random player (`_sampled`), bounded by MAX_SAMPLED
         self.tied: list[Edit] = []  # the edits the last search found reading through its window
-        self.places: list[tuple] = []  # the lines missing it tried, each with how far it read
+        self.places: list[tuple] = []  # the lines missing the last search tried, each with how far it read
         self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
         self.pending: Repair | None = None
         self.repairs: list[Repair] = []
@@ -457,7 +457,8 @@ class Mending:
         """Of the edits that read through the window, the one that reads on furthest: all of
         them are read on over twice the window, those that read furthest over twice that
         again, and so on to LONG_WINDOW; on a tie the cheapest, then the line nearest to the
-        one written (`_closest`), then the first listed. Past MAX_TIES, only the first MAX_TIES are read on over LONG_WINDOW itself."""
+        one written (`_closest`), then the first listed. Past MAX_TIES, only the first
+        MAX_TIES are read on over LONG_WINDOW itself."""
         span = WINDOW
         while len(full) > 1 and span < LONG_WINDOW:
             span = min(2 * span, LONG_WINDOW)
@@ -483,11 +484,12 @@ class Mending:
     def _search_back(self, i: int, beat: tuple, missing: list[Edit], until: int | None = None, only_missing: bool = False) -> tuple[int, Edit, tuple] | None:
         """A slip on one of the few lines before item i that the rules took (a number or a
         player still legal there) and that item i is the first to show: the edit of such a
-        line, from the last position kept (`safe`), under which the record reads on further
+        line, from the last position kept (`safes`), under which the record reads on further
         than `beat`, with the position it was searched from. Only replacements, swaps and
         lines left out are tried there. Where none does, the lines before that position, from
         the one kept before it, within BACK lines (a checkpoint between them agreed, as it
-        may with a district one off)."""
+        may with a district one off); before a contradicted checkpoint, within WIDE_BACK
+        lines, where those more than BACK back get numbers one off only."""
         if self.position.book is not None:
             return None
         end, back = i, WIDE_BACK if isinstance(self.items[i].entry, Checkpoint) else BACK
@@ -545,7 +547,7 @@ class Mending:
             return k, edit
         return top[0][0], top[0][1]
 
-    def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit] | None:
+    def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit, tuple] | None:
         """A line missing that the search puts back before item i may belong a few lines
         earlier (the order of revealed cards matters, and shows only much later): the same
         line, or another that read on as far at item i (the same card with another face),
