@@ -47,7 +47,7 @@ MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_FILLED = 400  # lines with a chance outcome filled in, tried as a missing line
 SCREEN = 6  # items read on to choose the MAX_INSERTS missing lines tried, where there are more
 MAX_SCREENED = 3000  # missing lines screened so in one record
-MAX_GROUPED = 12000  # missing lines screened in groups of the figures they leave, in one record
+MAX_GROUPED = 10000  # missing lines screened in groups of the figures they leave (and read on from them), in one record
 MAX_SPLIT = 400  # lines of the groups that read furthest read on one by one, where more than MAX_INSERTS
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
@@ -728,7 +728,8 @@ class Mending:
                 ranked.append(((-reach, -confirmed, n), members))
         ranked.sort(key=lambda r: r[0])
         top = [m for key, members in ranked if key[:2] == ranked[0][0][:2] for m in members] if ranked else []
-        if MAX_INSERTS < len(top) <= MAX_SPLIT:  # too many alike: each read on as the search will
+        if MAX_INSERTS < len(top) <= MAX_SPLIT and self.grouped + len(top) <= MAX_GROUPED:  # too many alike: each read on as the search will
+            self.grouped += len(top)
             split = []
             for n, inserted, move, line in top:
                 position.restore(mark)
