@@ -280,3 +280,52 @@ def test_fillings_of_a_hint_are_every_way_to_write_its_placeholders():
     ships = _fillings("reveal ship <3 cubes from the bag>", lambda p: ["tea", "coffee"])
     assert ships == ["reveal ship coffee coffee coffee", "reveal ship coffee coffee tea", "reveal ship coffee tea tea", "reveal ship tea tea tea"]
     assert _fillings("reveal x <name>", lambda p: ["a"]) == []  # a placeholder of no known kind: nothing
+
+
+def test_a_build_of_two_left_out_among_thousands_of_legal_builds_is_one_problem():
+    # 3,835 legal builds where red's line is missing: more than a record's screening reads
+    # one by one, so they are screened by the figures they leave; before, the first 120
+    # listed were tried, a wrong build was put back and every later checkpoint of red's
+    # disagreed (42 problems)
+    original = play_game("canterbury", 3, seed=1574954820)
+    lines = original.split("\n")
+    at = lines.index("red: full build watchtower b2, chapel b4")
+    slipped = "\n".join(lines[:at] + lines[at + 1 :])
+    report = check(slipped)
+    assert len(report.errors) == 1, [d.message for d in report.errors]
+    [repair] = report.repairs
+    assert repair.kind == "missing" and sorted(repair.lines[0].split(": full build ")[1].split(", ")) == ["chapel b4", "watchtower b2"]
+    repaired = repaired_text(slipped, report.repairs, mark=False)
+    after, before = check(repaired, keep_going=False), check(original, keep_going=False)
+    assert not after.errors and [(s.seat.colour, s.total) for s in after.standings] == [(s.seat.colour, s.total) for s in before.standings]
+
+
+@pytest.mark.parametrize(
+    "game, players, seed, at, slipped",
+    [
+        # a misspelt name put right, not left out: both read to the end alike
+        ("speicherstadt", 3, 624070721, 30, "reveal contract carept coffee rubber rubber"),
+        # a hyphenated name misspelt in a guildhall move of three houses
+        ("hamburgum", 4, 1036079676, 168, "green: guildhall brewery at petri 6, waeving-mill at petri 7, office at michaelis 4"),
+        # two edits of an earlier line agree with the checkpoint that shows the slip: the one
+        # that reads on further (3 brick 1 wood, not 4 brick 0 wood)
+        ("hamburgum", 3, 2072391340, 170, "green: trade buy 4 brick 1 wood"),
+        # a district one off that the checkpoints after it let through, shown by a move two
+        # checkpoint groups later
+        ("canterbury", 3, 877913884, 118, "blue: full build stage d4 demolish well garden, church e3 demolish chapel stall"),
+        # a fire's points one off, which only the checkpoints at the round's end read
+        ("speicherstadt", 4, 1005141944, 211, "reveal fire 2"),
+        # a ship left out where contracts alone would fill the lines tried
+        ("speicherstadt", 4, 375167019, 71, None),
+        # a ship left out in the middle of Supply: a later purchase names its slot
+        ("speicherstadt", 3, 1853623402, 259, None),
+    ],
+)
+def test_a_slip_that_reads_on_alike_or_shows_late_is_repaired_to_the_original(game, players, seed, at, slipped):
+    original = play_game(game, players, seed=seed)
+    lines = original.split("\n")
+    text = "\n".join(lines[:at] + ([slipped] if slipped is not None else []) + lines[at + 1 :])
+    report = check(text)
+    assert len(report.errors) == 1, [d.message for d in report.errors]
+    assert lines[at] in report.errors[0].repair
+    assert slips.same_game(repaired_text(text, report.repairs, mark=False), original)

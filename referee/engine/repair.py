@@ -36,7 +36,10 @@ from referee.spec.figures import written
 WINDOW = 30  # entries read ahead to judge an edit
 LONG_WINDOW = 240  # entries read ahead to tell apart edits that read through WINDOW alike
 MAX_TIES = 8  # of those, how many are read on over LONG_WINDOW
+MAX_PLACES = 40  # lines missing that a search puts back before earlier lines too
 BACK = 24  # lines before a refused one searched for a slip the rules took
+WIDE_BACK = 60  # before a contradicted checkpoint: lines searched for a number one off that the rules took
+SAFES = 2  # positions kept to search back from: after the last checkpoints that agreed, and the ones before
 SAMPLES = 200  # moves the random player draws as a missing line, when the listed ones do not do
 MAX_SAMPLED = 1000  # moves drawn so in one record
 SAMPLE_SEED = 0
@@ -44,6 +47,8 @@ MAX_INSERTS = 120  # legal moves tried as the line missing before a refused one
 MAX_FILLED = 400  # lines with a chance outcome filled in, tried as a missing line
 SCREEN = 6  # items read on to choose the MAX_INSERTS missing lines tried, where there are more
 MAX_SCREENED = 3000  # missing lines screened so in one record
+MAX_GROUPED = 10000  # missing lines screened in groups of the figures they leave (and read on from them), in one record
+MAX_SPLIT = 400  # lines of the groups that read furthest read on one by one, where more than MAX_INSERTS
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_NAMES = 3  # nearest names tried for each word
 MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
@@ -173,12 +178,14 @@ class Mending:
         self.items = items_of(record)
         self.searches = 0
         self.screened = 0  # missing lines screened (`_inserts`), bounded by MAX_SCREENED
+        self.grouped = 0  # missing lines screened in groups (`_grouped`), bounded by MAX_GROUPED
         self.sampled = 0  # moves drawn by the random player (`_sampled`), bounded by MAX_SAMPLED
         self.tied: list[Edit] = []  # the edits the last search found reading through its window
+        self.places: list[tuple] = []  # the lines missing the last search tried, each with how far it read
         self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
         self.pending: Repair | None = None
         self.repairs: list[Repair] = []
-        self.safe = None  # (index, Mark): a position kept before an item, to search back from
+        self.safes: list[tuple] = []  # (index, Mark): the last SAFES positions kept before an item, to search back from
         self.clean_before = False  # the item before agreed
 
     # --- the replay ----------------------------------------------------------------------
@@ -200,8 +207,8 @@ class Mending:
             if isinstance(item.entry, Result) and stop_after is not None:
                 i += 1
                 continue
-            if isinstance(item.entry, Move) and (self.safe is None or self.safe[0] < i) and position.book is None and (not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
-                self.safe = (i, position.snapshot())
+            if isinstance(item.entry, Move) and (not self.safes or self.safes[-1][0] < i) and position.book is None and (not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
+                self.safes = [*self.safes[1 - SAFES :], (i, position.snapshot())]
             before = position.move_lines
             outcome = self._apply(item)
             self.clean_before = outcome is not None and _clean(outcome)
@@ -264,7 +271,7 @@ class Mending:
         try:
             best, key = self._search(i, mark, outcome)
             if best is None or key[0] < min(i + 1 + WINDOW, len(self.items)):
-                back = self._search_back(i, key if best is not None else (i, 0, 0), [best] if best is not None and best.kind == "missing" else [])
+                back = self._search_back(i, key if best is not None else (i, 0, 0), self._furthest_missing(best))
             elif best.kind == "missing" and isinstance(item.entry, Move):
                 back = self._earlier_place(i, mark, best)
         finally:
@@ -287,16 +294,15 @@ class Mending:
         self.repairs.append(repair)
         self.run.visitor.repaired(repair)
         self.pending = repair
-        self.safe = None
+        self.safes = []
         return i + best.consumed
 
-    def _mend_back(self, i: int, back: tuple[int, Edit], outcome: Outcome | None, diagnostic: Diagnostic) -> int:
-        """Repair an earlier line k: the position goes back to the last one kept, plays on to
-        line k, the repair and the lines after it (told already), and the replay reads item
-        i again, which the repair makes legal."""
-        k, edit = back
+    def _mend_back(self, i: int, back: tuple[int, Edit, tuple], outcome: Outcome | None, diagnostic: Diagnostic) -> int:
+        """Repair an earlier line k: the position goes back to the one kept before it, plays on
+        to line k, the repair and the lines after it (told already), and the replay reads
+        item i again, which the repair makes legal."""
+        k, edit, (start, mark) = back
         position, items = self.position, self.items
-        start, mark = self.safe
         position.restore(mark)
         for item in items[start:k]:
             self._apply(item)
@@ -312,7 +318,7 @@ class Mending:
         self.repairs.append(repair)
         self.run.visitor.repaired(repair)
         self.pending = repair
-        self.safe = None
+        self.safes = []
         return i
 
     def _after_last_move(self, i: int, mark, edit: Edit) -> int:
@@ -357,7 +363,7 @@ class Mending:
         """No edit helps: go on from the table's own line if the state can take it (as a
         ruling accept would), else without it. A checkpoint's figures change nothing."""
         item, position = self.items[i], self.position
-        self.safe = None
+        self.safes = []
         if isinstance(item.entry, (Checkpoint, Result)) and outcome is not None and outcome.unreadable is None:
             if isinstance(item.entry, Result):
                 position.apply(item.entry)  # the result closes the game as before
@@ -406,6 +412,7 @@ class Mending:
         one reads on through the window, only edits as cheap are tried still, and those that
         read as far are told apart over a longer window."""
         best, best_key, full = None, (i, 0, 0), []
+        self.places = []
         until = i + 1 + WINDOW
         for edit in self._edits(i, outcome, mark):
             if full and edit.cost > full[0].cost:
@@ -417,6 +424,8 @@ class Mending:
                 continue
             reach, confirmed, through = self._read_on(i + edit.consumed, until)
             key = (reach, confirmed, -edit.cost)
+            if edit.kind == "missing":
+                self.places.append((key, edit))
             if best is None or key > best_key:
                 best, best_key = edit, key
             if through:
@@ -432,6 +441,7 @@ class Mending:
                     continue
                 reach, confirmed, through = self._read_on(i + 1, until)
                 key = (reach, confirmed, -edit.cost)
+                self.places.append((key, edit))
                 if best is None or key > best_key:
                     best, best_key = edit, key
                 if through:
@@ -446,8 +456,9 @@ class Mending:
     def _tie_break(self, i: int, mark, full: list[Edit]) -> Edit:
         """Of the edits that read through the window, the one that reads on furthest: all of
         them are read on over twice the window, those that read furthest over twice that
-        again, and so on to LONG_WINDOW; on a tie the first (the cheapest, then the first
-        listed). Past MAX_TIES, only the first MAX_TIES are read on over LONG_WINDOW itself."""
+        again, and so on to LONG_WINDOW; on a tie the cheapest, then the line nearest to the
+        one written (`_closest`), then the first listed. Past MAX_TIES, only the first
+        MAX_TIES are read on over LONG_WINDOW itself."""
         span = WINDOW
         while len(full) > 1 and span < LONG_WINDOW:
             span = min(2 * span, LONG_WINDOW)
@@ -461,41 +472,82 @@ class Mending:
                 scores.append(self._read_on(i + edit.consumed, i + 1 + span)[:2])
             top = max(scores)
             full = [edit for edit, score in zip(full, scores) if score == top]
-        return full[0]
+        return self._closest(i, full)
 
-    def _search_back(self, i: int, beat: tuple, missing: list[Edit], until: int | None = None, only_missing: bool = False) -> tuple[int, Edit] | None:
+    def _closest(self, i: int, tied: list[Edit]) -> Edit:
+        """Of edits that read on alike, the cheapest, and of those the line nearest to what the
+        record writes (a misspelt name put right rather than left out); else the first."""
+        written_line = written_text(self.record, self.items[i].line).lower()
+        cheapest = [e for e in tied if e.cost == tied[0].cost]
+        return max(cheapest, key=lambda e: _closeness(e, written_line))
+
+    def _search_back(self, i: int, beat: tuple, missing: list[Edit], until: int | None = None, only_missing: bool = False) -> tuple[int, Edit, tuple] | None:
         """A slip on one of the few lines before item i that the rules took (a number or a
         player still legal there) and that item i is the first to show: the edit of such a
-        line, from the last position kept (`safe`), under which the record reads on further
-        than `beat`. Only replacements, swaps and lines left out are tried there."""
-        if self.safe is None or self.position.book is not None:
+        line, from the last position kept (`safes`), under which the record reads on further
+        than `beat`, with the position it was searched from. Only replacements, swaps and
+        lines left out are tried there. Where none does, the lines before that position, from
+        the one kept before it, within BACK lines (a checkpoint between them agreed, as it
+        may with a district one off); before a contradicted checkpoint, within WIDE_BACK
+        lines, where those more than BACK back get numbers one off only."""
+        if self.position.book is not None:
             return None
-        start, mark = self.safe
-        first = max(start, i - BACK)
+        end, back = i, WIDE_BACK if isinstance(self.items[i].entry, Checkpoint) else BACK
+        for safe in reversed(self.safes):
+            if end <= i - back:
+                break
+            found = self._search_from(safe, end, i, beat, missing, until or i + 1 + WINDOW, only_missing, back)
+            if found is not None:
+                return (*found, safe)
+            end = safe[0]
+        return None
+
+    def _search_from(self, safe: tuple, end: int, i: int, beat: tuple, missing: list[Edit], until: int, only_missing: bool, back: int) -> tuple[int, Edit] | None:
+        """`_search_back` from one position kept, over the lines from it (or `back` before
+        item i) to item `end`; more than BACK before item i, numbers one off only."""
+        start, mark = safe
+        first = max(start, i - back)
         position, items = self.position, self.items
         position.restore(mark)
         for item in items[start:first]:
             self._apply(item)
-        until = until or i + 1 + WINDOW
-        best, best_key = None, (beat[0] + 1, -1, -99)  # it must read further than the edits at i
-        for k in range(first, i):
+        best_key, top = (beat[0] + 1, -1, -99), []  # it must read further than the edits at i
+        for k in range(first, end):
             item = items[k]
             if isinstance(item.entry, Move) and item.ruling is None:
                 here = position.snapshot()
                 edits = self._replacements(k, missing)
-                for edit in edits[: len(missing)] if only_missing else edits:
+                if only_missing:
+                    edits = edits[: len(missing)]
+                elif k < i - BACK:
+                    edits = [e for e in edits if e.kind == "number"]
+                for edit in edits:
                     position.restore(here)
                     if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
                         continue
-                    reach, confirmed, _ = self._read_on(k + edit.consumed, until)
+                    reach, confirmed, through = self._read_on(k + edit.consumed, until)
                     key = (reach, confirmed, -edit.cost)
-                    if key >= best_key:
-                        best, best_key = (k, edit), key
+                    if key > best_key:
+                        best_key, top = key, []
+                    if key == best_key:
+                        top.append((k, edit, here, through))
                 position.restore(here)
             self._apply(item)
-        return best
+        if not top:
+            return None
+        top.reverse()  # on a tie the line nearest the refused one
+        if len(top) > 1 and top[0][3] and until < i + 1 + LONG_WINDOW:  # alike through the window: read on further
+            scores = []
+            for k, edit, here, _ in top[:MAX_TIES]:
+                position.restore(here)
+                for e in edit.entries:
+                    position.apply(e, carry_on=True)
+                scores.append(self._read_on(k + edit.consumed, i + 1 + LONG_WINDOW)[:2])
+            k, edit, _, _ = top[scores.index(max(scores))]
+            return k, edit
+        return top[0][0], top[0][1]
 
-    def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit] | None:
+    def _earlier_place(self, i: int, mark, missing: Edit) -> tuple[int, Edit, tuple] | None:
         """A line missing that the search puts back before item i may belong a few lines
         earlier (the order of revealed cards matters, and shows only much later): the same
         line, or another that read on as far at item i (the same card with another face),
@@ -508,6 +560,15 @@ class Mending:
         reach, confirmed, _ = self._read_on(i + 1, until)
         others = [e for e in self.tied if e is not missing and e.kind == "missing"]
         return self._search_back(i, (reach, confirmed, 0), [missing, *others][:MAX_TIES], until=until, only_missing=True)
+
+    def _furthest_missing(self, best: Edit | None) -> list[Edit]:
+        """Where the line the search puts back before a refused one reads on only a little:
+        it, and the other lines missing that read on furthest there (a ship the slots bought
+        later want earlier), MAX_PLACES in all, to put back before the lines above."""
+        if best is None or best.kind != "missing":
+            return []
+        others = [e for _, e in sorted(self.places, key=lambda p: p[0], reverse=True) if e is not best]
+        return [best, *others[: MAX_PLACES - 1]]
 
     def _replacements(self, k: int, missing: list[Edit]) -> list[Edit]:
         """The edits of an earlier line that the rules took: another legal line one word
@@ -616,14 +677,21 @@ class Mending:
         """The lines tried as one missing before item i: the legal moves, and the lines the
         hints write with a placeholder for a chance outcome (a ship's cubes, a fireman's
         value) filled in each way they may be. Where there are more than MAX_INSERTS, those
-        under which item i and the next SCREEN items read on furthest, in their order."""
+        under which item i and the next SCREEN items read on furthest, in their order: each
+        one read on while MAX_SCREENED allows, else (thousands of builds) one of each kind
+        of figures it leaves (`_grouped`)."""
         found, seen = [], set()
         for move, line in [*legal, *self._filled(self.items[i].line)]:
             if line not in seen:
                 seen.add(line)
                 found.append((move, line))
-        if len(found) <= MAX_INSERTS or self.screened + len(found) > MAX_SCREENED:
-            return found[:MAX_INSERTS]
+        if len(found) <= MAX_INSERTS:
+            return found
+        if self.screened + len(found) > MAX_SCREENED:
+            if self.grouped + len(found) > MAX_GROUPED:
+                return found[:MAX_INSERTS]
+            self.grouped += len(found)
+            return self._grouped(i, found)
         self.screened += len(found)
         item, position = self.items[i], self.position
         mark, ranked = position.snapshot(), []
@@ -637,11 +705,67 @@ class Mending:
         ranked.sort(key=lambda r: r[0])
         return [(move, line) for _, move, line in ranked[:MAX_INSERTS]]
 
+    def _grouped(self, i: int, found: list[tuple[Move, str]]) -> list[tuple[Move, str]]:
+        """The MAX_INSERTS of `found` that read on furthest, screened in groups: each line is
+        played alone and grouped by the figures it leaves that the checkpoints of the next
+        SCREEN items state, and one line of each group is read on as `_inserts` reads every
+        one. The lines of the groups that read furthest come first, in their order."""
+        item, position = self.items[i], self.position
+        stated = self._stated(i)
+        mark, groups = position.snapshot(), {}
+        for n, (move, line) in enumerate(found):
+            position.restore(mark)
+            inserted = dataclasses.replace(move, pos=item.pos_of(), number=None)
+            if _clean(position.apply(inserted, carry_on=True)):
+                groups.setdefault(self._figures_of(stated), []).append((n, inserted, move, line))
+        ranked = []
+        for members in groups.values():
+            n, inserted, _, _ = members[0]
+            position.restore(mark)
+            position.apply(inserted, carry_on=True)
+            if _clean(position.apply(item.entry, carry_on=True)):
+                reach, confirmed, _ = self._read_on(i + 1, i + 1 + SCREEN)
+                ranked.append(((-reach, -confirmed, n), members))
+        ranked.sort(key=lambda r: r[0])
+        top = [m for key, members in ranked if key[:2] == ranked[0][0][:2] for m in members] if ranked else []
+        if MAX_INSERTS < len(top) <= MAX_SPLIT and self.grouped + len(top) <= MAX_GROUPED:  # too many alike: each read on as the search will
+            self.grouped += len(top)
+            split = []
+            for n, inserted, move, line in top:
+                position.restore(mark)
+                position.apply(inserted, carry_on=True)
+                if _clean(position.apply(item.entry, carry_on=True)):
+                    reach, confirmed, _ = self._read_on(i + 1, i + 1 + WINDOW)
+                    split.append(((-reach, -confirmed, n), [(n, inserted, move, line)]))
+            ranked = sorted(split, key=lambda r: r[0]) + ranked
+        position.restore(mark)
+        out: dict[str, Move] = {}
+        for _, members in ranked:
+            for _, _, move, line in members:
+                out.setdefault(line, move)
+        return [(move, line) for line, move in out.items()][:MAX_INSERTS]
+
+    def _stated(self, i: int) -> list[tuple[str, frozenset]]:
+        """Whose figures, and which, the checkpoints among item i and the SCREEN after it state."""
+        return [(it.entry.player, frozenset(f.key for f in it.entry.figures)) for it in self.items[i : i + 1 + SCREEN] if isinstance(it.entry, Checkpoint)]
+
+    def _figures_of(self, stated: list[tuple[str, frozenset]]) -> tuple:
+        """The figures `stated` names, as they stand: what a group of missing lines shares."""
+        state, out = self.position.state, []
+        for player, keys in stated:
+            try:
+                out.append(tuple(sorted((k, repr(v)) for k, v in state.figures(player, keys).items())))
+            except Exception:  # a player or figure the checkpoint names wrongly: it tells nothing
+                out.append(None)
+        return tuple(out)
+
     def _filled(self, line: int) -> list[tuple[Move, str]]:
         """The legal lines that the game's hints (the continuations `referee record`
         completes from) write with a placeholder for what the table reports (a ship's cubes
         from the bag, a fireman's value, a contract's goods), with each way to fill it in,
-        read as the record would write them; at most MAX_FILLED."""
+        read as the record would write them; at most MAX_FILLED. The hints take turns (a
+        contract's goods, a ship's cubes, a contract's, ...), so that where only the first
+        lines are tried, every kind of card is among them."""
         state = self.position.state
         if type(self.game).move_hints is Game.move_hints:  # the legal moves as written: nothing to fill in
             return []
@@ -649,14 +773,14 @@ class Mending:
             hints = [h for h in self.game.move_hints(state) if "<" in h]
         except Exception:  # a position the search cannot enumerate: nothing filled in
             return []
+        filled = [_fillings(hint, lambda placeholder: self.game.placeholder_words(state, placeholder)) for hint in hints]
         out: list[tuple[Move, str]] = []
-        for hint in hints:
-            for text in _fillings(hint, lambda placeholder: self.game.placeholder_words(state, placeholder)):
-                entry = self._read(text, line)
-                if isinstance(entry, Move):
-                    out.append((entry, self.game.format_move(entry)))
-                if len(out) >= MAX_FILLED:
-                    return out
+        for text in (t for turn in itertools.zip_longest(*filled) for t in turn if t is not None):
+            entry = self._read(text, line)
+            if isinstance(entry, Move):
+                out.append((entry, self.game.format_move(entry)))
+            if len(out) >= MAX_FILLED:
+                return out
         return out
 
     def _sampled(self, mark) -> list[tuple[Move, str]]:
@@ -710,7 +834,7 @@ class Mending:
         vocabulary = self._vocabulary(legal)
         for n, word in enumerate(words):
             bare = word.rstrip(":,").lower()
-            if not bare.isalpha() or bare in vocabulary:
+            if not _is_name(bare) or bare in vocabulary:
                 continue
             near = [s for s in suggested if difflib.SequenceMatcher(None, s, bare).ratio() > 0.5]
             near += difflib.get_close_matches(bare, vocabulary, n=MAX_NAMES, cutoff=0.6)
@@ -728,7 +852,7 @@ class Mending:
         for number, line in enumerate(self.record.lines, 1):
             if number not in unreadable and not line.lstrip().startswith(("[", "#")):
                 words.update(w.rstrip(":,").lower() for w in line.split("#", 1)[0].split())
-        return sorted(w for w in words if w.isalpha())
+        return sorted(w for w in words if _is_name(w))
 
     def _read(self, text: str, line: int):
         """A line's text as its entry, on line `line`; None when it cannot be read."""
@@ -769,6 +893,19 @@ def repaired_text(text: str, repairs: list[Repair], mark: bool = True) -> str:
         if line is not None:
             out.append(line)
     return "\n".join(out)
+
+
+def _closeness(edit: Edit, written_line: str) -> float:
+    """How near an edit that writes one line in place of another is to the line as written
+    (0 to 1); 0 for the other kinds, which keep their order."""
+    if edit.consumed != 1 or len(edit.lines) != 1 or edit.kind == "figures":
+        return 0.0
+    return difflib.SequenceMatcher(None, _normal(edit.lines[0]), _normal(written_line)).ratio()
+
+
+def _is_name(word: str) -> bool:
+    """A word that names something (`tea`, `weaving-mill`, `st-michaelis`), not a number."""
+    return word.replace("-", "").isalpha() and not word.startswith("-") and not word.endswith("-")
 
 
 def _clean(outcome: Outcome) -> bool:
