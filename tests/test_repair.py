@@ -329,3 +329,15 @@ def test_a_slip_that_reads_on_alike_or_shows_late_is_repaired_to_the_original(ga
     assert len(report.errors) == 1, [d.message for d in report.errors]
     assert lines[at] in report.errors[0].repair
     assert slips.same_game(repaired_text(text, report.repairs, mark=False), original)
+
+
+def test_the_searches_of_a_record_stop_once_they_have_tried_their_share_of_positions(monkeypatch):
+    """Past MAX_TRIALS positions gone back to, the problems that follow get no search: a record
+    of many slips that are each hard to repair is still checked in the time of any record."""
+    import referee.engine.repair as repair
+
+    original, slipped = _three_slips()
+    monkeypatch.setattr(repair, "MAX_TRIALS", 1)  # the first search tries more than one
+    errors = check(slipped).errors
+    assert errors[0].repair and not any(d.repair for d in errors[1:])  # the first search, then none
+    assert repair.TRIALS_NOTE in errors[1].notes and not any(repair.TRIALS_NOTE in d.notes for d in errors[2:])  # said once

@@ -50,6 +50,7 @@ MAX_SCREENED = 3000  # missing lines screened so in one record
 MAX_GROUPED = 10000  # missing lines screened in groups of the figures they leave (and read on from them), in one record
 MAX_SPLIT = 400  # lines of the groups that read furthest read on one by one, where more than MAX_INSERTS
 MAX_SEARCHES = 40  # problems of one record that get a search
+MAX_TRIALS = 3000  # positions gone back to by the searches of one record, before no more searches start
 MAX_NAMES = 3  # nearest names tried for each word
 MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
 
@@ -62,6 +63,7 @@ UNSEARCHED_SKIPPED_NOTE = "the line is skipped"
 SKIPPED_NOTE = "no repair found; the line is skipped"
 ACCEPTED_NOTE = "no repair found; the replay goes on from the line as written, as after a ruling accept"
 SEARCHES_NOTE = f"no repair is searched after {MAX_SEARCHES} problems in one record"
+TRIALS_NOTE = f"no repair is searched once the searches of one record have tried {MAX_TRIALS} positions"
 
 
 @dataclass
@@ -180,6 +182,7 @@ class Mending:
         self.screened = 0  # missing lines screened (`_inserts`), bounded by MAX_SCREENED
         self.grouped = 0  # missing lines screened in groups (`_grouped`), bounded by MAX_GROUPED
         self.sampled = 0  # moves drawn by the random player (`_sampled`), bounded by MAX_SAMPLED
+        self.trials = 0  # positions gone back to (`_back_to`): past MAX_TRIALS, no search starts
         self.tied: list[Edit] = []  # the edits the last search found reading through its window
         self.places: list[tuple] = []  # the lines missing the last search tried, each with how far it read
         self.listed: list[tuple[Move, str]] = []  # the legal moves where the last search began
@@ -207,7 +210,7 @@ class Mending:
             if isinstance(item.entry, Result) and stop_after is not None:
                 i += 1
                 continue
-            if isinstance(item.entry, Move) and (not self.safes or self.safes[-1][0] < i) and position.book is None and (not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
+            if isinstance(item.entry, Move) and (not self.safes or self.safes[-1][0] < i) and (not i or (isinstance(items[i - 1].entry, Checkpoint) and self.clean_before)):
                 self.safes = [*self.safes[1 - SAFES :], (i, position.snapshot())]
             before = position.move_lines
             outcome = self._apply(item)
@@ -259,10 +262,10 @@ class Mending:
         self._settle()
         item, position = self.items[i], self.position
         diagnostic = self._diagnostic(item, outcome)
-        if self.searches >= MAX_SEARCHES:
-            if self.searches == MAX_SEARCHES:
-                diagnostic.notes.append(SEARCHES_NOTE)
-                self.searches += 1
+        if self.searches >= MAX_SEARCHES or self.trials >= MAX_TRIALS:
+            if self.searches <= MAX_SEARCHES:  # said once, at the first problem not searched
+                diagnostic.notes.append(SEARCHES_NOTE if self.searches == MAX_SEARCHES else TRIALS_NOTE)
+                self.searches = MAX_SEARCHES + 1
             return self._unrepaired(i, outcome, diagnostic)
         self.searches += 1
         mark = position.snapshot()
@@ -276,7 +279,7 @@ class Mending:
                 back = self._earlier_place(i, mark, best)
         finally:
             position.book = book
-            position.restore(mark)
+            self._back_to(mark)
         if back is not None:
             return self._mend_back(i, back, outcome, diagnostic)
         if best is None:
@@ -303,7 +306,7 @@ class Mending:
         item i again, which the repair makes legal."""
         k, edit, (start, mark) = back
         position, items = self.position, self.items
-        position.restore(mark)
+        self._back_to(mark)
         for item in items[start:k]:
             self._apply(item)
         for entry in edit.entries:
@@ -321,6 +324,12 @@ class Mending:
         self.safes = []
         return i
 
+    def _back_to(self, mark) -> None:
+        """The position back to `mark`, counted: the searches of a record full of garbage
+        stop at MAX_TRIALS, so that it is still checked in the time any record is."""
+        self.trials += 1
+        self.position.restore(mark)
+
     def _after_last_move(self, i: int, mark, edit: Edit) -> int:
         """Where a line missing before item i goes: after the last move before it, ahead of
         the checkpoints that follow that move, when they agree with it there too (a
@@ -331,13 +340,13 @@ class Mending:
         if j < i:
             book, position.book = position.book, None
             try:
-                position.restore(mark)
+                self._back_to(mark)
                 position.apply(edit.entries[0], carry_on=True)
                 if not all(_clean(position.apply(it.entry)) for it in self.items[j:i]):
                     j = i
             finally:
                 position.book = book
-                position.restore(mark)
+                self._back_to(mark)
         return self.items[j].line
 
     def _diagnostic(self, item: Item, outcome: Outcome | None) -> Diagnostic:
@@ -419,7 +428,7 @@ class Mending:
                 break
             if edit.mark:
                 continue
-            self.position.restore(mark)
+            self._back_to(mark)
             if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
                 continue
             reach, confirmed, through = self._read_on(i + edit.consumed, until)
@@ -435,7 +444,7 @@ class Mending:
             # several parts): moves the game's random player draws, read on the same way
             text = written_text(self.record, self.items[i].line)
             for move, line in self._sampled(mark):
-                self.position.restore(mark)
+                self._back_to(mark)
                 edit = Edit("missing", [dataclasses.replace(move, pos=self.items[i].pos_of(), number=None), self.items[i].entry], [line, text])
                 if not all(_clean(self.position.apply(e, carry_on=True)) for e in edit.entries):
                     continue
@@ -466,7 +475,7 @@ class Mending:
                 full = full[:MAX_TIES]
             scores = []
             for edit in full:
-                self.position.restore(mark)
+                self._back_to(mark)
                 for e in edit.entries:
                     self.position.apply(e, carry_on=True)
                 scores.append(self._read_on(i + edit.consumed, i + 1 + span)[:2])
@@ -490,8 +499,6 @@ class Mending:
         the one kept before it, within BACK lines (a checkpoint between them agreed, as it
         may with a district one off); before a contradicted checkpoint, within WIDE_BACK
         lines, where those more than BACK back get numbers one off only."""
-        if self.position.book is not None:
-            return None
         end, back = i, WIDE_BACK if isinstance(self.items[i].entry, Checkpoint) else BACK
         for safe in reversed(self.safes):
             if end <= i - back:
@@ -508,7 +515,7 @@ class Mending:
         start, mark = safe
         first = max(start, i - back)
         position, items = self.position, self.items
-        position.restore(mark)
+        self._back_to(mark)
         for item in items[start:first]:
             self._apply(item)
         best_key, top = (beat[0] + 1, -1, -99), []  # it must read further than the edits at i
@@ -522,7 +529,7 @@ class Mending:
                 elif k < i - BACK:
                     edits = [e for e in edits if e.kind == "number"]
                 for edit in edits:
-                    position.restore(here)
+                    self._back_to(here)
                     if not all(_clean(position.apply(e, carry_on=True)) for e in edit.entries):
                         continue
                     reach, confirmed, through = self._read_on(k + edit.consumed, until)
@@ -531,7 +538,7 @@ class Mending:
                         best_key, top = key, []
                     if key == best_key:
                         top.append((k, edit, here, through))
-                position.restore(here)
+                self._back_to(here)
             self._apply(item)
         if not top:
             return None
@@ -539,7 +546,7 @@ class Mending:
         if len(top) > 1 and top[0][3] and until < i + 1 + LONG_WINDOW:  # alike through the window: read on further
             scores = []
             for k, edit, here, _ in top[:MAX_TIES]:
-                position.restore(here)
+                self._back_to(here)
                 for e in edit.entries:
                     position.apply(e, carry_on=True)
                 scores.append(self._read_on(k + edit.consumed, i + 1 + LONG_WINDOW)[:2])
@@ -553,7 +560,7 @@ class Mending:
         line, or another that read on as far at item i (the same card with another face),
         before each of those lines, read on over LONG_WINDOW, if one reads further."""
         position = self.position
-        position.restore(mark)
+        self._back_to(mark)
         for e in missing.entries:
             position.apply(e, carry_on=True)
         until = i + 1 + LONG_WINDOW
@@ -668,7 +675,7 @@ class Mending:
             yield edit
             if edit is not missing:
                 continue
-            self.position.restore(mark)
+            self._back_to(mark)
             for move, line in self._inserts(i, legal):
                 inserted = dataclasses.replace(move, pos=item.entry.pos, number=None)
                 yield Edit("missing", [inserted, item.entry], [line, text], 1)
@@ -696,12 +703,12 @@ class Mending:
         item, position = self.items[i], self.position
         mark, ranked = position.snapshot(), []
         for n, (move, line) in enumerate(found):
-            position.restore(mark)
+            self._back_to(mark)
             inserted = dataclasses.replace(move, pos=item.pos_of(), number=None)
             if _clean(position.apply(inserted, carry_on=True)) and _clean(position.apply(item.entry, carry_on=True)):
                 reach, confirmed, _ = self._read_on(i + 1, i + 1 + SCREEN)
                 ranked.append(((-reach, -confirmed, n), move, line))
-        position.restore(mark)
+        self._back_to(mark)
         ranked.sort(key=lambda r: r[0])
         return [(move, line) for _, move, line in ranked[:MAX_INSERTS]]
 
@@ -714,14 +721,14 @@ class Mending:
         stated = self._stated(i)
         mark, groups = position.snapshot(), {}
         for n, (move, line) in enumerate(found):
-            position.restore(mark)
+            self._back_to(mark)
             inserted = dataclasses.replace(move, pos=item.pos_of(), number=None)
             if _clean(position.apply(inserted, carry_on=True)):
                 groups.setdefault(self._figures_of(stated), []).append((n, inserted, move, line))
         ranked = []
         for members in groups.values():
             n, inserted, _, _ = members[0]
-            position.restore(mark)
+            self._back_to(mark)
             position.apply(inserted, carry_on=True)
             if _clean(position.apply(item.entry, carry_on=True)):
                 reach, confirmed, _ = self._read_on(i + 1, i + 1 + SCREEN)
@@ -732,13 +739,13 @@ class Mending:
             self.grouped += len(top)
             split = []
             for n, inserted, move, line in top:
-                position.restore(mark)
+                self._back_to(mark)
                 position.apply(inserted, carry_on=True)
                 if _clean(position.apply(item.entry, carry_on=True)):
                     reach, confirmed, _ = self._read_on(i + 1, i + 1 + WINDOW)
                     split.append(((-reach, -confirmed, n), [(n, inserted, move, line)]))
             ranked = sorted(split, key=lambda r: r[0]) + ranked
-        position.restore(mark)
+        self._back_to(mark)
         out: dict[str, Move] = {}
         for _, members in ranked:
             for _, _, move, line in members:
@@ -796,7 +803,7 @@ class Mending:
         draws = min(SAMPLES, MAX_SAMPLED - self.sampled)
         self.sampled += max(0, draws)
         for _ in range(draws):
-            self.position.restore(mark)
+            self._back_to(mark)
             try:
                 move = choose(self.position.state, rng)
                 line = self.game.format_move(move)

@@ -86,10 +86,12 @@ def check_bytes(
     move is treated as void, and later diagnostics say which earlier problem they may follow
     from. `ledger` keeps the ledger behind every figure (`referee explain`); without it a
     contradicted checkpoint still gets the last changes of its figure, from a second replay
-    that keeps one. `open_end` is for a record still being written (`referee record`): its end
+    that keeps one. `keep_going` keeps one from the start: a second replay would search for
+    the repair of every slip again, which costs far more than the ledger. `open_end` is for a record still being written (`referee record`): its end
     is not closed (`State.end_of_record`), so the state is the one the next line applies to.
     """
     report = Report(name)
+    ledger = ledger or keep_going
     try:
         _replay(data, report, list(variants), stop_after, stop_line, watch, keep_going, ledger, open_end)
     except RecordError as exc:
