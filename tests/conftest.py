@@ -4,6 +4,7 @@ its configuration folder, so that no user's box file (`referee box --use`) chang
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
@@ -36,11 +37,26 @@ def pytest_unconfigure(config):
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The site built once for the whole session, shared by every test that reads it."""
+def site(tmp_path_factory, worker_id):
+    """The site built once for the whole session, shared by every test that reads it: with
+    pytest-xdist, by every worker too (the first to need it builds it in the session's
+    common folder while the others wait; a build takes over a minute of processor time)."""
     from tests.built_site import mkdocs_build
 
-    dest = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(dest)
-    assert result.returncode == 0, result.stdout + result.stderr
+    if worker_id == "master":
+        dest = tmp_path_factory.mktemp("site")
+        result = mkdocs_build(dest)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return dest
+    common = tmp_path_factory.getbasetemp().parent  # the session's, above each worker's own
+    dest, failed = common / "site", common / "site-failed.txt"
+    with open(common / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (common / "site-built").is_file() and not failed.is_file():
+            result = mkdocs_build(dest)
+            if result.returncode != 0:
+                failed.write_text(result.stdout + result.stderr, encoding="utf-8")
+            else:
+                (common / "site-built").write_text("", encoding="utf-8")
+    assert not failed.is_file(), failed.read_text(encoding="utf-8")
     return dest

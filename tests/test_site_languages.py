@@ -170,7 +170,7 @@ def from_disk(site, tmp_path_factory):
         ("hu", "szonyeg", "hu/speicherstadt/tables.html"),  # szőnyeg, on the Hungarian tables page
         ("hu", "munkasok", "hu/speicherstadt/rules.html"),  # munkások, a word of the Hungarian rules
         ("de", "Spielablauf", "de/canterbury/index.html"),  # a heading of the German overviews
-        ("hu", "felepites", "hu/architecture.html"),  # Felépítés, the heading of a hand-written page's translation
+        ("hu", "Felépítés", "hu/architecture.html"),  # the heading of a hand-written page translated
     ],
 )
 def test_search_works_from_disk_without_a_network(from_disk, site, lang, query, page):

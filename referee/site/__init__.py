@@ -16,6 +16,7 @@ changes, the next build shows the change.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 import shutil
@@ -126,10 +127,14 @@ def write_docs(out: Path, data: Path | None = None, cli: Callable[[], argparse.A
     page of an earlier build stays behind, and a failure leaves the old folder as it was. A
     folder that holds anything but files of `referee docs` is refused, not replaced.
     """
+    out = Path(out)
+    _check_writable(out)  # before the replays, which take most of the time: a refusal comes at once
     files = [(page.path, page.text) for page in render_site(data, cli)]  # first: a spec error leaves `out` untouched
+    if out.exists() or out.is_symlink():
+        games = {path.split("/")[0] for path, _ in files if "/" in path}
+        _check_replaceable(out, {relative for relative, _ in files}, later=lambda rel: _game_folder(rel) in games)
     for lang in PAGE_LANGS:
         files += [(f"{lang}/{path}" if lang != "en" else path, text) for path, text in site_files(data, lang)]
-    out = Path(out)
     if out.exists() or out.is_symlink():
         _check_replaceable(out, {relative for relative, _ in files})
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -155,16 +160,37 @@ def write_docs(out: Path, data: Path | None = None, cli: Callable[[], argparse.A
     return [out / relative for relative, _ in files]
 
 
-def _check_replaceable(out: Path, ours: set[str]) -> None:
+def _game_folder(relative: str) -> str | None:
+    """The game folder a path of the site is in (`hu/canterbury/replays/x.html`: canterbury)."""
+    parts = relative.split("/")
+    if parts[0] in PAGE_LANGS:
+        parts = parts[1:]
+    return parts[0] if len(parts) > 1 else None
+
+
+def _check_writable(out: Path) -> None:
+    """Refuse a place no folder can be made (inside a file, or a folder not writable) as
+    making it would: with the OSError that names the path."""
+    here = out.parent
+    while not (here.exists() or here.is_symlink()) and here != here.parent:
+        here = here.parent
+    if not here.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(here))
+    if not os.access(here, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(here))
+
+
+def _check_replaceable(out: Path, ours: set[str], later: Callable[[str], bool] = lambda rel: False) -> None:
     """Only a folder of generated files may be replaced: one with the marker, or whose every
-    file is one `referee docs` writes (a folder written before the marker existed)."""
+    file is one `referee docs` writes (a folder written before the marker existed). A file
+    that `later` says may be one of the files not yet known is let pass."""
     if not out.is_dir():
         raise UsageError(f"{out} is not a folder")
     if (out / MARKER).is_file():
         return
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out).as_posix()
-        if path.is_symlink() or (not path.is_dir() and rel not in ours):
+        if path.is_symlink() or (not path.is_dir() and rel not in ours and not later(rel)):
             raise UsageError(f"{out} holds files that referee docs did not write (such as {rel}); give it a new or empty folder, or one it wrote before")
 
 
