@@ -4,10 +4,10 @@ its configuration folder, so that no user's box file (`referee box --use`) chang
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +22,10 @@ def pytest_configure(config):
         folder = tempfile.mkdtemp(prefix="referee-test-cache-")
         _made.append(folder)
         os.environ["REFEREE_CACHE"] = folder
+    if "REFEREE_TEST_SITE" not in os.environ:  # set by the controller, inherited by the workers
+        folder = tempfile.mkdtemp(prefix="referee-test-site-")
+        _made.append(folder)
+        os.environ["REFEREE_TEST_SITE"] = folder
     if "XDG_CONFIG_HOME" not in os.environ or not os.environ.get("REFEREE_TEST_KEEP_CONFIG"):
         folder = tempfile.mkdtemp(prefix="referee-test-config-")
         _made.append(folder)
@@ -30,33 +34,29 @@ def pytest_configure(config):
 
 def pytest_unconfigure(config):
     for folder in _made:
+        if os.environ.get("REFEREE_TEST_SITE") == folder:  # the session's end: a build still running is stopped
+            from tests.built_site import stop_background_build
+
+            stop_background_build(Path(folder))
         shutil.rmtree(folder, ignore_errors=True)
-        for name in ("REFEREE_CACHE", "XDG_CONFIG_HOME"):
+        for name in ("REFEREE_CACHE", "XDG_CONFIG_HOME", "REFEREE_TEST_SITE"):
             if os.environ.get(name) == folder:
                 del os.environ[name]
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory, worker_id):
-    """The site built once for the whole session, shared by every test that reads it: with
-    pytest-xdist, by every worker too (the first to need it builds it in the session's
-    common folder while the others wait; a build takes over a minute of processor time)."""
-    from tests.built_site import mkdocs_build
+def site():
+    """The site built once for the whole session (by every pytest-xdist worker together),
+    shared by every test that reads it; see tests/built_site.py."""
+    from tests.built_site import session_site
 
-    if worker_id == "master":
-        dest = tmp_path_factory.mktemp("site")
-        result = mkdocs_build(dest)
-        assert result.returncode == 0, result.stdout + result.stderr
-        return dest
-    common = tmp_path_factory.getbasetemp().parent  # the session's, above each worker's own
-    dest, failed = common / "site", common / "site-failed.txt"
-    with open(common / "site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (common / "site-built").is_file() and not failed.is_file():
-            result = mkdocs_build(dest)
-            if result.returncode != 0:
-                failed.write_text(result.stdout + result.stderr, encoding="utf-8")
-            else:
-                (common / "site-built").write_text("", encoding="utf-8")
-    assert not failed.is_file(), failed.read_text(encoding="utf-8")
-    return dest
+    return session_site(Path(os.environ["REFEREE_TEST_SITE"]))
+
+
+def pytest_collection_finish(session):
+    """A session that will read the site starts building it now, beside the other tests (over a
+    minute of processor time that would otherwise hold up the first test to need it)."""
+    if any("site" in getattr(item, "fixturenames", ()) for item in session.items):
+        from tests.built_site import start_background_build
+
+        start_background_build(Path(os.environ["REFEREE_TEST_SITE"]))

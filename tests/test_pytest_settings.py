@@ -12,9 +12,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_skipped_tests_say_why_in_the_summary(tmp_path):
     (tmp_path / "test_skip.py").write_text("import pytest\n\ndef test_a():\n    pytest.skip('needs chromium')\n", encoding="utf-8")
-    # the project's own settings (pyproject.toml), as `python -m pytest` in the checkout reads them
+    # the project's own settings (pyproject.toml), as `python -m pytest` in the checkout reads
+    # them; in one process (-n 0), as the summary is the same and starting workers takes seconds
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), "-p", "no:cacheprovider", str(tmp_path / "test_skip.py")],
+        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), "-p", "no:cacheprovider", "-n", "0", str(tmp_path / "test_skip.py")],
         capture_output=True,
         text=True,
         cwd=tmp_path,
