@@ -82,6 +82,24 @@ def test_three_slips_are_three_problems_each_with_its_repair():
     assert repaired_text(slipped, report.repairs, mark=False) == original
 
 
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_repairs_are_proposed_in_the_readers_language(lang, tmp_path, capsys):
+    from referee.i18n import localized, speaking
+
+    original, slipped = _three_slips()
+    path = tmp_path / "game.log"
+    path.write_text(slipped, encoding="utf-8")
+    assert main(["--lang", lang, "check", "--keep-going", str(path)]) == 3
+    out = capsys.readouterr().out
+    report = check(slipped)
+    with speaking(lang):
+        proposals = [localized(d.repair) for d in report.errors]
+    for proposal, d in zip(proposals, report.errors):
+        assert proposal != d.repair and proposal.startswith(original.split("\n")[d.pos.line - 1] + " (")  # the line itself as written
+        assert proposal in out
+    assert "agree with it" not in out
+
+
 def test_a_plain_check_reports_in_line_order_and_hints_at_keep_going():
     original, slipped = _three_slips()
     report = check(slipped, keep_going=False)
@@ -236,7 +254,7 @@ def test_resuming_a_record_with_a_slip_offers_its_repair(tmp_path, capsys):
     path.write_text(slipped, encoding="utf-8")
     assert feed(path, ["y"]) == 0
     out = capsys.readouterr().out
-    assert "with these 3 repairs the whole record replays" in out
+    assert "with 3 repairs the whole record replays" in out
     assert "\n".join(line for line in path.read_text().split("\n") if not line.startswith("# repaired")) == original
     assert (tmp_path / "game.log.before-repair").read_text(encoding="utf-8") == slipped
 

@@ -30,6 +30,7 @@ from referee.engine.findings import Diagnostic
 from referee.engine.position import Outcome, Position
 from referee.errors import RecordError
 from referee.games.base import Game
+from referee.i18n import N_, Message
 from referee.notation.parser import Checkpoint, Move, Record, Result, Ruling, parse
 from referee.spec.figures import written
 
@@ -57,13 +58,14 @@ MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
 # what each kind of edit costs: on a tie of lines that agree, the cheaper edit is kept
 COST = {"player": 1, "number": 1, "name": 1, "word": 1, "figures": 1, "twice": 1, "far-number": 2, "missing": 2, "swap": 2, "extra": 3, "guess": 3}
 
-VOID_NOTE = "no repair found; the move is treated as void: the replay goes on without it"
-UNSEARCHED_VOID_NOTE = "the move is treated as void: the replay goes on without it"
-UNSEARCHED_SKIPPED_NOTE = "the line is skipped"
-SKIPPED_NOTE = "no repair found; the line is skipped"
-ACCEPTED_NOTE = "no repair found; the replay goes on from the line as written, as after a ruling accept"
-SEARCHES_NOTE = f"no repair is searched after {MAX_SEARCHES} problems in one record"
-TRIALS_NOTE = f"no repair is searched once the searches of one record have tried {MAX_TRIALS} positions"
+# the notes a diagnostic gets, shown in the reader's language (report.diagnostics)
+VOID_NOTE = N_("no repair found; the move is treated as void: the replay goes on without it")
+UNSEARCHED_VOID_NOTE = N_("the move is treated as void: the replay goes on without it")
+UNSEARCHED_SKIPPED_NOTE = N_("the line is skipped")
+SKIPPED_NOTE = N_("no repair found; the line is skipped")
+ACCEPTED_NOTE = N_("no repair found; the replay goes on from the line as written, as after a ruling accept")
+SEARCHES_NOTE = Message("no repair is searched after {n} problems in one record", n=MAX_SEARCHES)
+TRIALS_NOTE = Message("no repair is searched once the searches of one record have tried {n} positions", n=MAX_TRIALS)
 
 
 @dataclass
@@ -112,36 +114,54 @@ class Repair:
     earlier: bool = False  # the slip is on an earlier line, which the rules took
     at_end: bool = False  # the lines after it were counted to the record's end
 
-    def proposal(self) -> str:
+    def proposal(self) -> Message:
+        """The repair as the report names it, with how far the record agrees with it: a
+        `Message`, English as a string and told in the reader's language where it is shown."""
         shown = " / ".join(self.lines)
-        if self.kind == "missing":
-            what = f"a line missing before it: {self.lines[0]}"
-        elif self.kind == "swap":
-            what = f"the next line first: {shown}"
-        elif self.kind == "twice":
-            what = "leave the line out: it is written twice"
-        elif self.kind == "extra":
-            what = "leave the line out"
-        elif self.kind == "guess":
-            what = f"the legal line that reads on furthest: {shown}"
-        else:
-            what = shown
-        if self.earlier and self.kind in ("twice", "extra"):
-            what = f"leave line {self.at[0]} out" + (": it is written twice" if self.kind == "twice" else "")
+        if self.earlier and self.kind == "twice":
+            what = Message("leave line {n} out: it is written twice", n=self.at[0])
+        elif self.earlier and self.kind == "extra":
+            what = Message("leave line {n} out", n=self.at[0])
         elif self.earlier and self.kind == "missing":
-            what = f"a line missing before line {self.at[0]}: {self.lines[0]}"
+            what = Message("a line missing before line {n}: {line}", n=self.at[0], line=self.lines[0])
         elif self.earlier and self.kind == "swap":
-            what = f"lines {self.at[0]} and {self.at[1]} the other way round: {shown}"
+            what = Message("lines {first} and {second} the other way round: {lines}", first=self.at[0], second=self.at[1], lines=shown)
         elif self.earlier:
-            what = f"line {self.at[0]} reads {what}"
-        checks = f" and {self.checkpoints} checkpoint{'' if self.checkpoints == 1 else 's'}" if self.checkpoints else ""
-        if self.agreeing == 1:
-            agree = f"the next line{checks} agree{'' if checks else 's'} with it"
-        elif self.agreeing:
-            agree = f"the next {self.agreeing} lines{checks} agree with it"
+            what = Message("line {n} reads {what}", n=self.at[0], what=self._edit(shown))
         else:
-            agree = "no later line to check it against" if self.at_end else "the next line has a problem of its own"
-        return f"{what} ({agree})"
+            what = self._edit(shown)
+        return Message("{what} ({agree})", what=what, agree=self._agreement())
+
+    def _edit(self, shown: str) -> Message | str:
+        if self.kind == "missing":
+            return Message("a line missing before it: {line}", line=self.lines[0])
+        if self.kind == "swap":
+            return Message("the next line first: {lines}", lines=shown)
+        if self.kind == "twice":
+            return Message("leave the line out: it is written twice")
+        if self.kind == "extra":
+            return Message("leave the line out")
+        if self.kind == "guess":
+            return Message("the legal line that reads on furthest: {lines}", lines=shown)
+        return shown  # the line as it should read, in the record's own words
+
+    def _agreement(self) -> Message:
+        lines, checkpoints = self.agreeing, self.checkpoints
+        if not lines and self.at_end:
+            return Message("no later line to check it against")
+        if not lines:
+            return Message("the next line has a problem of its own")
+        if lines == 1:
+            if not checkpoints:
+                return Message("the next line agrees with it")
+            if checkpoints == 1:
+                return Message("the next line and 1 checkpoint agree with it")
+            return Message("the next line and {checkpoints} checkpoints agree with it", checkpoints=checkpoints)
+        if not checkpoints:
+            return Message("the next {lines} lines agree with it", lines=lines)
+        if checkpoints == 1:
+            return Message("the next {lines} lines and 1 checkpoint agree with it", lines=lines)
+        return Message("the next {lines} lines and {checkpoints} checkpoints agree with it", lines=lines, checkpoints=checkpoints)
 
     def settle(self, at_end: bool = False) -> None:
         """Write the proposal into the diagnostic, now that the lines after it are counted

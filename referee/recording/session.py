@@ -62,7 +62,7 @@ PICKS = 9  # legal moves numbered under the prompt, picked by their number (one 
 TAG_LINE = re.compile(r"[ \t\f]*\[")
 RULING_LINE = re.compile(r"\s*ruling\b", re.IGNORECASE)
 MOVE_NUMBER = re.compile(r"\s*[0-9]+\.\s*")
-YES = ("y", "yes")
+YES = ("y", "yes", "i", "igen", "j", "ja")  # the answers of [y/N] in English, Hungarian and German
 
 HELP = """Type a line of the record and press Enter: it is checked against the rules and, if they
 accept it, written to the file at once. Tab completes the next word, or the whole move, from
@@ -950,7 +950,9 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
         raise refuse
     last = cut + max(1, rest_bytes.rstrip(b"\n").count(b"\n") + 1)
     rejected = set_aside_path(path, "rejected")
-    question = f"{shown}\n{visible(path)}: lines 1-{cut} replay without error. Go on recording after line {cut}, keeping lines {cut + 1}-{last} in {visible(rejected)}? [y/N] "
+    question = f"{shown}\n" + _("{file}: lines 1-{cut} replay without error. Go on recording after line {cut}, keeping lines {first}-{last} in {kept}? [y/N] ").format(
+        file=visible(path), cut=cut, first=cut + 1, last=last, kept=visible(rejected)
+    )
     if ask(question).strip().lower() not in YES:
         raise Stop(report.exit_code, f"{visible(path)}: left as it is")
     try:
@@ -981,17 +983,18 @@ def _offer_repair(path: str, data: bytes, variants: list[str], ask: Callable[[st
     shown = "\n".join(visible(format_diagnostic(report, d), keep_lines=True) for d in report.errors)
     kept = set_aside_path(path, "before-repair")
     count = len(report.repairs)
-    question = (
-        f"{shown}\n{visible(path)}: with {'this repair' if count == 1 else f'these {count} repairs'} the whole record replays. "
-        f"Make {'it' if count == 1 else 'them'} (the file as it is now is kept in {visible(kept)}) and go on recording? [y/N] "
-    )
+    question = f"{shown}\n" + ngettext(
+        "{file}: with {n} repair the whole record replays. Make it (the file as it is now is kept in {kept}) and go on recording? [y/N] ",
+        "{file}: with {n} repairs the whole record replays. Make them (the file as it is now is kept in {kept}) and go on recording? [y/N] ",
+        count,
+    ).format(file=visible(path), n=count, kept=visible(kept))
     if ask(question).strip().lower() not in YES:
         return None
     try:
         create_synced(kept, data)
         replace_synced(path, text.encode("utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot write the repaired record: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write the repaired record: {reason}").format(reason=exc.strerror or exc)) from None
     print(visible(_("{file}: repaired; the file as it was is kept in {kept}").format(file=path, kept=kept)))
     return Recording(path, variants, after.source, after)
 

@@ -73,7 +73,7 @@ def format_diagnostic(report: Report, d: Diagnostic) -> str:
             out.append(f"{gutter} | {shown}")
             out.append(f"{' ' * len(gutter)} | {marker}")
     if d.repair:
-        out.append(_("repair: {repair}").format(repair=shorten(d.repair, MAX_MESSAGE)))
+        out.append(_("repair: {repair}").format(repair=shorten(localized(d.repair), MAX_MESSAGE)))
     out.extend(_("note: {note}").format(note=localized(n) if isinstance(n, Message) else _(n)) for n in d.notes)
     if d.follows is not None:
         out.append(_("note: this may follow from the problem on line {line}").format(line=d.follows))
