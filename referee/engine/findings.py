@@ -10,11 +10,18 @@ from typing import TYPE_CHECKING
 
 from referee.errors import Pos, Status
 from referee.games.base import Seat, Standing, State
+from referee.i18n import N_
 from referee.notation.parser import Record
 from referee.spec.loader import Provenance
 
 if TYPE_CHECKING:  # a check keeps a ledger only when a figure is contradicted
     from referee.engine.ledger import Change, Ledger
+
+
+# the notes of a problem the replay reads past (`check --keep-going`), told in the reader's
+# language where they are shown (report.diagnostics)
+VOID_NOTE = N_("the move is treated as void: the replay goes on without it")
+SKIPPED_NOTE = N_("the line is skipped")
 
 
 @dataclass

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from referee.engine import findings
 from referee.engine.continuations import COUNTS, RANGE
 from referee.engine.findings import Diagnostic
 from referee.engine.position import Outcome, Position
@@ -58,10 +59,9 @@ MAX_WORDS = 16  # a line longer than a scribe writes gets no edits of its words
 # what each kind of edit costs: on a tie of lines that agree, the cheaper edit is kept
 COST = {"player": 1, "number": 1, "name": 1, "word": 1, "figures": 1, "twice": 1, "far-number": 2, "missing": 2, "swap": 2, "extra": 3, "guess": 3}
 
-# the notes a diagnostic gets, shown in the reader's language (report.diagnostics)
+# the notes a diagnostic gets, shown in the reader's language (report.diagnostics); without a
+# search, those of the replay (findings.VOID_NOTE, SKIPPED_NOTE)
 VOID_NOTE = N_("no repair found; the move is treated as void: the replay goes on without it")
-UNSEARCHED_VOID_NOTE = N_("the move is treated as void: the replay goes on without it")
-UNSEARCHED_SKIPPED_NOTE = N_("the line is skipped")
 SKIPPED_NOTE = N_("no repair found; the line is skipped")
 ACCEPTED_NOTE = N_("no repair found; the replay goes on from the line as written, as after a ruling accept")
 SEARCHES_NOTE = Message("no repair is searched after {n} problems in one record", n=MAX_SEARCHES)
@@ -409,10 +409,10 @@ class Mending:
             position.move_lines = before + 1
             diagnostic.notes.append(VOID_NOTE)
         elif isinstance(item.entry, Move):  # past the searches: as before repairs, and as fast
-            diagnostic.notes.append(UNSEARCHED_VOID_NOTE)
+            diagnostic.notes.append(findings.VOID_NOTE)
             position.move_lines += 1  # a refused move still counts for the move numbers
         else:
-            diagnostic.notes.append(SKIPPED_NOTE if self.searches <= MAX_SEARCHES else UNSEARCHED_SKIPPED_NOTE)
+            diagnostic.notes.append(SKIPPED_NOTE if self.searches <= MAX_SEARCHES else findings.SKIPPED_NOTE)
         self._tell_problem(item, outcome, diagnostic)
         words = written_text(self.record, item.line).split()
         if isinstance(item.entry, Move) or (words and words[0].lower() not in ("check", "result") and not words[0].startswith("[")):

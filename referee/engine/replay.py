@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.engine.findings import Diagnostic, Report, rank
+from referee.engine.findings import SKIPPED_NOTE, VOID_NOTE, Diagnostic, Report, rank
 from referee.engine.position import Outcome, Position
 from referee.errors import Pos, RecordError, SpecError
 from referee.games import load_game
@@ -221,10 +221,6 @@ def hint_keep_going(report: Report, record: Record) -> None:
     last = stopping[-1]
     if any(e.pos and e.pos.line > last.pos.line for e in record.entries):
         last.notes.append(KEEP_GOING_HINT)
-
-
-VOID_NOTE = "the move is treated as void: the replay goes on without it"
-SKIPPED_NOTE = "the line is skipped"
 
 
 class Visitor:

@@ -26,11 +26,3 @@ ARGPARSE_WORDS = (
     N_("ambiguous option: %(option)s could match %(matches)s"),
     N_("can't open '%(filename)s': %(error)s"),
 )
-
-
-# The notes the replay adds to a diagnostic under `check --keep-going`, told in the reader's
-# language where they are shown (report.diagnostics).
-REPLAY_NOTES = (
-    N_("the line is skipped"),
-    N_("the move is treated as void: the replay goes on without it"),
-)
