@@ -15,6 +15,8 @@ import os
 import re
 import unicodedata
 
+from referee.i18n import Message
+
 # C0 and DEL and C1; the bidirectional embeddings, overrides, isolates and marks; zero-width
 # characters and the byte-order mark; the line and paragraph separators.
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
@@ -141,5 +143,6 @@ def odd_letters(word: str, shown: int = 3) -> str:
                 odd.append(f"{char!r} {script.title()} U+{ord(char):04X}")
     if not odd:
         return ""
-    more = f" and {len(odd) - shown} more" if len(odd) > shown else ""
-    return f" (it holds letters that are not Latin: {', '.join(odd[:shown])}{more})"
+    if len(odd) > shown:
+        return Message(" (it holds letters that are not Latin: {letters} and {n} more)", letters=odd[:shown], n=len(odd) - shown)
+    return Message(" (it holds letters that are not Latin: {letters})", letters=odd)

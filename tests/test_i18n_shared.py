@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from referee.cli.main import main
+from referee.engine.replay import check_bytes
 from referee.errors import EXIT_USAGE
-from referee.i18n import speaking
+from referee.i18n import localized, speaking
 from referee.i18n.catalogue import translations
+from referee.report.diagnostics import format_report
 from referee.report.movelist import grouped_moves
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,3 +139,27 @@ def test_validate_provenance_names_each_status_in_the_language_asked(capsys):
     at = out.index(rows[0])
     column = len(rows[0]) - len(rows[0][2:].lstrip(" ").split(" ", 1)[-1].lstrip(" "))
     assert len(out[at + 1]) - len(out[at + 1].lstrip(" ")) >= column, (rows[0], out[at + 1])
+
+
+VERDICTS = [ROOT / "specs" / g / "examples" / f for g, f in (("speicherstadt", "sample-4p.log"), ("hamburgum", "random-2p-seed5.log"), ("canterbury", "random-4p-seed7.log"))]
+
+
+@pytest.fixture(scope="module")
+def verdicts():
+    """Each game's sample checked once; its verdict is then read in each language."""
+    return [check_bytes(path.read_bytes(), path.name) for path in VERDICTS]
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_the_verdict_names_the_parts_of_a_score_its_facts_and_its_warnings_in_the_language_asked(verdicts, lang):
+    for report in verdicts:
+        words = [k for s in report.standings for k, v in s.breakdown.items() if v] + [label for s in report.standings for label, _value, _sign in s.tiebreak]
+        words += [text for text, _pos in report.record_facts] + [d.message for d in report.diagnostics if d.severity == "warning"]
+        with speaking(lang):
+            shown = format_report(report)
+            translated = {str(word): localized(word) for word in words}
+        assert translated, report.name
+        for word in translated.values():
+            assert word in shown, (report.name, word)
+        # every word is shown as the language has it: not one of them is left in English
+        assert all(word != english for english, word in translated.items()), (report.name, translated)

@@ -50,7 +50,11 @@ def _command(argv: list[str] | None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (UsageError, SpecError) as exc:  # the one place an error becomes its exit code
-        warn(exc.display(_("error"), localized) if isinstance(exc, SpecError) else _("referee {command}: error: {message}").format(command=args.command, message=exc))
+        warn(
+            exc.display(_("error"), localized)
+            if isinstance(exc, SpecError)
+            else _("referee {command}: error: {message}").format(command=args.command, message=localized(exc.args[0]) if exc.args else exc)
+        )
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

@@ -31,6 +31,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.i18n import _
 from referee.spec.loader import on_forget, read_yaml, specs_root, validate_against_schema
 from referee.terminal import visible
 
@@ -309,7 +310,7 @@ def swatch_label(parent: ET.Element, x: float, y: float, colour: str, words: str
 def provisional(parent: ET.Element, x: float, y: float, size: float = 10) -> ET.Element:
     """The mark of a value that rests on a provisional stand-in (see the rulebook's verify page)."""
     node = text(parent, x, y, "?", size=size, fill=PROVISIONAL, weight="bold", class_="provisional")
-    tip(node, "provisional: this value rests on a stand-in that no source confirms; check it against your box")
+    tip(node, _("provisional: this value rests on a stand-in that no source confirms; check it against your box"))
     return node
 
 
@@ -379,7 +380,7 @@ def key_row(d: Drawing, entries: list[tuple[str | None, str, str]], bottom: floa
 
 def provisional_legend(parent: ET.Element, x: float, y: float, size: float = 10) -> None:
     provisional(parent, x, y, size)
-    text(parent, x + size, y, "rests on a provisional value (check it against your box)", size=size, fill=MUTED)
+    text(parent, x + size, y, _("rests on a provisional value (check it against your box)"), size=size, fill=MUTED)
 
 
 # --- the score chart --------------------------------------------------------------------
@@ -438,7 +439,7 @@ def line_chart(title: str, x_labels: list[str], series: list[Series], y_label: s
             circle(lines, points[-1][0], points[-1][1], 3, paint(s.colour).fill, stroke=INK, stroke_width=0.6)
     d.xs = [px(i) for i in range(len(x_labels))]  # where each round stands, for a marker of the position shown
     now = line(frame, px(0), top, px(0), top + plot_h, stroke=HIGHLIGHT, stroke_dasharray="3 3", class_="chart-now")
-    tip(now, "the position shown")
+    tip(now, _("the position shown"))
     legend = d.part("chart-legend")
     x = left
     for s in series:

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from lark import Tree
 
 from referee.errors import Pos, RecordError, SpecError, Violation
-from referee.i18n import Message, _
+from referee.i18n import Message, Named, _
 from referee.notation.colours import colour_names
-from referee.notation.names import did_you_mean, nearest, spelling
+from referee.notation.names import did_you_mean, spelling
 from referee.notation.parser import Header, Keywords, Move
 from referee.spec.figures import FigureTable
 from referee.spec.loader import Spec
@@ -77,12 +77,7 @@ class Players:
         if len(colours) > 1:
             return Message("{name} is the name of {n} players ({colours}); write the colour", name=repr(word), n=len(colours), colours=", ".join(colours))
         words = [s.colour for s in self.seats] + [s.name for s in self.seats if s.name]
-        close = [repr(c) for c in nearest(word, words)]
-        if len(close) == 2:
-            hint = Message(" (did you mean {first} or {second}?)", first=close[0], second=close[1])
-        else:
-            hint = Message(" (did you mean {first}?)", first=close[0]) if close else ""
-        return Message("no player {name}{odd}{hint}", name=repr(word), odd=odd_letters(word), hint=hint)
+        return Message("no player {name}{odd}{hint}", name=repr(word), odd=odd_letters(word), hint=did_you_mean(word, words))
 
 
 @dataclass(eq=False)  # a trace is never compared with another
@@ -118,7 +113,7 @@ class Trace:
         if (rule, needs) in self._warned:
             return
         self._warned.add((rule, needs))
-        self.warnings.append((rule, f"not checked: needs {needs}", pos))
+        self.warnings.append((rule, Message("not checked: needs {needs}", needs=needs), pos))
 
     def fact(self, text: str, pos: Pos | None = None) -> None:
         self.record_facts.append((text, pos))
@@ -548,16 +543,6 @@ class Game:
             return self.format_move(move)
         return sentences.describe_move(before, move, after)
 
-    def phase_name(self, phase_id: str) -> str:
-        """A phase's English name as game.yaml gives it, or that of an action a turn chooses
-        (the mapping game.yaml's turn.actions names); its id where neither names it."""
-        for phase in self.spec.meta.get("phases") or ():
-            if phase["id"] == phase_id:
-                return self.spec.name(phase, default=phase_id)
-        actions = (self.spec.meta.get("turn") or {}).get("actions")
-        entry = self.spec.get(actions).get(phase_id) if actions else None
-        return self.spec.name(entry, default=phase_id) if entry else phase_id
-
     def rule(self, short: str) -> str:
         """Full rule id. An id missing from rules.yaml (say, a rule deleted from the shipped
         data) is invalid spec data, not a crash: every verdict names a rule of rules.yaml.
@@ -578,7 +563,7 @@ class Game:
         [Players] or [Start] tag is pointed at where it is written in the tag's value."""
         tag = header.tags.get("players")
         if tag is None or not tag.value:
-            raise RecordError('missing [Players] tag, e.g. [Players "red Anna, blue Ben"]', tag.pos if tag else Pos(1, 1))
+            raise RecordError(Message('missing [Players] tag, e.g. [Players "red Anna, blue Ben"]'), tag.pos if tag else Pos(1, 1))
         colours = self.spec.meta["colours"]
         known = colour_names(colours)  # kék, Blau and blue are one seat
         seats: list[Seat] = []
@@ -589,20 +574,32 @@ class Game:
             colour = known.get(spelling(word.group()), word.group().lower())
             where = tag.pos_in_value(part.start() + word.start(), len(word.group()))
             if colour not in colours:
-                raise RecordError(f"unknown colour {word.group()!r}{odd_letters(word.group())} in [Players]{did_you_mean(colour, colours)}; colours: {', '.join(colours)}", where)
+                raise RecordError(
+                    Message(
+                        "unknown colour {word}{odd} in [Players]{hint}; colours: {colours}",
+                        word=repr(word.group()),
+                        odd=odd_letters(word.group()),
+                        hint=did_you_mean(colour, colours),
+                        colours=list(colours),
+                    ),
+                    where,
+                )
             if any(s.colour == colour for s in seats):
-                raise RecordError(f"colour {colour!r} is seated twice", where)
+                raise RecordError(Message("colour {colour} is seated twice", colour=repr(colour)), where)
             seats.append(Seat(colour, " ".join(part.group()[word.end() :].split())))
         low, high = self.spec.meta["players"]["min"], self.spec.meta["players"]["max"]
         if not low <= len(seats) <= high:
-            raise RecordError(f"{len(seats)} players; {self.spec.meta['names']['en']} is for {low} to {high}", tag.pos_in_value(0, len(tag.text)))
+            raise RecordError(
+                Message("{n} players; {game} is for {low} to {high}", n=len(seats), game=Named(self.spec.meta["names"]["en"], self.spec.meta["names"]), low=low, high=high),
+                tag.pos_in_value(0, len(tag.text)),
+            )
         start = header.tags.get("start")
         if start is None:
             return seats, 0
         players = Players(seats)
         colour = players.colour_of(start.value)
         if colour is None:
-            raise RecordError(f"[Start]: {players.unknown(start.value)}", start.pos_in_value(len(start.text) - len(start.text.lstrip()), len(start.value)))
+            raise RecordError(Message("[Start]: {problem}", problem=players.unknown(start.value)), start.pos_in_value(len(start.text) - len(start.text.lstrip()), len(start.value)))
         return seats, next(i for i, s in enumerate(seats) if s.colour == colour)
 
 

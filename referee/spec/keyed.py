@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from referee.errors import SpecError
+from referee.i18n import _, current
 from referee.spec.loader import Spec, did_you_mean
 
 
@@ -51,7 +52,10 @@ def check_entries(spec: Spec, stem: str, key: str, most: int, message: str) -> N
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st in English; `7.` in Hungarian and German,
+    which write an ordinal as its number and a full stop."""
+    if current() != "en":
+        return f"{n}."
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -68,8 +72,9 @@ def player_counts(spec: Spec) -> range:
 
 
 def span(numbers: Iterable[int]) -> str:
-    """`1 to 4`, or `4` alone, for a message."""
+    """`1 to 4`, or `4` alone, for a message, in the language in use: `check_keys` words its
+    message at once."""
     numbers = sorted(numbers)
     if not numbers:
-        return "none"
-    return str(numbers[0]) if numbers[0] == numbers[-1] else f"{numbers[0]} to {numbers[-1]}"
+        return _("none")
+    return str(numbers[0]) if numbers[0] == numbers[-1] else _("{low} to {high}").format(low=numbers[0], high=numbers[-1])

@@ -562,7 +562,7 @@ def did_you_mean(word: str, known) -> str:
     import difflib
 
     close = difflib.get_close_matches(word, [str(k) for k in known], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return Message(" (did you mean {first}?)", first=repr(close[0])) if close else ""
 
 
 # --- loading a game -----------------------------------------------------------

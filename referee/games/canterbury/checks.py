@@ -155,10 +155,10 @@ def check_neutral(spec: Spec) -> None:
 def check_keyed(spec: Spec) -> None:
     """Entries keyed by a count or a name that the game has no such thing for."""
     players = player_counts(spec)
-    check_keys(spec, "setup", "required_variants", players, _("a variant required for {key} players; the game is for {players}").format(key="{key}", players=span_words(players)))
+    check_keys(spec, "setup", "required_variants", players, _("a variant required for {key} players; the game is for {players}").format(key="{key}", players=span(players)))
     ranks = counts(1, spec.meta["players"]["max"])
-    check_keys(spec, "setup", "ranks", ranks, _("rank {key}; with at most {n} players the ranks are {ranks}").format(key="{key}", n=ranks[-1], ranks=span_words(ranks)))
-    check_keys(spec, "scoring", "rank_markers", ranks, _("a rank marker for rank {key}; the ranks are {ranks}").format(key="{key}", ranks=span_words(ranks)))
+    check_keys(spec, "setup", "ranks", ranks, _("rank {key}; with at most {n} players the ranks are {ranks}").format(key="{key}", n=ranks[-1], ranks=span(ranks)))
+    check_keys(spec, "scoring", "rank_markers", ranks, _("a rank marker for rank {key}; the ranks are {ranks}").format(key="{key}", ranks=span(ranks)))
     services = [s["id"] for s in spec["services"]["services"]]
     check_keys(spec, "scoring", "kings_favour", services, _("a King's favour table for {key}, which is no service ({services})").format(key="{key}", services=", ".join(services)))
     districts = counts(1, len(spec["board"]["districts"]))
@@ -173,15 +173,9 @@ def check_keyed(spec: Spec) -> None:
             )
     treasury = spec["treasury"]
     track = range(treasury["track_length"])
-    check_keys(spec, "treasury", "levy_known", track, _("a known Levy at space {key}; the track's spaces are {spaces}").format(key="{key}", spaces=span_words(track)))
+    check_keys(spec, "treasury", "levy_known", track, _("a known Levy at space {key}; the track's spaces are {spaces}").format(key="{key}", spaces=span(track)))
     sizes = list(spec["structures"]["sizes"])
     check_keys(spec, "structures", "tiles", sizes, _("tiles of size {key}, which is no size ({sizes})").format(key="{key}", sizes=", ".join(sizes)))
     rings = list(spec["board"]["rings"])
     for sid, _structure in spec["structures"]["structures"].items():
         check_keys(spec, "structures", f"structures.{sid}.printed.player", rings, _("points for the {key} ring, which the board does not have ({rings})").format(key="{key}", rings=", ".join(rings)))
-
-
-def span_words(numbers) -> str:
-    """`1 to 4`, or one number, in the language in use: `check_keys` words its message at once."""
-    numbers = sorted(numbers)
-    return span(numbers) if len(numbers) < 2 else _("{low} to {high}").format(low=numbers[0], high=numbers[-1])

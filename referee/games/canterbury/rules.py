@@ -35,7 +35,11 @@ from referee.terminal import odd_letters
 # How a structure of a size spreads its service cubes (structures.yaml, sizes).
 OWN, NEIGHBOURS, CHOSEN = "own", "neighbours", "chosen"
 # Where a player's prosperity comes from; also the checkpoint keys for each part.
-START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS = "start", "structures", "upgrade", "opening", "districts", "favour", "shillings"
+# the sources of prosperity, keys of a player's points: English as strings, shown in the language in use
+START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS = (
+    Message(source) for source in (N_("start"), N_("structures"), N_("upgrade"), N_("opening"), N_("districts"), N_("favour"), N_("shillings"))
+)
+MONEY = Message(N_("money"))  # the tie-break
 SOURCES = (START, STRUCTURES, UPGRADE, OPENING, DISTRICTS, FAVOUR, SHILLINGS)
 # Placement problems that a different order of two structures may cure.
 ORDER_SENSITIVE = ("connectivity", "services-first")
@@ -1170,7 +1174,7 @@ class CanterburyState(State):
         out = []
         for colour in self.order:
             player = self.players[colour]
-            tiebreak = [("money", player.money, -1)] if fewer_money else []
+            tiebreak = [(MONEY, player.money, -1)] if fewer_money else []
             out.append(Standing(player.seat, player.prosperity, {k: v for k, v in player.points.items() if v}, tiebreak))
         return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.errors import SpecError
-from referee.i18n import Message
+from referee.i18n import Message, _
 from referee.spec.keyed import check_entries
 from referee.spec.loader import Spec
 
@@ -132,7 +132,7 @@ def _check_churches(spec: Spec) -> None:
     count = len(churches["churches"])
     if len(churches["completion_bonus"]) < count:
         _fail(spec, "churches", "completion_bonus", Message("{n} bonuses for {count} churches", n=len(churches["completion_bonus"]), count=count))
-    check_entries(spec, "churches", "completion_bonus", count, f"a bonus for completing the {{key}} church; the city has {count} churches")
+    check_entries(spec, "churches", "completion_bonus", count, _("a bonus for completing the {key} church; the city has {count} churches").format(key="{key}", count=count))
     if spec["scoring"]["end_after_churches"] > count:
         _fail(spec, "scoring", "end_after_churches", Message("the game cannot wait for more than the {count} churches", count=count))
 

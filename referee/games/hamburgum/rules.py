@@ -757,7 +757,7 @@ class HamburgumState(State):
         require(site not in self.sites, site_rule, lambda: Message("site {name} already holds a {holder} citizen", name=site.name, holder=colour_named(self.sites.get(site))), pos)
         if game.board_sites is None:
             if self.trace.records:  # a random game's trace keeps nothing: this runs every house
-                self.trace.not_checked(rule("site-type"), "board:sites (board data: the house type printed on each site)", pos)
+                self.trace.not_checked(rule("site-type"), Message("{key} (board data: the house type printed on each site)", key="board:sites"), pos)
             return
         shown = game.board_sites[site]
         site_type = rule("site-type")
@@ -772,7 +772,7 @@ class HamburgumState(State):
             return
         if links is None:
             if self.trace.records:
-                self.trace.not_checked(rule, "board:links (board data: the brown lines of the city map)", pos)
+                self.trace.not_checked(rule, Message("{key} (board data: the brown lines of the city map)", key="board:links"), pos)
             return
         churches = {t.church for t in player.tokens}
         neighbours = links.get(site.name, set())
@@ -854,7 +854,7 @@ class HamburgumState(State):
                     lambda: Message("the {named} is not in the stack (left: {office_stack})", named=_office_named(game, named), office_stack=self._offices_named()),
                     house.pos,
                 )
-                self.trace.fact(localized(Message("office turned up on the shuffled stack, stated by the record")), house.pos)
+                self.trace.fact(Message("office turned up on the shuffled stack, stated by the record"), house.pos)
                 self.face_up = named
             require(
                 named in (None, self.face_up),
@@ -885,7 +885,7 @@ class HamburgumState(State):
         )
         self.face_up = move.office
         self.trace.use(rule("office-reveal"))
-        self.trace.fact(localized(Message("office turned up on the shuffled stack, stated by the record")), move.pos)
+        self.trace.fact(Message("office turned up on the shuffled stack, stated by the record"), move.pos)
 
     # --- the end --------------------------------------------------------------------------
 

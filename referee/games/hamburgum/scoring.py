@@ -13,6 +13,12 @@ rules module can ask this one for standings without a cycle of imports.
 from __future__ import annotations
 
 from referee.games.base import Standing, State
+from referee.i18n import N_, Message
+
+# the parts of a final score, keys of a standing's breakdown, and the tie-break: English as
+# strings, shown in the language in use
+PRESTIGE, TOKENS, BOUGHT = (Message(part) for part in (N_("prestige"), N_("unscored tokens"), N_("bought prestige")))
+MONEY = Message(N_("money"))
 
 
 def final(state: State, player) -> dict[str, int]:
@@ -36,11 +42,11 @@ def standings_of(state: State, as_if_over: bool = False) -> list[Standing]:
     for player in state.players.values():
         if state.over or as_if_over:
             f = final(state, player)
-            parts = {"prestige": f["prestige"], "unscored tokens": f["tokens"], "bought prestige": f["bought"]}
+            parts = {PRESTIGE: f["prestige"], TOKENS: f["tokens"], BOUGHT: f["bought"]}
             money = f["money"]
             for r in ("final-scoring", "tie-break"):
                 state.trace.use(rule(r))
         else:
-            parts, money = {"prestige": player.prestige}, player.money
-        out.append(Standing(player.seat, sum(parts.values()), parts, [("money", money, 1)]))
+            parts, money = {PRESTIGE: player.prestige}, player.money
+        out.append(Standing(player.seat, sum(parts.values()), parts, [(MONEY, money, 1)]))
     return out

@@ -64,7 +64,7 @@ def check_keyed(spec: Spec) -> None:
     """Entries keyed by a count or a name that the game has no such thing for."""
     types = spec["cards"]["types"]
     players = player_counts(spec)
-    check_keys(spec, "setup", "by_players", players, _("a set-up for {key} players; the game is for {players}").format(key="{key}", players=span_words(players)))
+    check_keys(spec, "setup", "by_players", players, _("a set-up for {key} players; the game is for {players}").format(key="{key}", players=span(players)))
     office = spec["scoring"]["counting_offices"]["card"]
     if office not in types:
         raise SpecError(spec.path_of("scoring"), "counting_offices.card", Message("no card type {name}", name=repr(office)))
@@ -74,7 +74,7 @@ def check_keyed(spec: Spec) -> None:
         "scoring",
         "counting_offices.points",
         counts(1, offices),
-        _("a points step for {key} counting offices; the deck has {n}, so a player owns {owned}").format(key="{key}", n=offices, owned=span_words(counts(1, offices))),
+        _("a points step for {key} counting offices; the deck has {n}, so a player owns {owned}").format(key="{key}", n=offices, owned=span(counts(1, offices))),
     )
     for tid, t in types.items():
         sizes = (t.get("face") or {}).get("sizes")
@@ -94,14 +94,6 @@ def check_keyed(spec: Spec) -> None:
             seasons,
             _("stand-in points for a {card} of season {key}; it comes in {seasons}").format(card=card_words(spec, tid), key="{key}", seasons=", ".join(seasons) or _("no season")),
         )
-
-
-def span_words(numbers) -> str:
-    """`1 to 4`, or `4` alone, in the language in use (`check_keys` words its message at once)."""
-    numbers = sorted(numbers)
-    if len(numbers) > 1:
-        return _("{low} to {high}").format(low=numbers[0], high=numbers[-1])
-    return span(numbers)
 
 
 def card_words(spec: Spec, tid: str) -> str:

@@ -22,7 +22,7 @@ from referee.errors import RecordError, Violation
 from referee.games.base import Game, Seat, Situation, Standing, State, Trace, require
 from referee.games.speicherstadt import scoring
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
-from referee.i18n import N_, Message, Named, _, current, ngettext
+from referee.i18n import N_, Message, Named, _, localized, ngettext
 from referee.notation.colours import colour_named
 from referee.notation.parser import Move
 
@@ -30,7 +30,9 @@ from referee.notation.parser import Move
 SUPPLY, DEMAND, PURCHASE, LOADING, FINAL_FIRES, OVER = "supply", "demand", "purchase", "loading", "final fires", "over"
 
 # the parts of a player's score that are no card's name (State.breakdown)
-PART_WORDS = {"fires": N_("fires"), "contracts": N_("contracts"), "counting offices": N_("counting offices"), "traders": N_("traders")}
+# the parts of a final score, keys of `breakdown`: English as strings, shown in the language in use
+FIRES, CONTRACTS, OFFICES, TRADERS = (Message(part) for part in (N_("fires"), N_("contracts"), N_("counting offices"), N_("traders")))
+COINS = Message(N_("coins"))  # the tie-break
 
 # --- the pieces ------------------------------------------------------------------------
 
@@ -428,7 +430,7 @@ class SpeicherstadtState(State):
                     waivable=False,
                 )
                 drawn.face[key] = stated
-                self.trace.fact(f"{game.card_name(card.type)} {key} stated by the record", move.pos)
+                self.trace.fact(Message("{card} {key} stated by the record", card=game.card_named(card.type), key=Message(FIELD_WORDS.get(key, key))), move.pos)
         if drawn.source:
             self.trace.use(rule("card-face"), drawn.source)
         return drawn, card
@@ -442,7 +444,7 @@ class SpeicherstadtState(State):
         require(not short, rule("ship-cargo"), lambda: Message("the bag holds only {goods}", goods=self._counted(self.bag, short)))
         self.bag -= need
         self.trace.use(rule("ship-cargo"))
-        self.trace.fact("ship cargo drawn from the bag", move.pos)
+        self.trace.fact(Message("ship cargo drawn from the bag"), move.pos)
         return list(move.cubes)
 
     def _resolve_fire(self, card: Card, move: Reveal) -> None:
@@ -804,19 +806,19 @@ class SpeicherstadtState(State):
         """A player's points by part: fires as they come, the rest once the game is over (or,
         `as_if_over`, as final scoring would count them now)."""
         game, types = self.game, self.spec["cards"]["types"]
-        parts: dict[str, int] = {"fires": player.fire_points}
+        parts: dict[str, int] = {FIRES: player.fire_points}
         if not (as_if_over or self.is_over()):
             return parts
         rule = game.rule
         sizes = types[game.contract]["points_by_size"]
-        parts["contracts"] = scoring.contracts(sizes, [len(c.goods) for c in player.contracts if c.complete])
+        parts[CONTRACTS] = scoring.contracts(sizes, [len(c.goods) for c in player.contracts if c.complete])
         offices = player.owns(game.counting_office)
-        parts["counting offices"] = scoring.counting_offices(self.spec["scoring"]["counting_offices"]["points"], offices)
+        parts[OFFICES] = scoring.counting_offices(self.spec["scoring"]["counting_offices"]["points"], offices)
         ships = sum(1 for c in player.cards if game.is_ship(c.type))
         per_card: dict[str, int] = {}
         for card in player.cards:
             t = types[card.type]
-            label = scoring.card_label(t, game.card_name(card.type))
+            label = TRADERS if scoring.is_trader(t) else game.card_lowered(card.type)
             pts = scoring.card_points(t, coins=player.coins, ships=ships, warehouse_cubes=len(player.warehouse))
             if pts:
                 per_card[label] = per_card.get(label, 0) + pts
@@ -831,18 +833,10 @@ class SpeicherstadtState(State):
         rule, notes = self.game.rule, []
         for colour, player in self.players.items():
             for part, points in self.breakdown(player).items():
-                if part != "fires":
-                    what = {"contracts": "score-contracts", "counting offices": "score-counting-offices"}.get(part, "score-cards")
-                    notes.append((colour, "points", points, rule(what), _("final scoring: {part}").format(part=self._part_title(part))))
+                if part != FIRES:
+                    what = {CONTRACTS: "score-contracts", OFFICES: "score-counting-offices"}.get(part, "score-cards")
+                    notes.append((colour, "points", points, rule(what), _("final scoring: {part}").format(part=localized(part))))
         return notes
-
-    def _part_title(self, part: str) -> str:
-        """A part of the final score (a key of `breakdown`) in the language in use."""
-        if part in PART_WORDS:
-            return _(PART_WORDS[part])
-        types = self.spec["cards"]["types"]
-        tid = next((t for t in types if scoring.card_label(types[t], self.game.card_name(t)) == part), None)
-        return self.game.card_title(tid) if tid and current() != "en" else part
 
     def pieces(self) -> dict[str, int]:
         return {f"the {good} cubes in the bag": left for good, left in self.bag.items()}
@@ -855,7 +849,7 @@ class SpeicherstadtState(State):
         out = []
         for _colour, player in self.players.items():
             parts = self.breakdown(player, as_if_over)
-            out.append(Standing(player.seat, sum(parts.values()), parts, [("coins", player.coins, 1)]))
+            out.append(Standing(player.seat, sum(parts.values()), parts, [(COINS, player.coins, 1)]))
         return out
 
     def standings_now(self) -> list[Standing]:

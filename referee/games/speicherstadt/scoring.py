@@ -39,6 +39,6 @@ def card_points(card_type: dict, coins: int, ships: int, warehouse_cubes: int) -
     return pts
 
 
-def card_label(card_type: dict, name: str) -> str:
-    """The line of the breakdown a card's points go to: all traders share one."""
-    return "traders" if "trader" in card_type else name.lower()
+def is_trader(card_type: dict) -> bool:
+    """Whether a card's points go to the breakdown's one line for all traders."""
+    return "trader" in card_type
