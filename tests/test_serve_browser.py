@@ -128,46 +128,99 @@ def wait_for(driver, condition, timeout: float = WAIT):
     return WebDriverWait(driver, timeout, poll_frequency=0.02).until(condition)
 
 
-def state_of(driver):
-    from selenium.webdriver.common.by import By
+# A tap is three calls of the browser: ARM (the element scrolled into view, and the point a
+# finger lands on), a touch pointer's down and up there (W3C actions: the browser makes the tap
+# a click, as on a phone), and SWAPPED, which waits in the page for the answer to be swapped in
+# and reads it. chromedriver's element click instead waits 40 ms before every touch in a phone's
+# emulation and checks the element several times over, and a wait for the old page to go stale
+# polls from Python: together more than half of a tap's time. ARM checks what that click checks:
+# that the element is shown and that a finger at the centre of what shows of it touches it.
+ARM = """
+var element = typeof arguments[0] === 'string' ? document.querySelectorAll(arguments[0])[arguments[1]] : arguments[0];
+if (!element) return [null, 'nothing on the page is ' + arguments[0] + ' #' + arguments[1]];
+element.scrollIntoView({block: 'center', inline: 'center'});
+var box = element.getClientRects()[0];
+if (!box) return [null, 'not shown: ' + element.outerHTML.slice(0, 120)];
+var left = Math.max(0, box.left), right = Math.min(window.innerWidth, box.right);
+var top = Math.max(0, box.top), bottom = Math.min(window.innerHeight, box.bottom);
+var x = Math.floor((left + right) / 2), y = Math.floor((top + bottom) / 2), there = document.elementFromPoint(x, y);
+if (!there || !element.contains(there)) return [null, 'a finger there touches ' + (there ? there.outerHTML.slice(0, 120) : 'nothing') + ', not ' + element.outerHTML.slice(0, 120)];
+window.refereeTapped = document.querySelector('#play .state');
+return [[x, y], null];
+"""
+SHOWN = """
+var root = document.getElementById('play'), state = root.querySelector('.state');
+return {
+  status: root.getAttribute('data-status'), enter: root.querySelectorAll('.moves button.enter').length > 0, version: state ? Number(state.getAttribute('data-version')) : -1, text: state && state.getAttribute('data-text'),
+  offered: Array.from(root.querySelectorAll('.moves [data-move]')).map(function (e) { return [e.tagName, e.getAttribute('data-move')]; }),
+  checkpoint: Array.from(root.querySelectorAll('form.checkpoint input[name=line]')).map(function (e) { return e.value; })
+};
+"""
+SWAPPED = (
+    """
+var done = arguments[arguments.length - 1], before = window.refereeTapped, root = document.getElementById('play');
+function shown() {"""
+    + SHOWN
+    + """}
+if (!before || !before.isConnected) return done(shown());
+var timer = setTimeout(function () { watch.disconnect(); done(null); }, arguments[0]);
+var watch = new MutationObserver(function () {
+  if (before.isConnected) return;
+  watch.disconnect(); clearTimeout(timer); done(shown());
+});
+watch.observe(root, {childList: true});
+"""
+)
 
-    return driver.find_element(By.CSS_SELECTOR, "#play .state")
+
+def shown(driver) -> dict:
+    """What the play part of the page shows, read in one step (the page may be swapped): the
+    status of the answer swapped in last, the version (-1 where the page shows none), the move
+    begun, whether it can be entered, the moves offered (tag and move) and the lines of a
+    checkpoint offered."""
+    return driver.execute_script(SHOWN)
 
 
-def tap(driver, element) -> None:
-    """Tap a button or a word and wait until the page has swapped in the answer."""
-    from selenium.webdriver.support import expected_conditions as EC
+def tap(driver, target, index: int = 0) -> dict:
+    """Tap a button or a word with a finger (an element, or the `index`th of those a CSS
+    selector names) and wait until the page has swapped in the answer; returns what the page
+    shows then (see `shown`)."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
 
-    old = state_of(driver)
-    element.click()
-    wait_for(driver, EC.staleness_of(old))
+    where, problem = driver.execute_script(ARM, target, index)
+    assert problem is None, problem
+    finger = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"), duration=0)
+    finger.pointer_action.move_to_location(*where).pointer_down().pointer_up()
+    finger.perform()
+    after = driver.execute_async_script(SWAPPED, int(WAIT * 1000))
+    assert after is not None, f"the page did not swap in an answer within {WAIT} s"
+    return after
 
 
 def version(driver) -> int:
     """The version of the game the page shows (read in one step: the page may be swapped)."""
-    return int(driver.execute_script("var s = document.querySelector('#play .state'); return s ? s.getAttribute('data-version') : '-1'"))
+    return shown(driver)["version"]
 
 
 MOVES = "#play .moves [data-move]"
 
 
-def enter_line(driver, target: str) -> int:
+def enter_line(driver, target: str, now: dict) -> tuple[int, dict]:
     """Enter one line of a record by taps, as a person would: the whole move where it is a
-    button, else the word that leads to it, one after another. Returns the taps it took.
-    (The buttons are read in one script call: a call per button would cost more than the taps.)"""
-    from selenium.webdriver.common.by import By
-
+    button, else the word that leads to it, one after another, from what the page shows `now`.
+    Every tap must be answered with 200. Returns the taps it took and what the page shows then.
+    (What the page shows is read in one script call: a call per button would cost more than
+    the taps.)"""
     taps = 0
     for _ in range(40):
-        text, offered = driver.execute_script(
-            "var s = document.querySelector('#play .state');"
-            f"return [s.getAttribute('data-text'), Array.from(document.querySelectorAll('{MOVES}')).map(function (e) {{ return [e.tagName, e.getAttribute('data-move')]; }})];"
-        )
+        text, offered = now["text"], now["offered"]
         if text.strip() == target:
-            buttons = driver.find_elements(By.CSS_SELECTOR, "#play .moves button.enter")
-            assert buttons, f"{target!r} is whole but no enter button is offered"
-            tap(driver, buttons[0])
-            return taps + 1
+            assert now["enter"], f"{target!r} is whole but no enter button is offered"
+            now = tap(driver, "#play .moves button.enter")
+            assert now["status"] == "200", (target, now)
+            return taps + 1, now
         best, best_text = None, ""
         for index, (tag, move) in enumerate(offered):
             whole = tag.lower() == "button"
@@ -175,10 +228,11 @@ def enter_line(driver, target: str) -> int:
                 if len(move) > len(best_text):
                     best, best_text = index, move
         assert best is not None, f"no button leads to {target!r} from {text!r}"
-        tap(driver, driver.execute_script(f"return document.querySelectorAll('{MOVES}')[{best}]"))
+        now = tap(driver, MOVES, best)
+        assert now["status"] == "200", (target, best_text, now)
         taps += 1
         if best_text == target:  # a whole move's button: the tap entered it
-            return taps
+            return taps, now
     raise AssertionError(f"{target!r} took more than 40 taps")
 
 
@@ -191,7 +245,6 @@ def body_lines(text: str) -> list[str]:
 
 
 def test_a_whole_random_game_entered_by_taps_gives_the_same_record(server, phone, folder):
-    from selenium.webdriver.common.by import By
 
     record = play_game("canterbury", 2, seed=11)
     expected = body_lines(record)
@@ -200,15 +253,18 @@ def test_a_whole_random_game_entered_by_taps_gives_the_same_record(server, phone
     ARTIFACTS.mkdir(exist_ok=True)
     phone.save_screenshot(str(ARTIFACTS / "serve-canterbury-start.png"))
     i, taps, checkpoints = 0, 0, 0
+    now = shown(phone)
     while i < len(expected):
         line = expected[i]
         if line.startswith("check "):
-            offered = [e.get_attribute("value") for e in phone.find_elements(By.CSS_SELECTOR, "#play form.checkpoint input[name=line]")]
+            offered = now["checkpoint"]
             assert offered == expected[i : i + len(offered)] and offered, (offered, expected[i : i + 4])
-            tap(phone, phone.find_element(By.ID, "confirm-checkpoint"))
+            now = tap(phone, "#confirm-checkpoint")
+            assert now["status"] == "200", (offered, now)
             i, taps, checkpoints = i + len(offered), taps + 1, checkpoints + 1
             continue
-        taps += enter_line(phone, line)
+        took, now = enter_line(phone, line, now)
+        taps += took
         i += 1
         if i == 12:
             phone.save_screenshot(str(ARTIFACTS / "serve-canterbury-round-2.png"))
