@@ -92,6 +92,15 @@ def test_the_commands_own_messages_in_the_language_asked(lang, capsys, tmp_path)
         (["lab", "speicherstadt"], 2, "err", "lab needs --players N", {}),
         (["repair", str(record)], 0, "err", "{file}: nothing to repair", {"file": record}),
         (["rule", "purchase-funds"], 0, "out", "referee check says:", {}),
+        (["lab", "speicherstadt", "--players", "3", "--games", "0"], 2, "err", "--games needs 1 or more", {}),
+        (["serve", "--port", "99999"], 2, "err", "--port takes a port number from 1 to 65535, not {port}", {"port": 99999}),
+        (
+            ["record", str(tmp_path / "new.log")],
+            2,
+            "err",
+            '{path} does not exist yet: a new record needs --game and --players, for example --game speicherstadt --players "red Ann, blue Ben"',
+            {"path": tmp_path / "new.log"},
+        ),
     ]
     for args, code, stream, english, values in cases:
         assert main([*args, "--lang", lang]) == code, args

@@ -75,6 +75,21 @@ def test_the_gallery_verify_and_replays_pages_speak_their_language_with_the_same
     assert "English" not in pages[f"speicherstadt/gallery.{lang}.md"].text.split("\n")[2]
 
 
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_the_pictures_of_a_rules_page_and_their_worked_examples_speak_its_language(pages, lang):
+    t = translations(lang).gettext
+    for game in available_games():
+        english, translated = pages[f"{game}/rules.md"].text, pages[f"{game}/rules.{lang}.md"].text
+        captions = re.findall(r"^\*([^*\n]+)\*$", english, re.MULTILINE)  # a picture's caption stands under it
+        shown = re.findall(r"^\*([^*\n]+)\*$", translated, re.MULTILINE)
+        assert captions and len(shown) == len(captions), game
+        assert not set(shown) & set(captions), game  # no caption is left in English
+    worked = pages[f"hamburgum/rules.{lang}.md"].text
+    assert load_spec("hamburgum").directory.joinpath("examples", "worked-examples.yaml").is_file()
+    assert t("The moves of {file} as written").split("{")[0] in worked and "The moves of" not in worked
+    assert "The worked example" not in worked and "- line " not in worked
+
+
 def test_the_english_pages_stay_english_under_another_locale(pages):
     assert "## Turn structure {#turn-structure}" in pages["speicherstadt/index.md"].text
     assert "| Command | Does |" in pages["cli.md"].text

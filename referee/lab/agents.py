@@ -15,6 +15,7 @@ import random
 from typing import Protocol
 
 from referee.errors import UsageError, Violation
+from referee.i18n import _
 from referee.lab import evaluation
 from referee.lab.evaluation import value_for
 from referee.lab.table import DONE, Decision, Table
@@ -141,7 +142,7 @@ def drawn_candidates(decision: Decision, most: int, rng: random.Random, key_of) 
         return {key_of(m): m for m in candidates(decision.moves, most, rng)}
     scratch = decision.table.copy()
     found: dict = {}
-    for _ in range(most * 3):
+    for _attempt in range(most * 3):
         move = scratch.game.random_move(scratch.state, rng)
         found.setdefault(key_of(move), move)
         if len(found) >= most:
@@ -177,7 +178,7 @@ class MCTSAgent:
         if len(moves) == 1:
             return moves[0]
         root = _Node()
-        for _ in range(self.budget):
+        for _round in range(self.budget):
             self._playout(table.copy(), root, root_moves, rng, key_of)
         best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward), default=None)
         return root_moves[best[0]] if best else rng.choice(moves)
@@ -250,11 +251,11 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 def make_agent(text: str) -> Agent:
     """An agent from its name as a command line writes it: `random`, `greedy`, `greedy:N`
     (N candidate moves at most), `mcts` or `mcts:N` (N playouts a decision)."""
-    name, _, number = text.strip().lower().partition(":")
+    name, _colon, number = text.strip().lower().partition(":")
     if name not in AGENTS:
-        raise UsageError(f"unknown agent {text!r}; agents: {', '.join(AGENTS)} (mcts:N for N playouts a decision)")
+        raise UsageError(_("unknown agent {agent}; agents: {agents} (mcts:N for N playouts a decision)").format(agent=repr(text), agents=", ".join(AGENTS)))
     if not number:
         return AGENTS[name]()
     if name == "random" or not number.isdigit() or int(number) < 1:
-        raise UsageError(f"agent {text!r}: only greedy:N (candidates) and mcts:N (playouts) take a number, a whole number from 1")
+        raise UsageError(_("agent {agent}: only greedy:N (candidates) and mcts:N (playouts) take a number, a whole number from 1").format(agent=repr(text)))
     return GreedyAgent(most=int(number)) if name == "greedy" else MCTSAgent(budget=int(number))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from referee.errors import UsageError
+from referee.i18n import _, ngettext
 from referee.lab import stats
 from referee.lab.agents import make_agent
 from referee.lab.random_game import random_game_start
@@ -43,13 +44,13 @@ def check_plan(plan: Plan) -> None:
     """Refuse what cannot be run before any game starts: a player count, an agent, a variant
     (SpecError, exit 4) or a number of games that makes no sense."""
     if plan.games < 1:
-        raise UsageError("--games needs 1 or more")
+        raise UsageError(_("--games needs 1 or more"))
     if plan.sensitivity is not None and not 0 < plan.sensitivity < 1:
-        raise UsageError("--sensitivity takes a share between 0 and 1, such as 0.25")
+        raise UsageError(_("--sensitivity takes a share between 0 and 1, such as 0.25"))
     for name in plan.agents:
         make_agent(name)
     if len(plan.agents) > plan.players:
-        raise UsageError(f"{len(plan.agents)} agents for {plan.players} seats")
+        raise UsageError(ngettext("{agents} agents for {seats} seat", "{agents} agents for {seats} seats", plan.players).format(agents=len(plan.agents), seats=plan.players))
     random_game_start(plan.game, plan.players, plan.variants)
     if plan.against is not None:
         random_game_start(plan.game, plan.players, plan.against)
@@ -118,13 +119,13 @@ def replay_records(paths: list[str], variants: list[str]) -> dict:
     from referee.terminal import readable_name
 
     if not variants:
-        raise UsageError("lab replay needs --variant: the variant to check the records under")
+        raise UsageError(_("lab replay needs --variant: the variant to check the records under"))
     rows = []
     for path in paths:
         try:
             data, name = read_source(path)
         except OSError as exc:
-            raise UsageError(f"cannot read {readable_name(path)}: {exc.strerror or exc}") from None
+            raise UsageError(_("cannot read {path}: {reason}").format(path=readable_name(path), reason=exc.strerror or exc)) from None
         shown = readable_name(name)
         before = check_bytes(data, shown, [])
         after = check_bytes(data, shown, variants)

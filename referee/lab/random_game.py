@@ -10,6 +10,7 @@ from referee.engine.findings import rank
 from referee.errors import RecordError, SpecError, UsageError, Violation
 from referee.games import load_game
 from referee.games.base import Game, Seat, State, Unrecorded
+from referee.i18n import _, current
 from referee.notation.parser import Header, header_lines
 from referee.spec.loader import looks_like_path, shipped_data_root, specs_root
 
@@ -67,7 +68,8 @@ def random_game_start(game_name: str, players: int, variants=()) -> tuple[list[s
     meta = game.spec.meta
     low, high = meta["players"]["min"], meta["players"]["max"]
     if not low <= players <= high:
-        raise UsageError(f"{meta['names']['en']} is for {low} to {high} players, not {players}")
+        name = meta["names"].get(current()) or meta["names"]["en"]
+        raise UsageError(_("{game} is for {low} to {high} players, not {players}").format(game=name, low=low, high=high, players=players))
     try:
         state = game.new_state([Seat(c) for c in meta["colours"][:players]], 0, Header(), Unrecorded())
     except RecordError as exc:  # e.g. a player count that needs a variant the caller left out

@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable
 
 from referee.errors import UsageError
+from referee.i18n import _
 from referee.lab.runs import GameResult, Task, safe_play
 
 
@@ -26,7 +27,7 @@ def _ray():
     try:
         import ray
     except ImportError:
-        raise UsageError("--ray needs Ray: pip install 'referee[lab]' (or pip install ray); without it, -j N runs N local worker processes") from None
+        raise UsageError(_("--ray needs Ray: pip install 'referee[lab]' (or pip install ray); without it, -j N runs N local worker processes")) from None
     return ray
 
 

@@ -49,7 +49,7 @@ from referee.engine.findings import Diagnostic, Report, rank
 from referee.engine.replay import LEDGER_TAIL, check_bytes, hint_keep_going, record_variants
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError
 from referee.games.base import Game, State
-from referee.i18n import Message, _, ngettext
+from referee.i18n import Message, _, current, localized, ngettext
 from referee.notation.parser import MAX_LINE_CHARS, MAX_RECORD_BYTES, Checkpoint, Header, Move, Record, Result, Ruling, decode, header_lines, parser_for
 from referee.recording.durable import Held, append_synced, create_synced, hold, remove_stale_temporaries, replace_synced, set_aside_path, truncate_synced
 from referee.report.diagnostics import MAX_SHOWN, format_diagnostic, format_errors, format_report
@@ -289,7 +289,8 @@ class Recording:
 
     def opening(self, new: bool) -> str:
         where = _("a new record") if new else _("recording goes on after move {n} (line {line})").format(n=self.played, line=self.next_line() - 1)
-        return visible(_("{file}: {game}, {seats}; {where}. Type help for the commands.").format(file=self.name, game=self.game.name, seats=", ".join(self.seats), where=where))
+        names = self.game.spec.meta["names"]  # the game's name in the language in use, not its id
+        return visible(_("{file}: {game}, {seats}; {where}. Type help for the commands.").format(file=self.name, game=names.get(current()) or names["en"], seats=", ".join(self.seats), where=where))
 
     # --- the legal next moves, worked out once per position ---
 
@@ -818,7 +819,7 @@ def _read_file(path: str) -> bytes:
         with open(path, "rb") as fh:
             return fh.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise UsageError(f"cannot read {visible(path)}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot read {path}: {reason}").format(path=visible(path), reason=exc.strerror or exc)) from None
 
 
 def open_recording(
@@ -829,10 +830,10 @@ def open_recording(
     cut at the last good line if `ask` agrees (the rest kept in FILE.rejected). The session holds
     the file's lock from here on: a second session on the file is refused."""
     if path == "-":
-        raise UsageError("record writes a file: give its name (standard input is read for the lines when it is not a terminal)")
+        raise UsageError(_("record writes a file: give its name (standard input is read for the lines when it is not a terminal)"))
     target = Path(path)
     if target.is_dir():
-        raise UsageError(f"{visible(path)} is a directory")
+        raise UsageError(_("{path} is a directory").format(path=visible(path)))
     if not target.exists():
         return _create(path, game, players, start, list(variants)), True
     lock = _lock(path)
@@ -867,7 +868,7 @@ def _lock(path: str) -> int:
             visible(_("{file}: another `referee record` session is recording this file; one session at a time writes a record (end the other one, then resume here)").format(file=path)),
         ) from None
     except OSError as exc:
-        raise UsageError(f"cannot open {visible(path)}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot open {path}: {reason}").format(path=visible(path), reason=exc.strerror or exc)) from None
 
 
 def _create(path: str, game: str | None, players: str | None, start: str | None, variants: list[str], lock: int | None = None) -> Recording:
@@ -877,12 +878,12 @@ def _create(path: str, game: str | None, players: str | None, start: str | None,
     from referee.spec.loader import available_games, looks_like_path, unknown_game
 
     if not game or not players:
-        raise UsageError(f'{visible(path)} does not exist yet: a new record needs --game and --players, for example --game speicherstadt --players "red Ann, blue Ben"')
+        raise UsageError(_('{path} does not exist yet: a new record needs --game and --players, for example --game speicherstadt --players "red Ann, blue Ben"').format(path=visible(path)))
     if game not in available_games():
-        raise UsageError(visible(unknown_game(game, available_games())))
+        raise UsageError(visible(localized(unknown_game(game, available_games()))))
     seated = [part.split() for part in re.split(r"[;,]", players) if part.split()]
     if not seated:
-        raise UsageError('--players names no player, for example --players "red Ann, blue Ben"')
+        raise UsageError(_('--players names no player, for example --players "red Ann, blue Ben"'))
     variants = list(dict.fromkeys([*game_class(game).required_variants(len(seated)), *variants]))
     variants.sort(key=looks_like_path)  # the order `check` applies them in: the record's, then files
     lines = header_lines(game, ", ".join(" ".join(words) for words in seated), start or seated[0][0], datetime.date.today().isoformat(), None, variants)
@@ -891,7 +892,7 @@ def _create(path: str, game: str | None, players: str | None, start: str | None,
     if report.status == "invalid-spec":
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
     if report.status != "legal" or report.state is None:
-        raise UsageError(f"cannot start the record: {visible('; '.join(d.message for d in report.errors))}")
+        raise UsageError(_("cannot start the record: {why}").format(why=visible("; ".join(d.message for d in report.errors))))
     data = text.encode("utf-8")
     try:
         if lock is None:
@@ -899,12 +900,12 @@ def _create(path: str, game: str | None, players: str | None, start: str | None,
             lock = _lock(path)
         else:
             if os.fstat(lock).st_size:
-                raise UsageError(f"{visible(path)} was written to while the record was being started; run the command again to resume it")
+                raise UsageError(_("{path} was written to while the record was being started; run the command again to resume it").format(path=visible(path)))
             append_synced(path, data)  # cut back to empty again if the disk cannot take it all
     except FileExistsError:
-        raise UsageError(f"{visible(path)} appeared while the record was being started; run the command again to resume it") from None
+        raise UsageError(_("{path} appeared while the record was being started; run the command again to resume it").format(path=visible(path))) from None
     except OSError as exc:
-        raise UsageError(f"cannot write {visible(path)}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write {path}: {reason}").format(path=visible(path), reason=exc.strerror or exc)) from None
     return Recording(path, variants, text, report, floor=text.count("\n"), disk=data, lock=lock)
 
 
@@ -913,22 +914,22 @@ def _agree(report: Report, game: str | None, players: str | None, start: str | N
     state = report.state
     assert state is not None and report.record is not None
     if game and game.lower() != report.game:
-        raise UsageError(f"{visible(report.name)} records {report.game}, not {visible(game)}; leave out --game to resume it")
+        raise UsageError(_("{file} records {game}, not {given}; leave out --game to resume it").format(file=visible(report.name), game=report.game, given=visible(game)))
     if players:
         seated = [part.split() for part in re.split(r"[;,]", players) if part.split()]
         given = [(w[0].lower(), " ".join(w[1:])) for w in seated]
         if given != [(s.colour, s.name) for s in state.seats]:
-            raise UsageError(f"{visible(report.name)} seats {visible(report.record.header.get('players') or '')}; leave out --players to resume it")
+            raise UsageError(_("{file} seats {players}; leave out --players to resume it").format(file=visible(report.name), players=visible(report.record.header.get("players") or "")))
     if start:
         seats, first = state.game.seats_from_header(report.record.header)
         if start.lower() != seats[first].colour:
-            raise UsageError(f"{visible(report.name)} starts with {seats[first].colour}; leave out --start to resume it")
+            raise UsageError(_("{file} starts with {colour}; leave out --start to resume it").format(file=visible(report.name), colour=seats[first].colour))
 
 
 def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: Callable[[str], str], say: Say = print) -> Recording:
     """A record whose replay fails: say where, and offer to go on after the last good line."""
     shown = "\n".join(visible(line, keep_lines=True) for line in format_errors(report))
-    refuse = Stop(report.exit_code, shown + f"\n{visible(path)}: no line before the error replays on its own; correct the record in an editor")
+    refuse = Stop(report.exit_code, shown + "\n" + _("{path}: no line before the error replays on its own; correct the record in an editor").format(path=visible(path)))
     if report.status not in ("malformed", "illegal"):
         raise Stop(report.exit_code, visible(format_report(report), keep_lines=True))
     repaired = _offer_repair(path, data, variants, ask)
@@ -954,7 +955,7 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
         file=visible(path), cut=cut, first=cut + 1, last=last, kept=visible(rejected)
     )
     if ask(question).strip().lower() not in YES:
-        raise Stop(report.exit_code, f"{visible(path)}: left as it is")
+        raise Stop(report.exit_code, _("{path}: left as it is").format(path=visible(path)))
     try:
         create_synced(rejected, rest_bytes if rest_bytes.endswith(b"\n") else rest_bytes + b"\n")
         if data.startswith(good_bytes):  # cut in place: the lock, links and symlinks stay the record's
@@ -962,7 +963,7 @@ def _recover(path: str, data: bytes, report: Report, variants: list[str], ask: C
         else:
             replace_synced(path, good_bytes)
     except OSError as exc:
-        raise UsageError(f"cannot set the failing lines aside: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot set the failing lines aside: {reason}").format(reason=exc.strerror or exc)) from None
     say(visible(_("{file}: lines {first}-{last} are kept in {kept}").format(file=path, first=cut + 1, last=last, kept=rejected)))
     return Recording(path, variants, good_report.source, good_report, disk=good_bytes)
 
@@ -1129,7 +1130,7 @@ def record_stream(path: str, stream: IO[bytes] | None, say: Say = print, verdict
     """`referee record` with standard input not a terminal: the same session, read line by line.
     A line that is not recorded makes the exit code non-zero, as no one is there to correct it."""
     if stream is None:
-        raise UsageError("standard input is closed: record reads the lines of the game from it (a terminal, a pipe or a file)")
+        raise UsageError(_("standard input is closed: record reads the lines of the game from it (a terminal, a pipe or a file)"))
     read = stream_reader(stream)
 
     def ask(question: str) -> str:

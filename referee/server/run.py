@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from referee.errors import UsageError
+from referee.i18n import _
 from referee.terminal import visible
 
 
@@ -27,21 +28,21 @@ def serve(games: str | None, host: str, port: int) -> int:
 
         from referee.server.app import Settings, create_app
     except ImportError as exc:
-        raise UsageError(f"referee serve needs the web stack: pip install 'referee[serve]' ({exc.name} is missing)") from None
+        raise UsageError(_("referee serve needs the web stack: pip install 'referee[serve]' ({module} is missing)").format(module=exc.name)) from None
     if not 0 < port < 65536:
-        raise UsageError(f"--port takes a port number from 1 to 65535, not {port}")
+        raise UsageError(_("--port takes a port number from 1 to 65535, not {port}").format(port=port))
     folder = Path(games) if games else default_folder()
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{visible(str(folder))} is not a folder")
+        raise UsageError(_("{folder} is not a folder").format(folder=visible(str(folder))))
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"cannot make the folder {visible(str(folder))}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot make the folder {folder}: {reason}").format(folder=visible(str(folder)), reason=exc.strerror or exc)) from None
     try:
         with socket.create_server((host, port)) if ":" not in host else socket.create_server((host, port), family=socket.AF_INET6):
             pass  # the address is free: uvicorn binds it next
     except OSError as exc:
-        raise UsageError(f"cannot listen on {visible(host)}:{port}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot listen on {host}:{port}: {reason}").format(host=visible(host), port=port, reason=exc.strerror or exc)) from None
     settings = Settings(folder, host, port)
     app = create_app(settings)
     address = _address(host, port)

@@ -185,13 +185,13 @@ def _check_replaceable(out: Path, ours: set[str], later: Callable[[str], bool] =
     file is one `referee docs` writes (a folder written before the marker existed). A file
     that `later` says may be one of the files not yet known is let pass."""
     if not out.is_dir():
-        raise UsageError(f"{out} is not a folder")
+        raise UsageError(_("{folder} is not a folder").format(folder=out))
     if (out / MARKER).is_file():
         return
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out).as_posix()
         if path.is_symlink() or (not path.is_dir() and rel not in ours and not later(rel)):
-            raise UsageError(f"{out} holds files that referee docs did not write (such as {rel}); give it a new or empty folder, or one it wrote before")
+            raise UsageError(_("{folder} holds files that referee docs did not write (such as {file}); give it a new or empty folder, or one it wrote before").format(folder=out, file=rel))
 
 
 def nav(pages: list[Page]) -> list:

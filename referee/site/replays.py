@@ -21,10 +21,10 @@ from referee.engine.positions import Position
 from referee.engine.replay import check_bytes
 from referee.games import load_game
 from referee.games.base import Illustration, quietly
-from referee.i18n import _
+from referee.i18n import Named, _, localized, ngettext
 from referee.pictures.position import draw_position
 from referee.pictures.replay_page import build
-from referee.site.markdown import DocsError, escape, fenced, page_file, slug
+from referee.site.markdown import DocsError, escape, fenced, is_names, page_file, slug
 from referee.site.tables import GamePages
 from referee.spec.loader import read_yaml
 from referee.terminal import visible
@@ -102,15 +102,17 @@ def listed(doc: GamePages) -> list[Illustration]:
         if item.get("rule") not in doc.spec.rules:
             raise DocsError(str(path), f"{where}.rule", f"{item.get('rule')!r} is not a rule of {doc.game}'s rules.yaml")
         caption = item.get("caption")
+        if is_names(caption) and isinstance(caption.get("en"), str):  # the caption in each language
+            caption = Named(" ".join(caption["en"].split()), {lang: " ".join(text.split()) for lang, text in caption.items()})
         if not isinstance(caption, str) or not caption.strip():
-            raise DocsError(str(path), f"{where}.caption", "a worked example needs a caption (the picture's text alternative)")
+            raise DocsError(str(path), f"{where}.caption", "a worked example needs a caption (the picture's text alternative), in English or as {en: ..., hu: ..., de: ...}")
         variants = item.get("variants", [])
         if not isinstance(variants, list):
             raise DocsError(str(path), f"{where}.variants", "a list of overlay files of the examples folder")
         for key, name in [("record", item.get("record")), *((f"variants.{k}", v) for k, v in enumerate(variants))]:
             if not inside(folder, name):
                 raise DocsError(str(path), f"{where}.{key}", f"no file {name!r} in the examples folder")
-        out.append(Illustration(item["rule"], item["record"], at_the_end, " ".join(caption.split()), tuple(variants)))
+        out.append(Illustration(item["rule"], item["record"], at_the_end, caption if isinstance(caption, Named) else " ".join(caption.split()), tuple(variants)))
     return out
 
 
@@ -132,7 +134,8 @@ def figure(doc: GamePages, rule: str) -> list[str]:
     picture = illustrations(doc).get(rule)
     if picture is None:
         return []
-    out = [f"![{escape(picture.caption)}](pictures/{slug(rule.split('/', 1)[1])}.svg){{ loading=lazy }}", "", f"*{escape(picture.caption)}*", ""]
+    caption = escape(localized(picture.caption))
+    out = [f"![{caption}](pictures/{slug(rule.split('/', 1)[1])}.svg){{ loading=lazy }}", "", f"*{caption}*", ""]
     return out + worked_example(doc, picture)
 
 
@@ -153,13 +156,18 @@ def worked_example(doc: GamePages, picture: Illustration) -> list[str]:
         problem = report.errors[0].message if report.errors else report.status
         raise DocsError(str(path), "", f"a worked example must replay legal with its figures confirmed: {problem}")
     figures = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith(("check ", "result "))]
-    where = f"[{escape(name)}](notation.md#example-{slug(path.stem)})" if path.parent == doc.spec.directory / "examples" else f"`{escape(picture.record)}`"
-    out = [f"The worked example {where} records {len(figures)} lines of figures; the referee confirms all {report.checkpoints_confirmed} figures in them:", ""]
+    where = f"[{escape(name)}]({page_file('notation')}#example-{slug(path.stem)})" if path.parent == doc.spec.directory / "examples" else f"`{escape(picture.record)}`"
+    lines = ngettext("The worked example {example} records {n} line of figures", "The worked example {example} records {n} lines of figures", len(figures))
+    confirmed = ngettext("the referee confirms the {n} figure in it", "the referee confirms all {n} figures in them", report.checkpoints_confirmed)
+    out = [f"{lines.format(example=where, n=len(figures))}; {confirmed.format(n=report.checkpoints_confirmed)}:", ""]
     if picture.variants:
-        out = [f"Checked with the overlay{'s' if len(picture.variants) > 1 else ''} {', '.join(f'`{escape(v)}`' for v in picture.variants)}, which keeps the record short.", ""] + out
-    out += [f"- line {n}: {inline_code(visible(line))} ✓" for n, line in figures]
+        shown = ", ".join(f"`{escape(v)}`" for v in picture.variants)
+        checked = ngettext("Checked with the overlay {overlays}, which keeps the record short.", "Checked with the overlays {overlays}, which keep the record short.", len(picture.variants))
+        out = [checked.format(overlays=shown), ""] + out
+    out += ["- " + _("line {n}: {line}").format(n=n, line=inline_code(visible(line))) + " ✓" for n, line in figures]
     moves = [visible(line) for line in text.splitlines() if line.strip() and not line.startswith(("#", "["))]
-    out += ["", f'??? example "The moves of {escape(name)} as written"', "", *("    " + line for line in fenced("\n".join(moves), "text")), ""]
+    title = _("The moves of {file} as written").format(file=escape(name))
+    out += ["", f'??? example "{title}"', "", *("    " + line for line in fenced("\n".join(moves), "text")), ""]
     return out
 
 

@@ -83,7 +83,7 @@ def translated_section(doc: GamePages, rule, lang: str) -> list[str]:
     checked = _(CHECKED.get(rule.checked, rule.checked))
     ruling = _(RULING[rule.waivable])
     # the id stays out of the heading's words: a search for it finds the English heading first
-    out = [f"### {escape(title)} {{#{rule.anchor}}}", "", *note, text, ""]
+    out = [f"### {escape(title)} {{#{rule.anchor}}}", "", *note, text, "", *figure(doc, rule.id)]
     # the English page is in the English site, beside this language's (hu/<game>/rules.html): a
     # Markdown link to rules.md would lead to this page itself there, so the link is written as HTML
     link = f'<a href="../../{doc.game}/rules.html#{rule.anchor}" hreflang="en">{html.escape(english)}</a>'

@@ -13,7 +13,7 @@ from referee.drawing import svg
 from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.canterbury.rules import CanterburyState
 from referee.games.canterbury.view import district_name, initials, layout, owner_colour, ring_word, structure_title
-from referee.i18n import N_, _, current, localized
+from referee.i18n import N_, Message, _, current, localized
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
@@ -21,32 +21,36 @@ ILLUSTRATIONS = (
         "canterbury/district-names",
         "opening-a-district.log",
         lambda state: True,
-        "The city when a game begins: each district under the name a record gives it, its ring, and its six service slots from water to culture; the Roman well and the city's water cube stand in the central district.",
+        Message(
+            N_(
+                "The city when a game begins: each district under the name a record gives it, its ring, and its six service slots from water to culture; the Roman well and the city's water cube stand in the central district."
+            )
+        ),
     ),
     Illustration(
         "canterbury/opening-bonus",
         "opening-a-district.log",
         lambda state: False,
-        "The city after green opens c2 (the rulebook's example): c2 holds 4 service cubes at the end of the turn, and green scores 4.",
+        Message(N_("The city after green opens c2 (the rulebook's example): c2 holds 4 service cubes at the end of the turn, and green scores 4.")),
     ),
     Illustration(
         "canterbury/demolition",
         "guildhall-demolitions.log",
         lambda state: False,
-        "The city after green's guildhall in d3 (the rulebook's demolition example): the well, garden, chapel and merchant stall are gone, each for a reason the rules accept.",
+        Message(N_("The city after green's guildhall in d3 (the rulebook's demolition example): the well, garden, chapel and merchant stall are gone, each for a reason the rules accept.")),
     ),
     Illustration(
         "canterbury/district-scoring",
         "shortened/six-spaces.log",
         lambda state: False,
-        "The city at the first district scoring (the rulebook's example): all six spaces of d3 are built; red, with the most cubes there, scores 6 and blue, second, 3.",
+        Message(N_("The city at the first district scoring (the rulebook's example): all six spaces of d3 are built; red, with the most cubes there, scores 6 and blue, second, 3.")),
         ("overlays/city-at-70.yaml",),
     ),
     Illustration(
         "canterbury/kings-favour",
         "shortened/kings-favour.log",
         lambda state: False,
-        "The city at the end (the rulebook's King's favour example): green serves 10 districts with defense and red 8, so green scores 10 and red 4.",
+        Message(N_("The city at the end (the rulebook's King's favour example): green serves 10 districts with defense and red 8, so green scores 10 and red 4.")),
         ("overlays/short-and-rich.yaml",),
     ),
 )

@@ -18,7 +18,7 @@ from referee.games.base import Illustration, situation_line
 from referee.games.hamburgum.rules import DUTCHMAN, HamburgumState
 from referee.games.hamburgum.sentences import Names
 from referee.games.hamburgum.view import office_top, parishes, prestige_rests_on_stand_ins, ship_owner, space_name
-from referee.i18n import _, current
+from referee.i18n import N_, Message, _, current
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
@@ -26,7 +26,7 @@ ILLUSTRATIONS = (
         "hamburgum/rondel-steps",
         "quick-start.log",
         lambda state: all(p.space for p in state.players.values()),
-        "The rondel's spaces in clockwise order, from the top, with each player's marker once everyone has placed it; steps beyond the free ones cost prestige.",
+        Message(N_("The rondel's spaces in clockwise order, from the top, with each player's marker once everyone has placed it; steps beyond the free ones cost prestige.")),
     ),
 )
 

@@ -18,7 +18,7 @@ from referee.drawing.words import amount
 from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.speicherstadt.rules import PURCHASE, SpeicherstadtState
 from referee.games.speicherstadt.view import card_text, offered_from, points
-from referee.i18n import N_, _, current
+from referee.i18n import N_, Message, _, current
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
@@ -26,19 +26,23 @@ ILLUSTRATIONS = (
         "speicherstadt/purchase-turn",
         "purchase-queue.log",
         lambda state: state.phase == PURCHASE,
-        "The display when Purchase begins (the rulebook's example): each card is offered up its queue from the first worker, at the queue's length, and one coin less for each worker who passed.",
+        Message(
+            N_(
+                "The display when Purchase begins (the rulebook's example): each card is offered up its queue from the first worker, at the queue's length, and one coin less for each worker who passed."
+            )
+        ),
     ),
     Illustration(
         "speicherstadt/fire-resolution",
         "fire-ties.log",
         lambda state: False,
-        "After the fire (the example of tied leaders): beige and orange, level on firemen, both gain the fire's 2 points; purple, alone with the fewest, loses 2.",
+        Message(N_("After the fire (the example of tied leaders): beige and orange, level on firemen, both gain the fire's 2 points; purple, alone with the fewest, loses 2.")),
     ),
     Illustration(
         "speicherstadt/loading-cubes",
         "unloading-two-ships.log",
         lambda state: False,
-        "Blue after unloading two ships (the rulebook's Loading example): rubber and tea on the large contract, the carpet kept in the market hall, the rest sold.",
+        Message(N_("Blue after unloading two ships (the rulebook's Loading example): rubber and tea on the large contract, the carpet kept in the market hall, the rest sold.")),
     ),
 )
 
