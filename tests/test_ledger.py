@@ -159,3 +159,14 @@ def test_restore_takes_the_ledger_back_to_the_snapshot():
     assert book.changes == whole.changes and book.now == whole.now
     with pytest.raises(ValueError):  # a snapshot taken without a ledger cannot say how far it went
         position.restore(Position(game, record.header).snapshot())
+
+
+def test_a_ruling_that_lets_a_change_stand_is_named_in_the_language_asked(capsys, tmp_path):
+    from referee.i18n.catalogue import translations
+
+    record = tmp_path / "ruled.log"
+    record.write_text(TO_SPRING + "beige: sell coffee\nruling accept: the roaster was lent\norange: place 1\n", encoding="utf-8")
+    assert main(["--lang", "de", "explain", str(record), "beige", "coins"]) == 1
+    out = capsys.readouterr().out
+    said = translations("de").gettext(" (let stand by the ruling on line {n})")
+    assert said != " (let stand by the ruling on line {n})" and "[speicherstadt/trader-owned]" + said.format(n=84) in out

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games.base import State, Trace
-from referee.i18n import _
+from referee.i18n import _, localized
 from referee.terminal import visible
 
 END = "end of the record"  # what a change made after the last line (closing a phase, final scoring) is called
@@ -190,7 +190,7 @@ def change_reasons(change: Change) -> str:
     out: list[str] = []
     groups: list[tuple[str | None, list[str]]] = []  # parts in a row under one rule name it once
     for part in change.parts:
-        words = part.reason or "by this move"
+        words = localized(part.reason) if part.reason else _("by this move")
         if len(change.parts) > 1:
             words = f"{signed(part.amount)} {words}"
         if groups and groups[-1][0] == part.rule:
@@ -199,7 +199,7 @@ def change_reasons(change: Change) -> str:
             groups.append((part.rule, [words]))
     for rule, words in groups:
         out.append(", ".join(words) + (f" [{rule}]" if rule else ""))
-    ruling = f" (let stand by the ruling on line {change.ruling})" if change.ruling is not None else ""
+    ruling = _(" (let stand by the ruling on line {n})").format(n=change.ruling) if change.ruling is not None else ""
     return "; ".join(out) + ruling
 
 
