@@ -1,6 +1,7 @@
 """How long a tap takes on `referee serve` with many games played at once, over loopback.
 
     python benchmarks/serve_taps.py [--games 20] [--seconds 40] [--game canterbury] [--words] [--json FILE]
+    python benchmarks/serve_taps.py --alone [--games 2] [--lines 120] [--game hamburgum] [--json FILE]
 
 The app is served by uvicorn in this process, on 127.0.0.1 and a free port, on a folder of
 its own that is removed at the end. Each of `--games` clients starts a game from the form
@@ -22,6 +23,13 @@ button: it asks for the menu after each word it taps (`?text=`), choosing the bu
 to the line, until the line is a button or whole; each menu is a tap of its own, timed apart
 (the menus of a game completed word by word, Canterbury's builds or Civitas Hamburgum's turns,
 are the slowest pages). A line no menu leads to (a yield a record states) is typed in.
+
+With `--alone` no server is started: the menus a phone asks for to enter the first `--lines`
+lines of each game word by word (as `--words` taps them) are made one after another in this
+process, each timed alone in processor time (`taps.menu`, the server's work for a menu; the page
+around it is the same for every menu), so that neither the clients nor the machine's other work
+moves them much. The figures are given over every menu and for the menus of each kind of line
+by its action (a Civitas Hamburgum turn's `guildhall`, say), the slowest kind first.
 
 Only loopback is used, every loop is bounded in taps and in time, and the server stops by
 itself at the end.
@@ -51,6 +59,8 @@ import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 
 from referee.lab.random_game import play_game  # noqa: E402
+from referee.recording.session import open_recording  # noqa: E402
+from referee.server import taps  # noqa: E402
 from referee.server.app import Settings, create_app  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -59,6 +69,7 @@ BUTTON = re.compile(r'<(button|a) class="tap (?:move|word)"[^>]*? data-move="([^
 RECENT = re.compile(r'<ol class="recent"[^>]*>(.*?)</ol>', re.S)
 MOST_WORDS = 24  # menus asked for one line, at most
 MOST_FORCED = 8  # lines the server may enter after a tap by itself (the only legal ones), at most
+SIDES = ("upper", "lower")  # Civitas Hamburgum's Trade spaces, written before the action
 
 
 def free_port() -> int:
@@ -155,16 +166,95 @@ def phones(base: str, game: str, records: list[str], seconds: float, think: floa
     return times, failures, menus
 
 
+def action_of(line: str) -> str:
+    """The kind of a line, for the menus' figures: the word after the player (after a side)."""
+    words = line.split()
+    if len(words) > 1 and words[0].endswith(":"):
+        return words[2] if words[1] in SIDES and len(words) > 2 else words[1]
+    return words[0] if words else ""
+
+
+def menus_alone(record: str, lines: int) -> list[tuple[str, float]]:
+    """The menus that enter the first `lines` lines of `record` word by word, each made alone in
+    this process as the server makes it: each one's line's action and its processor time."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-serve-menus-"))
+    try:
+        path = folder / "game.log"
+        path.write_text(record.split("\n\n")[0] + "\n\n", "utf-8")  # the header alone
+        recording, _new = open_recording(str(path), lambda question: "n")
+        out: list[tuple[str, float]] = []
+        try:
+            for line in body_lines(record)[:lines]:
+                if not line.startswith("check "):
+                    text = ""
+                    for _ in range(MOST_WORDS):  # the words a phone taps, as `words_to` taps them
+                        start = time.process_time()
+                        menu = taps.menu(recording, text)
+                        out.append((action_of(line), time.process_time() - start))
+                        text = menu.text
+                        if text.strip() == line or any(b.enters and b.text == line for b in menu.buttons):
+                            break
+                        leading = [b.text for b in menu.buttons if not b.enters and (line.startswith(b.text) or line == b.text.strip())]
+                        if not leading:
+                            break  # no menu leads there: the line is typed
+                        text = max(leading, key=len)
+                outcome = recording.enter(line)
+                if not outcome.accepted:
+                    raise SystemExit(f"{line!r} refused: {outcome.messages}")
+        finally:
+            recording.close()
+        return out
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def alone(args) -> int:
+    """`--alone`: every menu of the games' first lines made one at a time, in processor time."""
+    records = [play_game(args.game, 3, seed=seed) for seed in range(args.games)]
+    menus_alone(records[0], 8)  # loads the game once
+    timed = [m for record in records for m in menus_alone(record, args.lines)]
+    by_action: dict[str, list[float]] = {}
+    for action, seconds in timed:
+        by_action.setdefault(action, []).append(seconds)
+
+    def summary(times: list[float]) -> dict:
+        ordered = sorted(times)
+        return {
+            "menus": len(ordered),
+            "median_ms": round(statistics.median(ordered) * 1000, 2),
+            "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000, 2),
+            "max_ms": round(ordered[-1] * 1000, 2),
+            "total_ms": round(sum(ordered) * 1000, 1),
+        }
+
+    figures = {"game": args.game, "games": args.games, "lines": args.lines, "clock": "processor time, one menu at a time", **summary([s for _a, s in timed])}
+    figures["by_action"] = {a: summary(t) for a, t in sorted(by_action.items(), key=lambda item: -max(item[1]))}
+    for key, value in figures.items():
+        if key != "by_action":
+            print(f"{key:>16}: {value}")
+    for action, numbers in figures["by_action"].items():
+        print(f"{action:>16}: " + ", ".join(f"{k} {v}" for k, v in numbers.items()))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
+    parser.add_argument("--games", type=int, help="games played at once (default 20; with --alone, games whose menus are made, default 2)")
     parser.add_argument("--seconds", type=float, default=40.0, help="stop the clients after this long (default 40)")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player takes between taps (default 1; 0 taps back to back, a saturation test)")
     parser.add_argument("--game", default="canterbury", help="the game every client plays (default canterbury)")
     parser.add_argument("--words", action="store_true", help="tap the words before each line too, a menu each, as a phone does where a line is not one button")
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON too")
     parser.add_argument("--same-process", action="store_true", help="run the clients in the server's process (as before 2 December 2026: they then take the server's interpreter lock too)")
+    parser.add_argument("--alone", action="store_true", help="no server: time each menu that enters the games' first lines word by word alone, in processor time, by the lines' actions")
+    parser.add_argument("--lines", type=int, default=120, help="with --alone: the lines of each game entered (default 120)")
     args = parser.parse_args()
+    if args.games is None:
+        args.games = 2 if args.alone else 20
+    if args.alone:
+        return alone(args)
     folder = Path(tempfile.mkdtemp(prefix="referee-serve-bench-"))
     port = free_port()
     app = create_app(Settings(folder, "127.0.0.1", port, rate=10000, burst=10000))

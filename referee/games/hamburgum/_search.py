@@ -24,18 +24,30 @@ holds of one good (a sale, the bank) or the depot's largest lot (a purchase).
 What one position's search has judged is kept while the position stays as it is
 (`words_of`): a line is completed by asking for the words after each word of it, and each
 question judges lines the next one asks again. The state holds none of it.
+
+A phone asks for a menu as each word is tapped, and a Guildhall menu asks about every
+parish's sites, so three things keep the judging short. A line is tried on a structural copy
+of the position (engine/copying.py), not a deep one. A Guildhall turn one house longer than a
+line read before is that line's turn with the house added, not read by the parser again.
+Whether another house may follow is answered no at once where the player cannot pay for one
+more (the rules ask for every house's cost before the first is built), before any house is
+tried on any site. The words offered are the same as without these
+(tests/hamburgum/test_search_words.py).
 """
 
 from __future__ import annotations
 
-import copy
 import itertools
 import threading
 import weakref
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
 
+from referee.engine.copying import structural_copy
 from referee.errors import Violation
 from referee.games.base import Unrecorded
-from referee.games.hamburgum.moves import Site
+from referee.games.hamburgum.moves import Guildhall, House, Site
 from referee.games.hamburgum.rules import HamburgumState
 from referee.notation.parser import Move, parse
 
@@ -76,6 +88,7 @@ class Words:
         self._lock = threading.Lock()
         self._judged: dict[str, bool] = {}
         self._refusals: dict[str, set[str]] = {}  # the rules that refused a line judged
+        self._turns: dict[str, Guildhall] = {}  # the Guildhall turns read or built, by line
         self._token_limit, self._canon = self.game.rule("token-limit"), self.game.rule("canon")
         self._asked: dict[tuple[str, ...], list[str]] = {}
         self._sides = {self.game.space_side(space) for space in self.game.spaces} - {None}  # upper, lower
@@ -86,28 +99,25 @@ class Words:
 
     # --- the judge ---
 
-    def legal(self, words: list[str]) -> bool:
+    def legal(self, words: list[str], built: Callable[[], Move | None] | None = None) -> bool:
+        """Whether the line the words write is the next move; `built` makes the move it writes
+        where the search knows it without reading the line (`_house_on`)."""
         line = " ".join(words)
         with self._lock:  # the server's threads may ask about one position at once
             if line not in self._judged:
-                self._judged[line] = self._judge(line)
+                self._judged[line] = self._judge(line, self._read(line) if built is None else built())
             return self._judged[line]
 
-    def _judge(self, line: str) -> bool:
-        """Whether the rules take `line` as the next move. A refused move leaves the copy as it
-        was, so the next line is tried on it too; a legal one changes it, and the next line
-        gets a fresh copy."""
-        game = self.game
-        try:
-            entries = parse(line + "\n", "<line>", game.name, game.build_move, keywords=game.keywords()).entries
-        except Exception:
-            return False
-        if len(entries) != 1 or not isinstance(entries[0], Move):
+    def _judge(self, line: str, move: Move | None) -> bool:
+        """Whether the rules take `move`, which `line` writes, as the next move. A refused
+        move leaves the copy as it was, so the next line is tried on it too; a legal one
+        changes it, and the next line gets a fresh copy."""
+        if move is None:
             return False
         trial = self._trial if self._trial is not None else self._copy()
         self._trial = None
         try:
-            trial.apply(entries[0])
+            trial.apply(move)
         except Violation as v:
             self._refusals[line] = {v.rule}
             self._trial = trial
@@ -116,10 +126,26 @@ class Words:
             return False
         return True
 
+    def _read(self, line: str) -> Move | None:
+        """The move a line writes, as the notation reads it; None where it writes none. A
+        Guildhall turn is kept: a turn one house longer is built on it (`_house_on`)."""
+        if line in self._turns:
+            return self._turns[line]
+        game = self.game
+        try:
+            entries = parse(line + "\n", "<line>", game.name, game.build_move, keywords=game.keywords()).entries
+        except Exception:
+            return None
+        if len(entries) != 1 or not isinstance(entries[0], Move):
+            return None
+        if isinstance(entries[0], Guildhall):
+            self._turns[line] = entries[0]
+        return entries[0]
+
     def _copy(self) -> HamburgumState:
         state = self.state
         shared = {id(state.game): state.game, id(state.game.spec): state.game.spec, id(state.trace): _TRIAL}
-        trial = copy.deepcopy(state, shared)
+        trial = structural_copy(state, shared)  # as copy.deepcopy, for less (engine/copying.py)
         trial.rolls_back = True  # a refused line must leave the copy as it was
         return trial
 
@@ -326,12 +352,13 @@ class Words:
 
     def _guildhall(self, head: list[str], rest: list[str]) -> list[str]:
         words = head + rest
-        stage, parish = "house", None
+        stage, kind, parish = "house", None, None
         named: set[Site] = set()  # the sites the words have built on so far
-        for word in rest:
+        base = head  # the words before the house the last words name: the action, or a house and its comma
+        for i, word in enumerate(rest):
             bare = word.rstrip(",")
             if stage == "house" and word in self._house_words():
-                stage = "at"
+                kind, stage = word, "at"
             elif stage == "at" and word == "at":
                 stage = "parish"
             elif stage == "parish" and word in self.game.church_ids:
@@ -347,22 +374,25 @@ class Words:
                 stage = "house" if word.endswith(",") else "done"
             else:
                 return []
+            if stage == "house":
+                base = words[: len(head) + i + 1]
         out: list[str] = []
         if stage == "house":
-            out = [w for w in self._house_words() if any(self.legal(words + [w, "at", p, str(n)]) for p, n in self._sites_for(w, named))]
+            out = [w for w in self._house_words() if any(self._house_on(words, w, p, n) for p, n in self._sites_for(w, named))]
             if not rest and self.legal(words):
                 out.append("")
         elif stage == "at":
             out = ["at"]
         elif stage == "parish":
-            out = [p for p in self.game.church_ids if any(self.legal(words + [p, str(n)]) for n in self._free_numbers(p, named))]
+            out = [p for p in self.game.church_ids if any(self._house_on(base, kind, p, n) for n in self._free_numbers(p, named))]
         elif stage == "number":
             more = None  # whether another house may follow: judged after the first site that takes this one
             for n in self._free_numbers(parish, named):
-                if self.legal(words + [str(n)]):
+                if self._house_on(base, kind, parish, n):
                     out.append(str(n))
                     if more is None:
-                        more = any(self.legal(words + [f"{n},", w, "at", p, str(m)]) for w in self._house_words() for p, m in self._sites_for(w, named | {Site(parish, n)}))
+                        sites = named | {Site(parish, n)}  # the houses so far with this one: one more must be paid for too
+                        more = self._affords(len(sites) + 1) and any(self._house_on(words + [f"{n},"], w, p, m) for w in self._house_words() for p, m in self._sites_for(w, sites))
                     if more:
                         out.append(f"{n},")
                 elif self._refusals.get(" ".join(words + [str(n)])) == {self._canon} and any(self.legal(words + [str(n), "donate", c, k]) for c in self.game.church_ids for k in self.game.token_kinds):
@@ -381,6 +411,32 @@ class Words:
         elif stage == "done" and self.legal(words):
             out.append("")
         return out
+
+    def _house_on(self, base: list[str], word: str, parish: str, number: int) -> bool:
+        """Whether the Guildhall turn `base` begins (its action, or houses and a comma) is
+        legal with one more house, `word` at a site of `parish`. The turn is the one `base`
+        writes with the house added, as the notation reads it (the search's words are the
+        spec's ids, each read as itself), so the line is not read again."""
+        words = [*base, word, "at", parish, str(number)]
+
+        def built() -> Move | None:
+            before = self._read(" ".join(base).removesuffix(","))
+            if not isinstance(before, Guildhall) or (before.houses and not base[-1].endswith(",")):
+                return None  # the words before are no Guildhall turn, or one a house cannot follow
+            site = Site(parish, number)
+            house = House(self.game.office_type, site, word) if word in self.game.offices else House(word, site)
+            turn = self._turns[" ".join(words)] = replace(before, houses=(*before.houses, house))
+            return turn
+
+        return self.legal(words, built)
+
+    def _affords(self, houses: int) -> bool:
+        """Whether the player can pay for this many houses, as the Guildhall reckons their cost
+        (each house's cost, the whole paid before the first is built): where not, no line that
+        builds as many is legal, and none needs to be tried."""
+        state = self.state
+        cost = Counter({k: v * houses for k, v in self.game.house_cost.items()})
+        return not state.can_pay(state.players[state.current()], cost)
 
     def _house_words(self) -> list[str]:
         """The words a house is built with: its type, or an office by its name."""
