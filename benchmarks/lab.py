@@ -3,7 +3,7 @@
     python benchmarks/lab.py [--only copy,speed,strength,ray] [--games N] [--mcts-games N] [-j N]
 
 - copy: a state copied by `copy.deepcopy` (as rulings.copy_state does) and by the structural
-  copy (engine/copying.py), per game, on positions every ten moves of random games; the
+  copy (referee/copying.py), per game, on positions every ten moves of random games; the
   median of each and of their ratio;
 - speed: per game (3 players), moves a second of random play (the rules' own cost, with the
   random player's), greedy games a second, and one mcts game at its default budget;
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.engine.copying import copy_state  # noqa: E402
+from referee.copying import copy_state  # noqa: E402
 from referee.lab import stats  # noqa: E402
 from referee.lab.random_game import random_game_start  # noqa: E402
 from referee.lab.runs import Task, play_task, run_local, tasks_for  # noqa: E402

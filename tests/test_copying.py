@@ -1,4 +1,4 @@
-"""The structural copy of a game state (engine/copying.py): independent of the original in
+"""The structural copy of a game state (referee/copying.py): independent of the original in
 both directions, and playing on exactly as the original does."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from referee.engine.copying import copy_state
+from referee.copying import copy_state
 from referee.lab.random_game import random_game_start
 
 

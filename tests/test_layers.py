@@ -14,7 +14,7 @@ from tests.test_layout import PACKAGE, graph
 # From the bottom up; the top-level modules and subpackages of `referee` in each layer. A
 # module may import from its own layer and the layers below it.
 LAYERS: list[set[str]] = [
-    {"errors", "terminal", "i18n", "_cache"},  # what every stage uses
+    {"errors", "terminal", "i18n", "_cache", "copying"},  # what every stage uses
     {"spec"},  # the data: specs, overlays, box files
     {"notation"},  # reading a record
     {"drawing"},  # the pieces pictures and sentences are made of

@@ -26,7 +26,7 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from referee.engine.copying import copy_state
+from referee.copying import copy_state
 from referee.engine.findings import Diagnostic, RulingNote
 from referee.engine.players import resolve as resolve_players
 from referee.engine.rulings import Refused, accept

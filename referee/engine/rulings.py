@@ -16,7 +16,7 @@ it, such as coins below zero, or a supply, stock, bag or deck below zero.
 
 from __future__ import annotations
 
-from referee.engine.copying import copy_state
+from referee.copying import copy_state
 from referee.errors import Violation
 from referee.games.base import State, waiving
 from referee.notation.parser import Move

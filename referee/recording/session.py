@@ -43,8 +43,8 @@ from pathlib import Path
 from typing import IO
 
 from referee import Mark, Position, ReportBuilder, read_entry, read_record, replay
+from referee.copying import copy_state
 from referee.engine.continuations import Continuations, spec_spellings
-from referee.engine.copying import copy_state
 from referee.engine.findings import Diagnostic, Report, rank
 from referee.engine.replay import LEDGER_TAIL, check_bytes, hint_keep_going, record_variants
 from referee.errors import EXIT_INTERNAL, EXIT_MALFORMED, EXIT_USAGE, EXIT_VIOLATION, Pos, RecordError, SpecError, UsageError

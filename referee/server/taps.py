@@ -16,8 +16,8 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
+from referee.copying import copy_state
 from referee.engine.continuations import COUNTS, RANGE, TOKEN, Branch, Continuations
-from referee.engine.copying import copy_state
 from referee.engine.reading import read_entry
 from referee.i18n import _
 from referee.recording.session import Recording

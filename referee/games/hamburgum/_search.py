@@ -27,7 +27,7 @@ question judges lines the next one asks again. The state holds none of it.
 
 A phone asks for a menu as each word is tapped, and a Guildhall menu asks about every
 parish's sites, so three things keep the judging short. A line is tried on a structural copy
-of the position (engine/copying.py), not a deep one. A Guildhall turn one house longer than a
+of the position (referee/copying.py), not a deep one. A Guildhall turn one house longer than a
 line read before is that line's turn with the house added, not read by the parser again.
 Whether another house may follow is answered no at once where the player cannot pay for one
 more (the rules ask for every house's cost before the first is built), before any house is
@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
-from referee.engine.copying import structural_copy
+from referee.copying import structural_copy
 from referee.errors import Violation
 from referee.games.base import Unrecorded
 from referee.games.hamburgum.moves import Guildhall, House, Site
@@ -145,7 +145,7 @@ class Words:
     def _copy(self) -> HamburgumState:
         state = self.state
         shared = {id(state.game): state.game, id(state.game.spec): state.game.spec, id(state.trace): _TRIAL}
-        trial = structural_copy(state, shared)  # as copy.deepcopy, for less (engine/copying.py)
+        trial = structural_copy(state, shared)  # as copy.deepcopy, for less (referee/copying.py)
         trial.rolls_back = True  # a refused line must leave the copy as it was
         return trial
 
