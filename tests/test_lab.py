@@ -233,6 +233,38 @@ def test_the_command_writes_a_page_that_needs_nothing_else(tmp_path, capsys):
     assert "<b>odd" not in text and "&lt;b&gt;odd" in text
 
 
+def test_the_summary_and_the_page_speak_the_language_asked(tmp_path, capsys):
+    """`--lang de`: the summary's lines and the page's words are the catalogue's German, the
+    JSON stays English (its keys and values are data)."""
+    from referee.i18n.catalogue import translations
+
+    tr = translations("de")
+    page, figures = tmp_path / "lab.html", tmp_path / "lab.json"
+    assert main(["--lang", "de", "lab", "speicherstadt", "--players", "3", "--games", "2", "--seed", "1", "-o", str(page), "--json", str(figures)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    data = json.loads(figures.read_text(encoding="utf-8"))
+    side = data["sides"]["variant"]
+    assert side["variants"] == [] and data["runner"] == "local", "the JSON keeps its ids"
+    finished = tr.ngettext("{side}: {variants}: {finished} of {games} game finished", "{side}: {variants}: {finished} of {games} games finished", 2)
+    assert finished != "{side}: {variants}: {finished} of {games} games finished"
+    assert lines[1] == finished.format(side=tr.gettext("variant"), variants=tr.gettext("the plain rules"), finished=side["finished"], games=2)
+    header = tr.ngettext("{game}, {players} player, agents {agents}{rotated}, seed {seed}, {run}, {seconds}s", "{game}, {players} players, agents {agents}{rotated}, seed {seed}, {run}, {seconds}s", 3)
+    assert lines[0].startswith(header.split("{seconds}")[0].format(game="speicherstadt", players=3, agents="random", rotated="", seed=1, run=tr.gettext("local run")))
+    agent = tr.ngettext("agent {agent}: wins {wins}/{n} seat-game = {rate} {interval}", "agent {agent}: wins {wins}/{n} seat-games = {rate} {interval}", 6)
+    random_agent = side["agents"]["random"]
+    assert (
+        "  " + agent.format(agent="random", wins=random_agent["wins"], n=6, rate=f"{100 * random_agent['rate']:.1f}%", interval="[{:.1f}%, {:.1f}%]".format(*(100 * x for x in random_agent["ci"])))
+        in lines
+    )
+    for msgid in ("seat {seat} ({colour}): wins {wins}/{games} = {rate} {interval}; score {mean} sd {sd} (n={scored})", "most chosen (per seat and game; correlation with winning): {choices} (n={n})"):
+        said = tr.gettext(msgid)
+        assert said != msgid and any(line.startswith("  " + said.split("{")[0]) for line in lines), msgid
+    text = page.read_text(encoding="utf-8")
+    assert "<html lang='de'>" in text
+    for msgid in ("Choices", "Win rate by seat (%)", "correlation with winning"):
+        assert tr.gettext(msgid) != msgid and tr.gettext(msgid) in text, msgid
+
+
 @pytest.mark.parametrize(
     "args",
     [

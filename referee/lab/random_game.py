@@ -10,7 +10,7 @@ from referee.engine.findings import rank
 from referee.errors import RecordError, SpecError, UsageError, Violation
 from referee.games import load_game
 from referee.games.base import Game, Seat, State, Unrecorded
-from referee.i18n import _, current
+from referee.i18n import Message, _, current
 from referee.notation.parser import Header, header_lines
 from referee.spec.loader import looks_like_path, shipped_data_root, specs_root
 
@@ -45,7 +45,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
             except (Violation, ValueError, IndexError, KeyError, StopIteration, ArithmeticError) as exc:
                 raise _stuck(game_name, variants, count + 1, exc) from None
         else:
-            raise SpecError(game.spec.path_of("play"), "max_moves", f"a random game did not end within {most} moves; the data may let it run for ever")
+            raise SpecError(game.spec.path_of("play"), "max_moves", Message("a random game did not end within {most} moves; the data may let it run for ever", most=most))
     finally:
         if collecting:
             gc.enable()
@@ -85,7 +85,13 @@ def _stuck(game_name: str, variants: list[str], number: int, exc: Exception) -> 
     if not variants and specs_root().resolve() == (shipped_data_root() / "specs").resolve():
         return exc
     if isinstance(exc, Violation):
-        what = f"the rules refuse the random player's move with this data ([{exc.rule}] {exc.message})"
+        message = Message(
+            "at move {number}, the rules refuse the random player's move with this data ([{rule}] {reason}); the data may leave the game no legal way on",
+            number=number,
+            rule=exc.rule,
+            reason=exc.message,
+        )
     else:
-        what = f"the random player finds no legal move with this data ({type(exc).__name__}: {exc})"
-    return SpecError(game_name, "", f"at move {number}, {what}; the data may leave the game no legal way on")
+        reason = f"{type(exc).__name__}: {exc}"
+        message = Message("at move {number}, the random player finds no legal move with this data ({reason}); the data may leave the game no legal way on", number=number, reason=reason)
+    return SpecError(game_name, "", message)

@@ -13,6 +13,9 @@ import html
 import json
 from importlib import resources
 
+from referee.i18n import N_, _, current, localized, ngettext
+from referee.notation.colours import colour_named
+
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
@@ -30,52 +33,106 @@ def _interval(ci, pct: bool = False) -> str:
 
 
 def text_summary(data: dict) -> list[str]:
-    """The figures for a terminal, a few lines per side."""
+    """The figures for a terminal, a few lines per side, in the language in use."""
+    rotated = " " + _("(rotated)") if data["rotate"] else ""
     lines = [
-        f"{data['game']}, {data['players']} players, agents {', '.join(data['agents'])}{' (rotated)' if data['rotate'] else ''}, seed {data['seed']}, {data['runner']} run, {data['seconds']:.1f}s"
+        ngettext(
+            "{game}, {players} player, agents {agents}{rotated}, seed {seed}, {run}, {seconds}s",
+            "{game}, {players} players, agents {agents}{rotated}, seed {seed}, {run}, {seconds}s",
+            data["players"],
+        ).format(game=data["game"], players=data["players"], agents=", ".join(data["agents"]), rotated=rotated, seed=data["seed"], run=_run(data["runner"]), seconds=f"{data['seconds']:.1f}")
     ]
     for name, side in data["sides"].items():
-        variants = ", ".join(side["variants"]) or "the plain rules"
-        lines.append(f"{name}: {variants}: {side['finished']} of {side['games']} games finished" + (f"; {side['unfinished']} hit the move limit" if side["unfinished"] else ""))
+        line = ngettext("{side}: {variants}: {finished} of {games} game finished", "{side}: {variants}: {finished} of {games} games finished", side["games"]).format(
+            side=_said(SIDES, name), variants=_variants(side), finished=side["finished"], games=side["games"]
+        )
+        if side["unfinished"]:
+            line += "; " + ngettext("{n} hit the move limit", "{n} hit the move limit", side["unfinished"]).format(n=side["unfinished"])
+        lines.append(line)
         for error in side["errors"]:
-            lines.append(f"  game error: {error}")
+            lines.append("  " + _("game error: {error}").format(error=localized(error)))
         for seat in side["seats"]:
             score = seat["score"]
             lines.append(
-                f"  seat {seat['seat']} ({seat['colour']}): wins {seat['wins']}/{seat['n']} = {_pct(seat['rate'])} {_interval(seat['ci'], True)}; score {_num(score['mean'])} sd {_num(score['sd'])} (n={score['n']})"
+                "  "
+                + _("seat {seat} ({colour}): wins {wins}/{games} = {rate} {interval}; score {mean} sd {sd} (n={scored})").format(
+                    seat=seat["seat"],
+                    colour=_colour(seat["colour"]),
+                    wins=seat["wins"],
+                    games=seat["n"],
+                    rate=_pct(seat["rate"]),
+                    interval=_interval(seat["ci"], True),
+                    mean=_num(score["mean"]),
+                    sd=_num(score["sd"]),
+                    scored=score["n"],
+                )
             )
         for agent, r in side["agents"].items():
-            lines.append(f"  agent {agent}: wins {r['wins']}/{r['n']} seat-games = {_pct(r['rate'])} {_interval(r['ci'], True)}")
+            lines.append(
+                "  "
+                + ngettext("agent {agent}: wins {wins}/{n} seat-game = {rate} {interval}", "agent {agent}: wins {wins}/{n} seat-games = {rate} {interval}", r["n"]).format(
+                    agent=agent, wins=r["wins"], n=r["n"], rate=_pct(r["rate"]), interval=_interval(r["ci"], True)
+                )
+            )
         if side["seats"]:
             moves, rounds = side["length"]["moves"], side["length"]["rounds"]
             lines.append(
-                f"  length: {_num(moves['mean'])} moves (sd {_num(moves['sd'])}), {_num(rounds['mean'])} rounds (n={moves['n']}); margin {_num(side['margin']['mean'])} (sd {_num(side['margin']['sd'])}); lead changes {_num(side['lead_changes']['mean'])}"
+                "  "
+                + _("length: {moves} moves (sd {moves_sd}), {rounds} rounds (n={n}); margin {margin} (sd {margin_sd}); lead changes {lead_changes}").format(
+                    moves=_num(moves["mean"]),
+                    moves_sd=_num(moves["sd"]),
+                    rounds=_num(rounds["mean"]),
+                    n=moves["n"],
+                    margin=_num(side["margin"]["mean"]),
+                    margin_sd=_num(side["margin"]["sd"]),
+                    lead_changes=_num(side["lead_changes"]["mean"]),
+                )
             )
             top = side["usage"][:8]
             if top:
-                lines.append(
-                    "  most chosen (per seat and game; correlation with winning): "
-                    + "; ".join(f"{u['choice']} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top)
-                    + f" (n={top[0]['n']})"
-                )
+                # the choices are the game's own words (its notation's), as the JSON gives them
+                choices = "; ".join(f"{u['choice']} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top)
+                lines.append("  " + _("most chosen (per seat and game; correlation with winning): {choices} (n={n})").format(choices=choices, n=top[0]["n"]))
         if side["relied_on"]:
+            count = len(side["relied_on"])
             lines.append(
-                f"  relied on {len(side['relied_on'])} uncertain spec values (see JSON or the page): "
-                + ", ".join(r["address"] for r in side["relied_on"][:5])
-                + (" ..." if len(side["relied_on"]) > 5 else "")
+                "  "
+                + ngettext("relied on {n} uncertain spec value (see JSON or the page): {addresses}", "relied on {n} uncertain spec values (see JSON or the page): {addresses}", count).format(
+                    n=count, addresses=", ".join(r["address"] for r in side["relied_on"][:5])
+                )
+                + (" ..." if count > 5 else "")
             )
     comparison = data.get("comparison")
     if comparison:
-        lines.append(f"variant less base, over {comparison['pairs']} games on the same seeds" + (" (stopped early: the test settled)" if data["stopped_early"] else "") + ":")
+        stopped = " " + _("(stopped early: the test settled)") if data["stopped_early"] else ""
+        lines.append(
+            ngettext("variant less base, over {pairs} game on the same seeds{stopped}:", "variant less base, over {pairs} games on the same seeds{stopped}:", comparison["pairs"]).format(
+                pairs=comparison["pairs"], stopped=stopped
+            )
+        )
         for seat in comparison["seats"]:
             w, s = seat["win_rate"], seat["score"]
-            lines.append(f"  seat {seat['seat']}: win rate {_pct(w.get('mean'))} {_interval(w.get('ci'), True)}; score {_num(s.get('mean'))} {_interval(s.get('ci'))}")
-        if comparison.get("moves"):
             lines.append(
-                f"  moves {_num(comparison['moves'].get('mean'))} {_interval(comparison['moves'].get('ci'))}; margin {_num(comparison['margin'].get('mean'))} {_interval(comparison['margin'].get('ci'))}"
+                "  "
+                + _("seat {seat}: win rate {rate} {rate_interval}; score {score} {score_interval}").format(
+                    seat=seat["seat"], rate=_pct(w.get("mean")), rate_interval=_interval(w.get("ci"), True), score=_num(s.get("mean")), score_interval=_interval(s.get("ci"))
+                )
+            )
+        if comparison.get("moves"):
+            moves, margin = comparison["moves"], comparison["margin"]
+            lines.append(
+                "  "
+                + _("moves {moves} {moves_interval}; margin {margin} {margin_interval}").format(
+                    moves=_num(moves.get("mean")), moves_interval=_interval(moves.get("ci")), margin=_num(margin.get("mean")), margin_interval=_interval(margin.get("ci"))
+                )
             )
             t = comparison["sprt"]
-            lines.append(f"  SPRT: {t['question']} {t['verdict']} (n={t['n']} games where one side's first seat won)")
+            lines.append(
+                "  "
+                + ngettext("SPRT: {question} {verdict} (n={n} game where one side's first seat won)", "SPRT: {question} {verdict} (n={n} games where one side's first seat won)", t["n"]).format(
+                    question=_question(t), verdict=_said(VERDICTS, t["verdict"]), n=t["n"]
+                )
+            )
     lines.extend(_sensitivity_lines(data.get("sensitivity")))
     return lines
 
@@ -83,15 +140,26 @@ def text_summary(data: dict) -> list[str]:
 def _sensitivity_lines(found: dict | None) -> list[str]:
     if not found:
         return []
-    lines = [f"sensitivity: each provisional number down and up by {found['spread']:.0%} (at least 1), {found['games']} games a setting; largest seat win-rate and mean-score shift:"]
+    lines = [
+        ngettext(
+            "sensitivity: each provisional number down and up by {spread} (at least 1), {games} game a setting; largest seat win-rate and mean-score shift:",
+            "sensitivity: each provisional number down and up by {spread} (at least 1), {games} games a setting; largest seat win-rate and mean-score shift:",
+            found["games"],
+        ).format(spread=f"{found['spread']:.0%}", games=found["games"])
+    ]
     if not found["values"]:
-        lines.append("  no provisional value that holds numbers (and that an overlay can set) was relied on")
+        lines.append("  " + _("no provisional value that holds numbers (and that an overlay can set) was relied on"))
     for row in found["values"]:
         if "refused" in row:
-            lines.append(f"  {row['address']}: cannot be varied ({row['refused']})")
+            lines.append("  " + _("{address}: cannot be varied ({reason})").format(address=row["address"], reason=localized(row["refused"])))
         else:
-            shown = f"{row['value']} ({row['low']} to {row['high']})" if row.get("plain") else "(each number in it)"
-            lines.append(f"  {row['address']} {shown}: win rate {_pct(row['win_rate_shift'])}, score {_num(row['score_shift'])} (n={row['games']} a setting)")
+            shown = _("{value} ({low} to {high})").format(value=row["value"], low=row["low"], high=row["high"]) if row.get("plain") else _("(each number in it)")
+            lines.append(
+                "  "
+                + ngettext("{address} {shown}: win rate {rate}, score {score} (n={games} a setting)", "{address} {shown}: win rate {rate}, score {score} (n={games} a setting)", row["games"]).format(
+                    address=row["address"], shown=shown, rate=_pct(row["win_rate_shift"]), score=_num(row["score_shift"]), games=row["games"]
+                )
+            )
     return lines
 
 
@@ -101,18 +169,52 @@ def _short(value) -> str:
 
 
 def replay_summary(data: dict) -> list[str]:
-    lines = [f"{data['records']} records checked again under {', '.join(data['variants'])}: {data['changed']} change"]
+    lines = [
+        ngettext("{records} record checked again under {variants}: {changed} change", "{records} records checked again under {variants}: {changed} change", data["records"]).format(
+            records=data["records"], variants=", ".join(data["variants"]), changed=data["changed"]
+        )
+    ]
     for row in data["rows"]:
         if not (row["legality_changes"] or row["winner_changes"]):
             continue
         b, a = row["before"], row["after"]
         what = []
         if row["legality_changes"]:
-            what.append(f"{b['status']} -> {a['status']}" + (f" ({a['first_error']})" if a["first_error"] else ""))
+            what.append(f"{_said(STATUSES, b['status'])} -> {_said(STATUSES, a['status'])}" + (f" ({a['first_error']})" if a["first_error"] else ""))
         if row["winner_changes"]:
-            what.append(f"winner {', '.join(b['winners']) or 'none'} -> {', '.join(a['winners']) or 'none'}")
+            before, after = (", ".join(_colour(c) for c in v["winners"]) or _("none") for v in (b, a))
+            what.append(_("winner {before} -> {after}").format(before=before, after=after))
         lines.append(f"  {row['record']}: {'; '.join(what)}")
     return lines
+
+
+# The words for the data's own ids (JSON keeps the ids), said in the language in use.
+SIDES = {"variant": N_("variant"), "base": N_("base")}
+RUNS = {"local": N_("local run"), "ray": N_("ray run")}
+VERDICTS = {"higher": N_("higher"), "lower": N_("lower"), "no change of delta or more": N_("no change of delta or more"), "undecided": N_("undecided")}
+STATUSES = {"legal": N_("legal"), "illegal": N_("illegal"), "malformed": N_("malformed")}
+
+
+def _said(words: dict[str, str], key: str) -> str:
+    """An id of the data in the language in use: its word where it has one, else the id."""
+    return _(words[key]) if key in words else key
+
+
+def _run(runner: str) -> str:
+    return _(RUNS[runner]) if runner in RUNS else f"{runner} run"
+
+
+def _colour(colour: str) -> str:
+    return localized(colour_named(colour))
+
+
+def _variants(side: dict) -> str:
+    return ", ".join(side["variants"]) or _("the plain rules")
+
+
+def _question(test: dict) -> str:
+    """The sequential test's question (the JSON's `question`) in the language in use."""
+    return _("does the variant change the first seat's chance of winning by {delta} or more?").format(delta=f"{test['delta']:.0%}")
 
 
 def chart_library() -> str:
@@ -126,81 +228,116 @@ def _script_json(data) -> str:
 
 def html_page(data: dict) -> str:
     """The self-contained page: tables of every figure with its n, and charts of the seats'
-    win rates with their intervals, the scores, the lengths and the choices made."""
+    win rates with their intervals, the scores, the lengths and the choices made; its words in
+    the language in use (the charts' from the `lab-words` element)."""
     data = page_data(data)
     e = html.escape
-    title = f"referee lab: {data['game']}, {data['players']} players"
+    title = ngettext("referee lab: {game}, {players} player", "referee lab: {game}, {players} players", data["players"]).format(game=data["game"], players=data["players"])
+    rotated = " " + _("(rotated through the seats)") if data["rotate"] else ""
+    stopped = "; " + _("stopped early, the sequential test settled") if data["stopped_early"] else ""
     parts = [
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width,initial-scale=1'><title>{e(title)}</title>",
+        f"<!doctype html><html lang='{current()}'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width,initial-scale=1'><title>{e(title)}</title>",
         "<style>body{font:15px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#222}"
         "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:right}"
         "th:first-child,td:first-child{text-align:left}.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22em,1fr));gap:1em}"
         "canvas{max-height:22em}.note{color:#666}</style></head><body>",
         f"<h1>{e(title)}</h1>",
-        f"<p>Agents {e(', '.join(data['agents']))}{' (rotated through the seats)' if data['rotate'] else ''}; seed {e(str(data['seed']))}; "
-        f"{e(data['runner'])} run of {data['seconds']:.1f}s{'; stopped early, the sequential test settled' if data['stopped_early'] else ''}.</p>",
+        "<p>"
+        + _page(
+            _("Agents {agents}{rotated}; seed {seed}; {run} of {seconds}s{stopped}."),
+            agents=e(", ".join(data["agents"])),
+            rotated=_words(rotated),
+            seed=e(str(data["seed"])),
+            run=e(_run(data["runner"])),
+            seconds=f"{data['seconds']:.1f}",
+            stopped=_words(stopped),
+        )
+        + "</p>",
     ]
     for name, side in data["sides"].items():
-        parts.append(f"<h2>{e(name)}: {e(', '.join(side['variants']) or 'the plain rules')}</h2>")
-        parts.append(f"<p>{side['finished']} of {side['games']} games finished; {side['unfinished']} reached the move limit.</p>")
+        parts.append(f"<h2>{e(_said(SIDES, name))}: {e(_variants(side))}</h2>")
+        parts.append(
+            "<p>"
+            + _page(
+                ngettext("{finished} of {games} game finished; {unfinished} reached the move limit.", "{finished} of {games} games finished; {unfinished} reached the move limit.", side["games"]),
+                finished=side["finished"],
+                games=side["games"],
+                unfinished=side["unfinished"],
+            )
+            + "</p>"
+        )
         for error in side["errors"]:
-            parts.append(f"<p class='note'>game error: {e(error)}</p>")
-        parts.append("<table><tr><th>seat</th><th>n</th><th>wins</th><th>win rate</th><th>95% interval</th><th>score mean</th><th>sd</th></tr>")
+            parts.append("<p class='note'>" + _page(_("game error: {error}"), error=e(localized(error))) + "</p>")
+        parts.append(_header(N_("seat"), "n", N_("wins"), N_("win rate"), N_("95% interval"), N_("score mean"), N_("sd")))
         for s in side["seats"]:
             parts.append(
-                f"<tr><td>{s['seat']} ({e(s['colour'])})</td><td>{s['n']}</td><td>{s['wins']}</td><td>{_pct(s['rate'])}</td><td>{_interval(s['ci'], True)}</td><td>{_num(s['score']['mean'])}</td><td>{_num(s['score']['sd'])}</td></tr>"
+                f"<tr><td>{s['seat']} ({e(_colour(s['colour']))})</td><td>{s['n']}</td><td>{s['wins']}</td><td>{_pct(s['rate'])}</td><td>{_interval(s['ci'], True)}</td><td>{_num(s['score']['mean'])}</td><td>{_num(s['score']['sd'])}</td></tr>"
             )
         parts.append("</table>")
         if side["agents"]:
-            parts.append("<table><tr><th>agent</th><th>n (seat-games)</th><th>wins</th><th>win rate</th><th>95% interval</th></tr>")
+            parts.append(_header(N_("agent"), N_("n (seat-games)"), N_("wins"), N_("win rate"), N_("95% interval")))
             for agent, r in side["agents"].items():
                 parts.append(f"<tr><td>{e(agent)}</td><td>{r['n']}</td><td>{r['wins']}</td><td>{_pct(r['rate'])}</td><td>{_interval(r['ci'], True)}</td></tr>")
             parts.append("</table>")
         if side["seats"]:
-            parts.append("<table><tr><th>figure</th><th>n</th><th>mean</th><th>sd</th><th>least</th><th>most</th><th>95% interval of the mean</th></tr>")
-            for label, d in (("moves", side["length"]["moves"]), ("rounds", side["length"]["rounds"]), ("margin of victory", side["margin"]), ("lead changes", side["lead_changes"])):
+            parts.append(_header(N_("figure"), "n", N_("mean"), N_("sd"), N_("least"), N_("most"), N_("95% interval of the mean")))
+            for label, d in ((N_("moves"), side["length"]["moves"]), (N_("rounds"), side["length"]["rounds"]), (N_("margin of victory"), side["margin"]), (N_("lead changes"), side["lead_changes"])):
                 parts.append(
-                    f"<tr><td>{label}</td><td>{d['n']}</td><td>{_num(d.get('mean'))}</td><td>{_num(d.get('sd'))}</td><td>{d.get('min', '-')}</td><td>{d.get('max', '-')}</td><td>{_interval(d.get('ci'))}</td></tr>"
+                    f"<tr><td>{_words(_(label))}</td><td>{d['n']}</td><td>{_num(d.get('mean'))}</td><td>{_num(d.get('sd'))}</td><td>{d.get('min', '-')}</td><td>{d.get('max', '-')}</td><td>{_interval(d.get('ci'))}</td></tr>"
                 )
             parts.append("</table>")
             parts.append(
                 f"<div class='charts'><div><canvas id='wins-{e(name)}'></canvas></div><div><canvas id='scores-{e(name)}'></canvas></div><div><canvas id='length-{e(name)}'></canvas></div><div><canvas id='usage-{e(name)}'></canvas></div></div>"
             )
-            parts.append("<h3>Choices</h3><table><tr><th>choice</th><th>n (seat-games)</th><th>per seat and game</th><th>by winners</th><th>by the others</th><th>correlation with winning</th></tr>")
+            parts.append(
+                "<h3>" + _words(_("Choices")) + "</h3>" + _header(N_("choice"), N_("n (seat-games)"), N_("per seat and game"), N_("by winners"), N_("by the others"), N_("correlation with winning"))
+            )
             for u in side["usage"]:
                 parts.append(
                     f"<tr><td>{e(u['choice'])}</td><td>{u['n']}</td><td>{_num(u['per_game'], 2)}</td><td>{_num(u['by_winners'], 2)}</td><td>{_num(u['by_others'], 2)}</td><td>{_num(u['correlation'], 2)}</td></tr>"
                 )
             parts.append("</table>")
         if side["relied_on"]:
-            parts.append("<h3>Uncertain spec values the games relied on</h3><table><tr><th>file:key</th><th>games</th></tr>")
+            parts.append("<h3>" + _words(_("Uncertain spec values the games relied on")) + "</h3>" + _header(N_("file:key"), N_("games")))
             for r in side["relied_on"]:
-                parts.append(f"<tr><td>{e(r['address'])}</td><td>{r['games']} of {r['of']}</td></tr>")
+                parts.append(f"<tr><td>{e(r['address'])}</td><td>" + _page(_("{games} of {of}"), games=r["games"], of=r["of"]) + "</td></tr>")
             parts.append("</table>")
     comparison = data.get("comparison")
     if comparison:
-        parts.append(f"<h2>Variant less base</h2><p>{comparison['pairs']} pairs of games on the same seeds.</p>")
-        parts.append("<table><tr><th>figure</th><th>n</th><th>mean difference</th><th>95% interval</th></tr>")
+        pairs = ngettext("{pairs} pair of games on the same seeds.", "{pairs} pairs of games on the same seeds.", comparison["pairs"])
+        parts.append("<h2>" + _words(_("Variant less base")) + f"</h2><p>{_page(pairs, pairs=comparison['pairs'])}</p>")
+        parts.append(_header(N_("figure"), "n", N_("mean difference"), N_("95% interval")))
         for s in comparison["seats"]:
-            for label, d, pct in ((f"seat {s['seat']} win rate", s["win_rate"], True), (f"seat {s['seat']} score", s["score"], False)):
-                parts.append(f"<tr><td>{label}</td><td>{d['n']}</td><td>{(_pct if pct else _num)(d.get('mean'))}</td><td>{_interval(d.get('ci'), pct)}</td></tr>")
+            for label, d, pct in ((_("seat {seat} win rate"), s["win_rate"], True), (_("seat {seat} score"), s["score"], False)):
+                parts.append(f"<tr><td>{_page(label, seat=s['seat'])}</td><td>{d['n']}</td><td>{(_pct if pct else _num)(d.get('mean'))}</td><td>{_interval(d.get('ci'), pct)}</td></tr>")
         for label in ("moves", "rounds", "margin"):
             if label in comparison:
                 d = comparison[label]
-                parts.append(f"<tr><td>{label}</td><td>{d['n']}</td><td>{_num(d.get('mean'))}</td><td>{_interval(d.get('ci'))}</td></tr>")
+                parts.append(f"<tr><td>{_words(_said(COMPARED, label))}</td><td>{d['n']}</td><td>{_num(d.get('mean'))}</td><td>{_interval(d.get('ci'))}</td></tr>")
         parts.append("</table>")
         if "sprt" in comparison:
             t = comparison["sprt"]
-            parts.append(f"<p>Sequential test: {e(t['question'])} <b>{e(t['verdict'])}</b> (n={t['n']} pairs where one side's first seat won, the variant's in {t['variant_won']}).</p>")
+            test = ngettext(
+                "Sequential test: {question} {verdict} (n={n} pair where one side's first seat won, the variant's in {won}).",
+                "Sequential test: {question} {verdict} (n={n} pairs where one side's first seat won, the variant's in {won}).",
+                t["n"],
+            )
+            verdict = "<b>" + e(_said(VERDICTS, t["verdict"])) + "</b>"
+            parts.append(f"<p>{_page(test, question=e(_question(t)), verdict=verdict, n=t['n'], won=t['variant_won'])}</p>")
     found = data.get("sensitivity")
     if found:
-        parts.append(
-            f"<h2>Sensitivity to provisional values</h2><p>Each value down and up by {found['spread']:.0%} of itself (at least 1), {found['games']} games a setting on the same seeds; ranked by the largest change of a seat's win rate, then of a seat's mean score.</p>"
+        told = ngettext(
+            "Each value down and up by {spread} of itself (at least 1), {games} game a setting on the same seeds; ranked by the largest change of a seat's win rate, then of a seat's mean score.",
+            "Each value down and up by {spread} of itself (at least 1), {games} games a setting on the same seeds; ranked by the largest change of a seat's win rate, then of a seat's mean score.",
+            found["games"],
         )
-        parts.append("<table><tr><th>file:key</th><th>value</th><th>low</th><th>high</th><th>n a setting</th><th>win rate shift</th><th>score shift</th></tr>")
+        spread = f"{found['spread']:.0%}"
+        parts.append("<h2>" + _words(_("Sensitivity to provisional values")) + f"</h2><p>{_page(told, spread=spread, games=found['games'])}</p>")
+        parts.append(_header(N_("file:key"), N_("value"), N_("low"), N_("high"), N_("n a setting"), N_("win rate shift"), N_("score shift")))
         for row in found["values"]:
             if "refused" in row:
-                parts.append(f"<tr><td>{e(row['address'])}</td><td>{e(_short(row['value']))}</td><td colspan='5'>cannot be varied: {e(row['refused'])}</td></tr>")
+                refused = _page(_("cannot be varied: {reason}"), reason=e(localized(row["refused"])))
+                parts.append(f"<tr><td>{e(row['address'])}</td><td>{e(_short(row['value']))}</td><td colspan='5'>{refused}</td></tr>")
             else:
                 low, high = (row["low"], row["high"]) if row.get("plain") else (f"-{found['spread']:.0%}", f"+{found['spread']:.0%}")
                 parts.append(
@@ -208,14 +345,55 @@ def html_page(data: dict) -> str:
                 )
         parts.append("</table>")
     parts.append(f"<script type='application/json' id='lab-data'>{_script_json({k: v for k, v in data.items() if k != 'games'})}</script>")
+    parts.append(f"<script type='application/json' id='lab-words'>{_script_json(chart_words(data))}</script>")
     parts.append(f"<script>{chart_library()}</script>")
     parts.append("<script>" + _CHARTS + "</script></body></html>")
     return "".join(parts)
 
 
+COMPARED = {"moves": N_("moves"), "rounds": N_("rounds"), "margin": N_("margin")}
+
+
+def _words(text: str) -> str:
+    """Words of the page's own (a label, a heading) as HTML: the translation escaped."""
+    return html.escape(text, quote=False)
+
+
+def _page(template: str, **values) -> str:
+    """A translated sentence of the page with its values, which the caller gives as HTML."""
+    return _words(template).format(**values)
+
+
+def _header(*labels: str) -> str:
+    """A table's opening and its row of headings (marked labels, or symbols such as n)."""
+    return "<table><tr>" + "".join(f"<th>{_words(_(label))}</th>" for label in labels) + "</tr>"
+
+
+def chart_words(data: dict) -> dict:
+    """What the charts say, in the language in use: titles, series labels ({placeholders}
+    filled in by the page's script) and the seats' colours by name."""
+    colours = {s["colour"] for side in data["sides"].values() for s in side["seats"]}
+    return {
+        "seat": _("seat {seat} ({colour}), n={n}"),
+        "interval": _("95% interval"),
+        "win_rate": _("win rate %"),
+        "wins_title": _("Win rate by seat (%)"),
+        "mean_score": _("mean score"),
+        "sd": _("sd"),
+        "scores_title": _("Score by seat"),
+        "games": _("games (n={n})"),
+        "length_title": _("Game length in moves"),
+        "correlation": _("correlation with winning (n={n} seat-games)"),
+        "usage_title": _("Most chosen: correlation with winning"),
+        "colours": {c: _colour(c) for c in sorted(colours)},
+    }
+
+
 _CHARTS = r"""
 (function(){
   var data = JSON.parse(document.getElementById('lab-data').textContent);
+  var words = JSON.parse(document.getElementById('lab-words').textContent);
+  function say(text, values){ return text.replace(/\{(\w+)\}/g, function(all, key){ return key in values ? String(values[key]) : all; }); }
   Chart.defaults.aspectRatio = 1.4;
   function histogram(values, bins){
     if(!values.length) return {labels:[], counts:[]};
@@ -228,24 +406,24 @@ _CHARTS = r"""
   Object.keys(data.sides).forEach(function(name){
     var side = data.sides[name];
     if(!side.seats.length) return;
-    var seats = side.seats.map(function(s){ return 'seat ' + s.seat + ' (' + s.colour + '), n=' + s.n; });
+    var seats = side.seats.map(function(s){ return say(words.seat, {seat: s.seat, colour: words.colours[s.colour] || s.colour, n: s.n}); });
     new Chart(document.getElementById('wins-' + name), {type:'bar', data:{labels:seats, datasets:[
-      {label:'95% interval', data:side.seats.map(function(s){ return [100*s.ci[0], 100*s.ci[1]]; }), backgroundColor:'rgba(70,110,200,.35)'},
-      {label:'win rate %', type:'line', showLine:false, pointRadius:6, data:side.seats.map(function(s){ return 100*s.rate; }), backgroundColor:'#234'}]},
-      options:{plugins:{title:{display:true, text:'Win rate by seat (%)'}}, scales:{y:{min:0, max:100}}}});
+      {label:words.interval, data:side.seats.map(function(s){ return [100*s.ci[0], 100*s.ci[1]]; }), backgroundColor:'rgba(70,110,200,.35)'},
+      {label:words.win_rate, type:'line', showLine:false, pointRadius:6, data:side.seats.map(function(s){ return 100*s.rate; }), backgroundColor:'#234'}]},
+      options:{plugins:{title:{display:true, text:words.wins_title}}, scales:{y:{min:0, max:100}}}});
     new Chart(document.getElementById('scores-' + name), {type:'bar', data:{labels:seats, datasets:[
-      {label:'mean score', data:side.seats.map(function(s){ return s.score.mean; }), backgroundColor:'rgba(200,120,60,.6)'},
-      {label:'sd', data:side.seats.map(function(s){ return s.score.sd; }), backgroundColor:'rgba(120,120,120,.4)'}]},
-      options:{plugins:{title:{display:true, text:'Score by seat'}}}});
+      {label:words.mean_score, data:side.seats.map(function(s){ return s.score.mean; }), backgroundColor:'rgba(200,120,60,.6)'},
+      {label:words.sd, data:side.seats.map(function(s){ return s.score.sd; }), backgroundColor:'rgba(120,120,120,.4)'}]},
+      options:{plugins:{title:{display:true, text:words.scores_title}}}});
     var games = (data.game_lengths || {})[name] || [];
     var h = histogram(games, 15);
     new Chart(document.getElementById('length-' + name), {type:'bar', data:{labels:h.labels, datasets:[
-      {label:'games (n=' + games.length + ')', data:h.counts, backgroundColor:'rgba(60,160,110,.6)'}]},
-      options:{plugins:{title:{display:true, text:'Game length in moves'}}}});
+      {label:say(words.games, {n: games.length}), data:h.counts, backgroundColor:'rgba(60,160,110,.6)'}]},
+      options:{plugins:{title:{display:true, text:words.length_title}}}});
     var usage = side.usage.filter(function(u){ return u.correlation !== null; }).slice(0, 15);
     new Chart(document.getElementById('usage-' + name), {type:'bar', data:{labels:usage.map(function(u){ return u.choice; }), datasets:[
-      {label:'correlation with winning (n=' + (usage.length ? usage[0].n : 0) + ' seat-games)', data:usage.map(function(u){ return u.correlation; }), backgroundColor:'rgba(150,80,170,.6)'}]},
-      options:{indexAxis:'y', plugins:{title:{display:true, text:'Most chosen: correlation with winning'}}, scales:{x:{min:-1, max:1}}}});
+      {label:say(words.correlation, {n: usage.length ? usage[0].n : 0}), data:usage.map(function(u){ return u.correlation; }), backgroundColor:'rgba(150,80,170,.6)'}]},
+      options:{indexAxis:'y', plugins:{title:{display:true, text:words.usage_title}}, scales:{x:{min:-1, max:1}}}});
   });
 })();
 """

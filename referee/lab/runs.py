@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 
 from referee.engine.findings import rank
 from referee.games.base import Trace
+from referee.i18n import Message, ngettext
 from referee.lab.agents import make_agent
 from referee.lab.random_game import random_game_start
 from referee.lab.table import DONE, Table
@@ -215,7 +216,8 @@ def safe_play(task: Task, side: str = "") -> GameResult:
         return play_task(task, side)
     except Exception as exc:  # a spec error from a variant, a stuck game: reported per game
         text = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-        return GameResult(task.number, task.seed, side, [], list(task.agents), [], [], False, 0, 0, 0, error=str(text), failure="spec" if isinstance(exc, SpecError) else "internal")
+        error = text if isinstance(text, Message) else str(text)  # a Message: said in the reader's language
+        return GameResult(task.number, task.seed, side, [], list(task.agents), [], [], False, 0, 0, 0, error=error, failure="spec" if isinstance(exc, SpecError) else "internal")
 
 
 def run_local(items: list[tuple[Task, str]], jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
@@ -254,7 +256,10 @@ class Progress:
         left = (self.total - self.done) / rate if rate else 0
         width = 30
         filled = int(width * self.done / max(self.total, 1))
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, {rate:.2f}/s, {left:.0f}s left ")
+        counted = ngettext("{done}/{total} game, {rate}/s, {left}s left", "{done}/{total} games, {rate}/s, {left}s left", self.total).format(
+            done=self.done, total=self.total, rate=f"{rate:.2f}", left=f"{left:.0f}"
+        )
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {counted} ")
         self.stream.flush()
 
     def close(self) -> None:
