@@ -40,7 +40,6 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -435,8 +434,7 @@ class Words:
         (each house's cost, the whole paid before the first is built): where not, no line that
         builds as many is legal, and none needs to be tried."""
         state = self.state
-        cost = Counter({k: v * houses for k, v in self.game.house_cost.items()})
-        return not state.can_pay(state.players[state.current()], cost)
+        return not state.can_pay(state.players[state.current()], self.game.houses_cost(houses))
 
     def _house_words(self) -> list[str]:
         """The words a house is built with: its type, or an office by its name."""

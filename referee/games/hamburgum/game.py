@@ -10,6 +10,8 @@ module. The rules themselves are in the rules module.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from lark import Tree
 
 from referee.errors import Pos
@@ -101,6 +103,11 @@ class Hamburgum(Game):
     @classmethod
     def check_spec(cls, spec: Spec) -> None:
         check_spec(spec)
+
+    def houses_cost(self, houses: int) -> Counter:
+        """What a Guildhall turn of this many houses costs: each house's cost, paid as a whole
+        before the first is built."""
+        return Counter({k: v * houses for k, v in self.house_cost.items()})
 
     def limit(self, piece: str) -> int:
         return self.limits[piece]

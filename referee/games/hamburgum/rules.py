@@ -697,7 +697,7 @@ class HamburgumState(State):
         require(move.houses, houses_rule, lambda: Message("{colour}'s Guildhall action builds no house; the Guildhall is taken to build at least one", colour=colour_named(colour)))
         offices = [h for h in move.houses if h.kind == game.office_type]
         require(len(offices) <= 1, one_office, lambda: Message("one Guildhall action builds at most one office, not {n}", n=len(offices)))
-        cost = Counter({k: v * len(move.houses) for k, v in self.game.house_cost.items()})
+        cost = self.game.houses_cost(len(move.houses))
         short = self.can_pay(player, cost)
         require(
             not short,
