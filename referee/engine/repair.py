@@ -50,6 +50,7 @@ MAX_FILLED = 400  # lines with a chance outcome filled in, tried as a missing li
 SCREEN = 6  # items read on to choose the MAX_INSERTS missing lines tried, where there are more
 MAX_SCREENED = 3000  # missing lines screened so in one record
 MAX_GROUPED = 10000  # missing lines screened in groups of the figures they leave (and read on from them), in one record
+MAX_GROUPED_ONE = 2000  # of those, screened for one missing line: an even spread of them where there are more
 MAX_SPLIT = 400  # lines of the groups that read furthest read on one by one, where more than MAX_INSERTS
 MAX_SEARCHES = 40  # problems of one record that get a search
 MAX_TRIALS = 3000  # positions gone back to by the searches of one record, before no more searches start
@@ -715,10 +716,12 @@ class Mending:
         if len(found) <= MAX_INSERTS:
             return found
         if self.screened + len(found) > MAX_SCREENED:
-            if self.grouped + len(found) > MAX_GROUPED:
+            room = min(MAX_GROUPED - self.grouped, MAX_GROUPED_ONE)
+            if room < MAX_INSERTS:
                 return found[:MAX_INSERTS]
-            self.grouped += len(found)
-            return self._grouped(i, found)
+            screened = _evenly(found, room)
+            self.grouped += len(screened)
+            return self._grouped(i, screened)
         self.screened += len(found)
         item, position = self.items[i], self.position
         mark, ranked = position.snapshot(), []
@@ -942,6 +945,13 @@ def _clean(outcome: Outcome) -> bool:
 def _quiet(outcome: Outcome) -> Outcome:
     """A repaired entry's outcome, told without a diagnostic of its own."""
     return Outcome(outcome.entry, [d for d in outcome.diagnostics if d.severity != "error"], outcome.played, outcome.ruling, outcome.confirmed)
+
+
+def _evenly(items: list, most: int) -> list:
+    """At most `most` of `items`, spread evenly over them, in their order."""
+    if len(items) <= most:
+        return items
+    return [items[n * len(items) // most] for n in range(most)]
 
 
 _PLACEHOLDER = re.compile(r"<[^>]*>")
