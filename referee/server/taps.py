@@ -28,7 +28,7 @@ MOST_COMBOS = 36  # a chance outcome's pieces still to pick, offered whole where
 MOST_INLINE = 10  # a word that leads to at most this many whole moves shows them in its place
 MOST_BUTTONS = 24  # while the menu holds at most this many buttons
 CHAIN = 6  # passes a tap may answer for before the move it ends with, at most
-MOST_SPREAD = 48  # a menu of whole moves only may hold this many buttons: a scroll costs less than a tap
+MOST_SPREAD = 64  # a menu of whole moves only may hold this many buttons: a scroll costs less than a tap
 MOST_SHARED = 3  # moves that share their first two words, at least, for the two to head them
 
 
@@ -139,7 +139,8 @@ def _spread(recording: Recording, buttons: list[Button], typing: bool) -> tuple[
     """Where every move is listed, the words left in a menu (the players who may load goods
     besides the one who moved last, a ship's cubes among the reveals) replaced by the whole
     moves they lead to, each under its first words as a heading, while the menu stays within
-    `MOST_SPREAD`: one tap a move. A word that leads to one outcome typed in (a fire's
+    `MOST_SPREAD`: one tap a move; with the room left, a contract's goods by their first
+    two pieces. A word that leads to one outcome typed in (a fire's
     points) becomes the menu's field for it, with the words before it (the words and the
     placeholder); the menu keeps the word where it already has a field."""
     if not recording.game.hints_every_move:
@@ -147,6 +148,7 @@ def _spread(recording: Recording, buttons: list[Button], typing: bool) -> tuple[
     hints = recording.hints()
     typed = None
     belows: dict[int, list[Button]] = {}
+    found: dict[int, list[Button]] = {}
     size = len(buttons)
     for n, button in enumerate(buttons):
         if button.enters:
@@ -157,18 +159,25 @@ def _spread(recording: Recording, buttons: list[Button], typing: bool) -> tuple[
             belows[n] = []
             continue
         below = _whole_below(recording, button, hints)
-        if below and size - 1 + len(below) <= MOST_SPREAD:
+        if below:
+            found[n] = below
+    # whole moves take the room first: a tap saved on each, where the pieces save one of two
+    for n, below in sorted(found.items(), key=lambda item: not item[1][0].enters):
+        if size - 1 + len(below) <= MOST_SPREAD:
             belows[n], size = below, size - 1 + len(below)
     return [b for n, button in enumerate(buttons) for b in belows.get(n, [button])], typed
 
 
 def _whole_below(recording: Recording, word: Button, hints: list[str]) -> list[Button] | None:
     """The whole moves a word leads to, as buttons under a heading of the word (and the
-    next word where several moves share it); None where one of them is not listed whole
-    (a chance outcome with too many ways to show)."""
+    next word where several moves share it); for a chance outcome with too many ways to
+    show whole (a contract's goods), its first two pieces, a tap each; None where a move
+    is not listed whole otherwise."""
     combos = _combos(recording, word.text)
     if combos is not None:
-        return [Button(b.text, b.label, "", True, group=word.label) for b in combos] if combos and all(b.enters for b in combos) else None
+        if combos and (all(b.enters for b in combos) or not any(b.enters for b in combos)):
+            return [Button(b.text, b.label, "", b.enters, group=word.label) for b in combos]
+        return None
     lines = [h for h in hints if h.startswith(word.text)]
     if not lines or any("<" in line for line in lines):
         return None
