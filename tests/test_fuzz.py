@@ -1,6 +1,6 @@
 """A sample of the fuzz cases, and the mutation check on legal games of every game.
 
-The full runs are `python scripts/fuzz.py --cases 100000`; here a few hundred
+The full runs are `python scripts/fuzz.py --cases 100000`; here a hundred and fifty
 cases run in this process, and every hundredth also as a real process.
 """
 
@@ -22,7 +22,7 @@ from referee.games import load_game  # noqa: E402
 from referee.notation.parser import Move  # noqa: E402
 from referee.spec.loader import available_games  # noqa: E402
 
-SAMPLE = 300
+SAMPLE = 150
 REPLACEMENTS_PER_RECORD = 4
 
 

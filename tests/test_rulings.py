@@ -130,7 +130,7 @@ def test_a_ruling_on_any_move_the_grammar_accepts_ends_in_a_verdict(game):
     whatever the move, an accepted one is honoured or refused, never a crash."""
     header = next(i for i, line in enumerate(legal_lines(game)) if not line.startswith("["))
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
     @given(body=from_lark(grammar(game)), at=st.integers(min_value=header, max_value=len(legal_lines(game))))
     def check_one(body, at):
         lines = legal_lines(game)

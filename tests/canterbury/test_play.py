@@ -10,7 +10,7 @@ from referee.engine.replay import check_bytes
 from referee.games.canterbury import _search as search
 from referee.lab.random_game import play_game
 
-GAMES_PER_COUNT = 100
+GAMES_PER_COUNT = 50
 LARGE = ("aqueduct", "granary", "cathedral", "castle", "guildhall", "amphitheatre")
 
 

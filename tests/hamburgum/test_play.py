@@ -15,7 +15,7 @@ from referee.notation.parser import parse
 
 from .records import TEST_BOARD
 
-GAMES_PER_COUNT = 100
+GAMES_PER_COUNT = 50
 VARIANT_GAMES = 8  # per player count and variant
 
 

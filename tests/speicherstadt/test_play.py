@@ -8,7 +8,7 @@ import pytest
 from referee.engine.replay import check_bytes
 from referee.lab.random_game import play_game
 
-GAMES_PER_COUNT = 100
+GAMES_PER_COUNT = 50
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
