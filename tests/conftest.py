@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -18,6 +19,11 @@ def pytest_configure(config):
     # the tests read the referee's English; a Hungarian or German locale of the machine
     # would otherwise choose the language (tests of the locale pass their own environment)
     os.environ["LANGUAGE"] = "en"
+    # compiled modules are kept, whatever the machine's environment asks (PYTHONDONTWRITEBYTECODE):
+    # the session starts many `python -m referee` processes, and its workers each import the
+    # tests, which would otherwise compile the package and rewrite every test module each time
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
     if "REFEREE_CACHE" not in os.environ:
         folder = tempfile.mkdtemp(prefix="referee-test-cache-")
         _made.append(folder)
