@@ -300,7 +300,7 @@ def body(path: Path) -> list[str]:
     return [line for line in path.read_text("utf-8").split("\n") if line.strip() and not line.startswith("[")]
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [3, 5])  # the fewest players' rounds are the shortest
 def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
     """A random game (`referee play`) entered by taps, as a phone enters it: every round,
     from the card reveals to the checkpoint that ends it, takes at most 40 taps, and the

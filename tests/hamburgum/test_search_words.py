@@ -26,8 +26,8 @@ from referee.notation.parser import parse
 from .records import EXAMPLES, TEST_BOARD
 
 GUILDHALL_STARTS = 8  # starts of Guildhall turns asked about at every second position that lists one
-EVERY = 15  # every start of every listed move is asked about at every fifteenth position of a random game (and the first)
-EVERY_IN_EXAMPLES = 6  # and at every sixth of an example (and the first)
+EVERY = 25  # every start of every listed move is asked about at every twenty-fifth position of a random game (and the first)
+EVERY_IN_EXAMPLES = 10  # and at every tenth of an example (and the first)
 
 
 class Plain(_search.Words):
