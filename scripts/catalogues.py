@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 I18N = ROOT / "referee" / "i18n"
 POT = I18N / "referee.pot"
 LANGUAGES = ("hu", "de")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Message": None}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "Message": None}
 
 
 def template() -> Catalog:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli.main import main
+from referee.games import load_game
 from referee.lab import experiment, stats
 from referee.lab.agents import GreedyAgent, make_agent
 from referee.lab.random_game import play_game, random_game_start
@@ -263,6 +264,15 @@ def test_the_summary_and_the_page_speak_the_language_asked(tmp_path, capsys):
     assert "<html lang='de'>" in text
     for msgid in ("Choices", "Win rate by seat (%)", "correlation with winning"):
         assert tr.gettext(msgid) != msgid and tr.gettext(msgid) in text, msgid
+    # a table's heading read as the lab means it, not as the word means elsewhere
+    heading = tr.pgettext("lab table", "figure")
+    assert heading not in ("figure", tr.gettext("figure")) and f"<th>{heading}</th>" in text
+    # the choices by the game's German names (the spec's and the catalogue's), the JSON by its words
+    queued = next(u["choice"] for u in side["usage"] if u["choice"].startswith("queue for "))
+    card = load_game("speicherstadt").spec["cards"]["types"][queued.removeprefix("queue for ")]["names"]["de"]
+    said = tr.gettext("queue for the {card}").format(card=card)
+    assert said != f"queue for the {card}" and said in "\n".join(lines) and said in text
+    assert "queue for" not in "\n".join(lines) and f"<td>{queued}</td>" not in text
 
 
 @pytest.mark.parametrize(
@@ -309,3 +319,25 @@ def test_a_game_that_cannot_be_played_is_counted_and_sets_the_exit_code(monkeypa
     assert main(["lab", "hamburgum", "--players", "3", "--games", "2"]) == code
     out = capsys.readouterr().out
     assert "0 of 2 games finished" in out and "game error" in out
+
+
+@pytest.mark.parametrize("game_name", ["canterbury", "hamburgum", "speicherstadt"])
+def test_every_choice_the_games_tally_has_a_name_in_each_language(game_name):
+    """The summary and the page name each choice by the game's name for it (a structure,
+    a card, an action): none is left in the notation's words in Hungarian or German."""
+    from referee.i18n import speaking
+
+    results = run_local([(t, "") for t in tasks_for(game_name, 3, (), ["random"], 2, seed=1, rotate=False)])
+    choices = sorted({choice for r in results for seat in r.to_json()["usage"] for choice in seat})
+    game = load_game(game_name)
+    assert len(choices) > 10
+    for lang in ("hu", "de"):
+        with speaking(lang):
+            named = {choice: game.choice_name(choice) for choice in choices}
+        assert [c for c, name in named.items() if name == c and not _same_in(game, c, lang)] == [], lang
+
+
+def _same_in(game, choice: str, lang: str) -> bool:
+    """Whether the spec gives the choice's one word the same name in `lang` as its id (`bank`)."""
+    names = game.spec_names.get(choice)
+    return names is not None and names.get(lang) == choice

@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from lark import Tree
@@ -487,6 +488,26 @@ class Game:
         own = getattr(self._looks("play", needed=False), "chosen", None)
         return own(state, move) if own is not None else None
 
+    def choice_name(self, choice: str) -> str:
+        """A choice the lab tallies (`chosen`, or a move's words) in the reader's language:
+        the play module's own `choice_name` where it has one, else each word by the name
+        the spec gives the thing it names (a structure, a card, an action, a church)."""
+        own = getattr(self._looks("play", needed=False), "choice_name", None)
+        if own is not None:
+            return own(self, choice)
+        return " ".join(self.word_name(word) for word in choice.split())
+
+    def word_name(self, word: str) -> str:
+        """A word of the notation in the reader's language: the name the spec gives the
+        thing it names, or the word as it is where the spec names no such thing."""
+        names = self.spec_names.get(word)
+        return Named(names.get("en", word), names).translated() if names else word
+
+    @cached_property
+    def spec_names(self) -> dict[str, dict]:
+        """The names the spec gives, by the id each names (`names_by_id`), read once."""
+        return names_by_id(self.spec)
+
     def random_player(self) -> Callable[[State, random.Random], Move]:
         """What draws `random_move`: the play module's own, or a pick among the legal moves.
         A random game asks for it once and calls it for every move."""
@@ -604,3 +625,26 @@ class Game:
 
 
 __all__ = ["Game", "State", "Situation", "Seat", "Standing", "Trace", "Violation", "require", "waiving", "Move", "Pos", "RecordError", "SpecError", "Header"]
+
+
+def names_by_id(spec: Spec) -> dict[str, dict]:
+    """Every name a spec gives, by the id it names (`watchtower`, `coffee-roaster`): each
+    entry of the spec's files that has `names`, under its key or its `id`; the first of an
+    id met is kept."""
+    names: dict[str, dict] = {}
+
+    def walk(node, key=None) -> None:
+        if isinstance(node, dict):
+            own = node.get("names")
+            ident = node.get("id", key)
+            if isinstance(own, dict) and isinstance(ident, str):
+                names.setdefault(ident, own)
+            for k, v in node.items():
+                if k != "names":
+                    walk(v, k)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(spec.files)
+    return names

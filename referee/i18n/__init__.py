@@ -85,6 +85,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(lang).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """A message in the language in use as `context` reads it: one English word may be two
+    words in another language (a table's "value": a spec's setting, or a kind of figure)."""
+    lang = _current.get()
+    return message if lang == DEFAULT else translations(lang).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Mark a message for the catalogues, to be translated where it is shown."""
     return message
@@ -149,4 +156,4 @@ def localized(text):
     return text.translated() if isinstance(text, (Message, Named)) else text
 
 
-__all__ = ["LANGS", "Message", "Named", "N_", "_", "current", "from_environment", "language_of", "localized", "ngettext", "speaking", "use"]
+__all__ = ["LANGS", "Message", "Named", "N_", "_", "current", "from_environment", "language_of", "localized", "ngettext", "pgettext", "speaking", "use"]

@@ -13,7 +13,7 @@ import html
 import json
 from importlib import resources
 
-from referee.i18n import N_, _, current, localized, ngettext
+from referee.i18n import N_, _, current, localized, ngettext, pgettext
 from referee.notation.colours import colour_named
 
 
@@ -90,8 +90,8 @@ def text_summary(data: dict) -> list[str]:
             )
             top = side["usage"][:8]
             if top:
-                # the choices are the game's own words (its notation's), as the JSON gives them
-                choices = "; ".join(f"{u['choice']} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top)
+                # the choices by the game's names for them (the JSON keeps the notation's words)
+                choices = "; ".join(f"{_choice(data, u['choice'])} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top)
                 lines.append("  " + _("most chosen (per seat and game; correlation with winning): {choices} (n={n})").format(choices=choices, n=top[0]["n"]))
         if side["relied_on"]:
             count = len(side["relied_on"])
@@ -200,6 +200,17 @@ def _said(words: dict[str, str], key: str) -> str:
     return _(words[key]) if key in words else key
 
 
+def _choice(data: dict, choice: str) -> str:
+    """A choice the games tallied, by the game's name for it in the language in use."""
+    from referee.errors import RefereeError
+    from referee.games import load_game
+
+    try:
+        return load_game(data["game"]).choice_name(choice)
+    except RefereeError:  # a report of a game this data folder does not hold: its words as they are
+        return choice
+
+
 def _run(runner: str) -> str:
     return _(RUNS[runner]) if runner in RUNS else f"{runner} run"
 
@@ -268,19 +279,19 @@ def html_page(data: dict) -> str:
         )
         for error in side["errors"]:
             parts.append("<p class='note'>" + _page(_("game error: {error}"), error=e(localized(error))) + "</p>")
-        parts.append(_header(N_("seat"), "n", N_("wins"), N_("win rate"), N_("95% interval"), N_("score mean"), N_("sd")))
+        parts.append(_header(_("seat"), "n", _("wins"), _("win rate"), _("95% interval"), _("score mean"), _("sd")))
         for s in side["seats"]:
             parts.append(
                 f"<tr><td>{s['seat']} ({e(_colour(s['colour']))})</td><td>{s['n']}</td><td>{s['wins']}</td><td>{_pct(s['rate'])}</td><td>{_interval(s['ci'], True)}</td><td>{_num(s['score']['mean'])}</td><td>{_num(s['score']['sd'])}</td></tr>"
             )
         parts.append("</table>")
         if side["agents"]:
-            parts.append(_header(N_("agent"), N_("n (seat-games)"), N_("wins"), N_("win rate"), N_("95% interval")))
+            parts.append(_header(_("agent"), _("n (seat-games)"), _("wins"), _("win rate"), _("95% interval")))
             for agent, r in side["agents"].items():
                 parts.append(f"<tr><td>{e(agent)}</td><td>{r['n']}</td><td>{r['wins']}</td><td>{_pct(r['rate'])}</td><td>{_interval(r['ci'], True)}</td></tr>")
             parts.append("</table>")
         if side["seats"]:
-            parts.append(_header(N_("figure"), "n", N_("mean"), N_("sd"), N_("least"), N_("most"), N_("95% interval of the mean")))
+            parts.append(_header(pgettext("lab table", "figure"), "n", _("mean"), _("sd"), _("least"), _("most"), _("95% interval of the mean")))
             for label, d in ((N_("moves"), side["length"]["moves"]), (N_("rounds"), side["length"]["rounds"]), (N_("margin of victory"), side["margin"]), (N_("lead changes"), side["lead_changes"])):
                 parts.append(
                     f"<tr><td>{_words(_(label))}</td><td>{d['n']}</td><td>{_num(d.get('mean'))}</td><td>{_num(d.get('sd'))}</td><td>{d.get('min', '-')}</td><td>{d.get('max', '-')}</td><td>{_interval(d.get('ci'))}</td></tr>"
@@ -290,15 +301,15 @@ def html_page(data: dict) -> str:
                 f"<div class='charts'><div><canvas id='wins-{e(name)}'></canvas></div><div><canvas id='scores-{e(name)}'></canvas></div><div><canvas id='length-{e(name)}'></canvas></div><div><canvas id='usage-{e(name)}'></canvas></div></div>"
             )
             parts.append(
-                "<h3>" + _words(_("Choices")) + "</h3>" + _header(N_("choice"), N_("n (seat-games)"), N_("per seat and game"), N_("by winners"), N_("by the others"), N_("correlation with winning"))
+                "<h3>" + _words(_("Choices")) + "</h3>" + _header(_("choice"), _("n (seat-games)"), _("per seat and game"), _("by winners"), _("by the others"), _("correlation with winning"))
             )
             for u in side["usage"]:
                 parts.append(
-                    f"<tr><td>{e(u['choice'])}</td><td>{u['n']}</td><td>{_num(u['per_game'], 2)}</td><td>{_num(u['by_winners'], 2)}</td><td>{_num(u['by_others'], 2)}</td><td>{_num(u['correlation'], 2)}</td></tr>"
+                    f"<tr><td>{e(_choice(data, u['choice']))}</td><td>{u['n']}</td><td>{_num(u['per_game'], 2)}</td><td>{_num(u['by_winners'], 2)}</td><td>{_num(u['by_others'], 2)}</td><td>{_num(u['correlation'], 2)}</td></tr>"
                 )
             parts.append("</table>")
         if side["relied_on"]:
-            parts.append("<h3>" + _words(_("Uncertain spec values the games relied on")) + "</h3>" + _header(N_("file:key"), N_("games")))
+            parts.append("<h3>" + _words(_("Uncertain spec values the games relied on")) + "</h3>" + _header(_("file:key"), _("games")))
             for r in side["relied_on"]:
                 parts.append(f"<tr><td>{e(r['address'])}</td><td>" + _page(_("{games} of {of}"), games=r["games"], of=r["of"]) + "</td></tr>")
             parts.append("</table>")
@@ -306,7 +317,7 @@ def html_page(data: dict) -> str:
     if comparison:
         pairs = ngettext("{pairs} pair of games on the same seeds.", "{pairs} pairs of games on the same seeds.", comparison["pairs"])
         parts.append("<h2>" + _words(_("Variant less base")) + f"</h2><p>{_page(pairs, pairs=comparison['pairs'])}</p>")
-        parts.append(_header(N_("figure"), "n", N_("mean difference"), N_("95% interval")))
+        parts.append(_header(pgettext("lab table", "figure"), "n", _("mean difference"), _("95% interval")))
         for s in comparison["seats"]:
             for label, d, pct in ((_("seat {seat} win rate"), s["win_rate"], True), (_("seat {seat} score"), s["score"], False)):
                 parts.append(f"<tr><td>{_page(label, seat=s['seat'])}</td><td>{d['n']}</td><td>{(_pct if pct else _num)(d.get('mean'))}</td><td>{_interval(d.get('ci'), pct)}</td></tr>")
@@ -333,7 +344,7 @@ def html_page(data: dict) -> str:
         )
         spread = f"{found['spread']:.0%}"
         parts.append("<h2>" + _words(_("Sensitivity to provisional values")) + f"</h2><p>{_page(told, spread=spread, games=found['games'])}</p>")
-        parts.append(_header(N_("file:key"), N_("value"), N_("low"), N_("high"), N_("n a setting"), N_("win rate shift"), N_("score shift")))
+        parts.append(_header(_("file:key"), pgettext("lab table", "value"), _("low"), _("high"), _("n a setting"), _("win rate shift"), _("score shift")))
         for row in found["values"]:
             if "refused" in row:
                 refused = _page(_("cannot be varied: {reason}"), reason=e(localized(row["refused"])))
@@ -365,8 +376,8 @@ def _page(template: str, **values) -> str:
 
 
 def _header(*labels: str) -> str:
-    """A table's opening and its row of headings (marked labels, or symbols such as n)."""
-    return "<table><tr>" + "".join(f"<th>{_words(_(label))}</th>" for label in labels) + "</tr>"
+    """A table's opening and its row of headings (in the language in use, or symbols such as n)."""
+    return "<table><tr>" + "".join(f"<th>{_words(label)}</th>" for label in labels) + "</tr>"
 
 
 def chart_words(data: dict) -> dict:
@@ -386,6 +397,7 @@ def chart_words(data: dict) -> dict:
         "correlation": _("correlation with winning (n={n} seat-games)"),
         "usage_title": _("Most chosen: correlation with winning"),
         "colours": {c: _colour(c) for c in sorted(colours)},
+        "choices": {u["choice"]: _choice(data, u["choice"]) for side in data["sides"].values() for u in side["usage"]},
     }
 
 
@@ -421,7 +433,7 @@ _CHARTS = r"""
       {label:say(words.games, {n: games.length}), data:h.counts, backgroundColor:'rgba(60,160,110,.6)'}]},
       options:{plugins:{title:{display:true, text:words.length_title}}}});
     var usage = side.usage.filter(function(u){ return u.correlation !== null; }).slice(0, 15);
-    new Chart(document.getElementById('usage-' + name), {type:'bar', data:{labels:usage.map(function(u){ return u.choice; }), datasets:[
+    new Chart(document.getElementById('usage-' + name), {type:'bar', data:{labels:usage.map(function(u){ return words.choices[u.choice] || u.choice; }), datasets:[
       {label:say(words.correlation, {n: usage.length ? usage[0].n : 0}), data:usage.map(function(u){ return u.correlation; }), backgroundColor:'rgba(150,80,170,.6)'}]},
       options:{indexAxis:'y', plugins:{title:{display:true, text:words.usage_title}}, scales:{x:{min:-1, max:1}}}});
   });

@@ -14,6 +14,7 @@ from collections import Counter
 
 from referee.games.speicherstadt.moves import Load, Offer, Place, Reveal, RoundStart
 from referee.games.speicherstadt.rules import DEMAND, FINAL_FIRES, LOADING, PURCHASE, SUPPLY, Player, SpeicherstadtState
+from referee.i18n import N_, _
 from referee.notation.parser import Move
 
 
@@ -107,6 +108,29 @@ def chosen(state: SpeicherstadtState, move: Move) -> list[str]:
     if isinstance(move, Load):
         return [move.action]
     return []
+
+
+# the lab's words for what a purchase or a placement chose (`chosen`), and for each loading action
+CHOSEN_CARD = {"buy": N_("buy the {card}"), "queue for": N_("queue for the {card}")}
+CHOSEN_LOADING = {
+    "contract": N_("cover a contract"),
+    "sell": N_("sell goods"),
+    "spoil": N_("let goods spoil"),
+    "warehouse_in": N_("store goods in the warehouse"),
+    "warehouse_out": N_("take goods out of the warehouse"),
+    "hall_keep": N_("keep goods in the market hall"),
+    "hall_take": N_("take goods back from the market hall"),
+    "hall_sell": N_("sell goods at the market hall"),
+    "hall_exchange": N_("exchange goods at the market hall"),
+}
+
+
+def choice_name(game, choice: str) -> str:
+    """A choice of `chosen` in the reader's language (`queue for the Ship`)."""
+    for verb, words in CHOSEN_CARD.items():
+        if choice.startswith(verb + " "):
+            return _(words).format(card=game.word_name(choice[len(verb) + 1 :]))
+    return _(CHOSEN_LOADING[choice]) if choice in CHOSEN_LOADING else game.word_name(choice)
 
 
 def table_move(state: SpeicherstadtState, rng: random.Random) -> Move:
