@@ -14,6 +14,7 @@ from referee.engine.replay import check_bytes
 from referee.errors import EXIT_USAGE
 from referee.i18n import localized, speaking
 from referee.i18n.catalogue import translations
+from referee.notation.colours import colour_named
 from referee.report.diagnostics import format_report
 from referee.report.movelist import grouped_moves
 
@@ -163,3 +164,7 @@ def test_the_verdict_names_the_parts_of_a_score_its_facts_and_its_warnings_in_th
             assert word in shown, (report.name, word)
         # every word is shown as the language has it: not one of them is left in English
         assert all(word != english for english, word in translated.items()), (report.name, translated)
+        # and so is each player's colour in the standings, as the colours' file names it
+        with speaking(lang):
+            colours = [localized(colour_named(s.seat.colour)) for s in report.standings]
+        assert all(colour != s.seat.colour and f"{s.rank}. {colour} " in shown for s, colour in zip(report.standings, colours)), (report.name, colours)

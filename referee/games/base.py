@@ -29,7 +29,7 @@ from lark import Tree
 
 from referee.errors import Pos, RecordError, SpecError, Violation
 from referee.i18n import Message, Named, _
-from referee.notation.colours import colour_names
+from referee.notation.colours import colour_named, colour_names
 from referee.notation.names import did_you_mean, spelling
 from referee.notation.parser import Header, Keywords, Move
 from referee.spec.figures import FigureTable
@@ -50,6 +50,13 @@ class Seat:
     @property
     def label(self) -> str:
         return f"{self.colour} ({self.name})" if self.name else self.colour
+
+    @property
+    def shown(self) -> str:
+        """The seat as a person reads it: its colour in the language in use (`label` keeps
+        the record's colour id), with its player's name."""
+        colour = colour_named(self.colour).translated()
+        return f"{colour} ({self.name})" if self.name else colour
 
 
 class Players:

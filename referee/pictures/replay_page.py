@@ -223,7 +223,7 @@ def render(pages: Pages, report: Report) -> str:
     state = pages.state
     game = state.game
     title = game.spec.name(game.spec.meta, current(), game.name)
-    seats = [(s.colour, _cut(visible(s.label))) for s in state.seats]
+    seats = [(s.colour, _cut(visible(s.shown))) for s in state.seats]
     drawn = charts(pages, seats)
     verdict = {"legal": _("the record is legal"), "illegal": _("the record breaks a rule"), "malformed": _("the record cannot be read whole")}.get(report.status, report.status)
     done = _("the game is complete") if report.complete else _("the game is not finished")

@@ -132,8 +132,8 @@ def final_lines(state) -> list[str]:
     for s in standings:
         parts = ", ".join(f"{localized(k)} {v}" for k, v in s.breakdown.items() if v)
         points = ngettext("{n} point", "{n} points", s.total).format(n=s.total)
-        lines.append(f"{s.rank}. {s.seat.label}: {points}" + (f" ({parts})" if parts else ""))
-    winners = [s.seat.label for s in standings if s.rank == 1]
+        lines.append(f"{s.rank}. {s.seat.shown}: {points}" + (f" ({parts})" if parts else ""))
+    winners = [s.seat.shown for s in standings if s.rank == 1]
     lines.append(_("winner: {players}").format(players=_(" and ").join(winners)))
     note = tie_note_of(standings)
     if note:
@@ -148,7 +148,7 @@ def format_standings(report: Report) -> list[str]:
         ties = ", ".join(f"{localized(label)} {value}" for label, value, _sign in s.tiebreak)
         points = ngettext("{n} point", "{n} points", s.total).format(n=f"{s.total:>4}")
         parts = parts or _("no points")
-        out.append(visible(f"  {s.rank}. {s.seat.label:<18} {points}   {parts}" + (f"   [{ties}]" if ties else "")))
+        out.append(visible(f"  {s.rank}. {s.seat.shown:<18} {points}   {parts}" + (f"   [{ties}]" if ties else "")))
     return out
 
 
@@ -167,10 +167,10 @@ def tie_note_of(standings: list[Standing]) -> str | None:
         return None
     labels = [localized(label) for label, _value, _sign in tied[0].tiebreak]
     winners = [s for s in tied if s.rank == 1]
-    names = ", ".join(s.seat.colour for s in tied)
+    names = ", ".join(s.seat.shown for s in tied)
     if len(winners) == len(tied):
         return _("tie-break: {players} tied on {points} points and on {tiebreaks}; they share the win").format(players=names, points=top, tiebreaks=", ".join(labels) or _("every tie-break"))
-    detail = "; ".join(f"{s.seat.colour} " + ", ".join(f"{localized(l)} {v}" for l, v, _sign in s.tiebreak) for s in tied)
+    detail = "; ".join(f"{s.seat.shown} " + ", ".join(f"{localized(l)} {v}" for l, v, _sign in s.tiebreak) for s in tied)
     return _("tie-break: {players} tied on {points} points; decided by {tiebreaks} ({detail})").format(players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
 
 
@@ -210,7 +210,7 @@ def format_report(report: Report, details: bool = False, quiet: bool = False) ->
         out.append((_("standings so far (the record stops before the game ends; {resting}):") if resting else _("standings so far (the record stops before the game ends):")).format(resting=resting))
     out.extend(format_standings(report))
     if report.complete and report.status == "legal":
-        names = _(" and ").join(s.label for s in report.winners)
+        names = _(" and ").join(s.shown for s in report.winners)
         out.append(visible(_("winner: {players}").format(players=names)))
         note = tie_note(report)
         if note:

@@ -166,7 +166,7 @@ def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
             y - track.marker - (level + 1) * track.stack + track.piece,
             track.piece,
             colour,
-            _("{owner}: prosperity {n}").format(owner=p.seat.label, n=p.prosperity),
+            _("{owner}: prosperity {n}").format(owner=p.seat.shown, n=p.prosperity),
         )
 
 
@@ -186,7 +186,7 @@ def _players(d: svg.Drawing, state: CanterburyState, sizes: svg.Layout, top: flo
         y += sizes.players.row
         p = state.players[colour]
         g = d.part(f"player {colour}")
-        svg.swatch_label(g, left, y, colour, p.seat.label, weight="bold" if colour in to_act else None, limit=names)
+        svg.swatch_label(g, left, y, colour, p.seat.shown, weight="bold" if colour in to_act else None, limit=names)
         svg.figure(g, columns.money, y, p.money, money_q, anchor="end")
         svg.figure(g, columns.prosperity, y, p.prosperity, prosperity_q, anchor="end")
         svg.text(g, columns.cubes, y, state.cube_stock(colour) - state.board.used[colour], anchor="end")

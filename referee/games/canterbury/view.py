@@ -85,7 +85,7 @@ def player_table(state: CanterburyState) -> tuple[list[str], list[list[object]]]
             notes.append(_("marker Build") if p.marker_build else _("marker No Build"))
             stack = state.neutral_stack(p)
             notes.append(_("neutral's next tile: {structure}").format(structure=structure_title(state, stack[0])) if stack else _("stacks empty"))
-        rows.append([p.seat.label, mark(p.money, money_q), mark(p.prosperity, prosperity_q), state.cube_stock(colour) - state.board.used[colour], "; ".join(notes)])
+        rows.append([p.seat.shown, mark(p.money, money_q), mark(p.prosperity, prosperity_q), state.cube_stock(colour) - state.board.used[colour], "; ".join(notes)])
     if state.neutral:
         name = state.neutral["name"]
         rows.append([f"{name} ({state.neutral_colour})", "", "", state.cube_stock(name) - state.board.used[name], _("builds from the players' stacks")])

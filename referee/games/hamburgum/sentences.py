@@ -76,7 +76,7 @@ class Names:
 
     def seat(self, seat) -> str:
         """A player as a table shows them: the colour in the reader's language, and their name."""
-        return f"{self.colour(seat.colour)} ({seat.name})" if seat.name else self.colour(seat.colour)
+        return seat.shown
 
 
 def _action(before: HamburgumState, move: Move, after: HamburgumState, names: Names) -> str:

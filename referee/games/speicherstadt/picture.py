@@ -174,7 +174,7 @@ def _player(g, state: SpeicherstadtState, layout: svg.Layout, colour: str, top: 
     hand = textwrap.wrap(_("cards: {cards}").format(cards=held_cards(state, p.cards)), svg.fit(width - svg.PAD, svg.SMALL)) or [_("cards: {cards}").format(cards="")]
     step = svg.SMALL + svg.RADIUS
     extra = step * (len(hand) - 1)
-    y = svg.player_band(g, left, top, width, sizes.height - sizes.gap + extra, colour, p.seat.label, to_act)
+    y = svg.player_band(g, left, top, width, sizes.height - sizes.gap + extra, colour, p.seat.shown, to_act)
     svg.labelled(g, sizes.coins, y, _("coins"), p.coins)
     svg.labelled(g, sizes.points, y, _("points"), points(state, colour), rests_on(state, "cards", "scoring"))
     notes = ([_("to act")] if to_act else []) + ([_("start player")] if state.seats[state.start].colour == colour else [])

@@ -62,7 +62,7 @@ def player_table(state: SpeicherstadtState) -> tuple[list[str], list[list[object
             notes.append(_("start player"))
         rows.append(
             [
-                p.seat.label,
+                p.seat.shown,
                 p.coins,
                 mark(points(state, colour), points_q),
                 len(p.cards),
