@@ -9,7 +9,9 @@ Each game's `State` is plain data: numbers and strings, lists, dicts, sets and C
 them, and data classes (players, slots, boards) that hold the same. So the copy here walks
 that data itself:
 
-- values that cannot change (numbers, strings, None, frozensets) are shared;
+- values that cannot change (numbers, strings, None, frozensets) are shared, and so are
+  texts and numbers of a class of their own (a spec's `Named`, a rule's `Message`, an enum):
+  what they carry besides is set when they are made and never changed;
 - a tuple or a frozen data class is shared when everything in it is shared, and copied
   only when it holds something that can change (a frozen offer that names a mutable slot);
 - lists, dicts, sets and Counters are copied container by container; any other object with
@@ -123,6 +125,10 @@ def _copy_frozen(value: Any, memo: dict[int, Any]) -> Any:
     return new
 
 
+def _share(value: Any, memo: dict[int, Any]) -> Any:
+    return value
+
+
 def _copy_deep(value: Any, memo: dict[int, Any]) -> Any:
     return copy.deepcopy(value, memo)
 
@@ -137,6 +143,8 @@ def _copier_for(kind: type):
         return _copy_set
     if kind is tuple:
         return _copy_tuple
+    if issubclass(kind, (str, int, frozenset)):  # a text or number with words of its own (a name, a message): as unchangeable
+        return _share
     plain = kind.__new__ is object.__new__ and kind.__dictoffset__ and "__slots__" not in kind.__dict__
     if not plain or hasattr(kind, "__deepcopy__") or kind.__reduce_ex__ is not object.__reduce_ex__ or kind.__reduce__ is not object.__reduce__:
         return _copy_deep  # a copy hook, slots, or a class made some other way: deepcopy knows
