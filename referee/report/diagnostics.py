@@ -15,6 +15,7 @@ from referee.engine.findings import Diagnostic, Report, rank
 from referee.errors import Pos, Status
 from referee.games.base import Standing
 from referee.i18n import N_, Message, _, current, localized, ngettext
+from referee.notation.colours import colour_named
 from referee.spec.loader import Provenance, data_root
 from referee.terminal import quote, shorten, visible
 
@@ -167,11 +168,16 @@ def tie_note_of(standings: list[Standing]) -> str | None:
         return None
     labels = [localized(label) for label, _value, _sign in tied[0].tiebreak]
     winners = [s for s in tied if s.rank == 1]
-    names = ", ".join(s.seat.shown for s in tied)
+    names = ", ".join(_colour(s.seat) for s in tied)
     if len(winners) == len(tied):
         return _("tie-break: {players} tied on {points} points and on {tiebreaks}; they share the win").format(players=names, points=top, tiebreaks=", ".join(labels) or _("every tie-break"))
-    detail = "; ".join(f"{s.seat.shown} " + ", ".join(f"{localized(l)} {v}" for l, v, _sign in s.tiebreak) for s in tied)
+    detail = "; ".join(f"{_colour(s.seat)} " + ", ".join(f"{localized(l)} {v}" for l, v, _sign in s.tiebreak) for s in tied)
     return _("tie-break: {players} tied on {points} points; decided by {tiebreaks} ({detail})").format(players=names, points=top, tiebreaks=", ".join(labels), detail=detail)
+
+
+def _colour(seat) -> str:
+    """A seat's colour alone, in the language in use (a tie-break names the tied by colour)."""
+    return colour_named(seat.colour).translated()
 
 
 def format_report(report: Report, details: bool = False, quiet: bool = False) -> str:
