@@ -51,7 +51,7 @@ def test_text_the_grammar_accepts_put_into_a_legal_game_ends_in_a_verdict(game):
         pytest.skip(f"{game}: its module does not load yet ({why})")
     header = next(i for i, line in enumerate(legal_lines(game)) if not line.startswith("["))
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
     @given(body=from_lark(grammar(game)), at=st.integers(min_value=header, max_value=len(legal_lines(game))))
     def check(body, at):
         lines = legal_lines(game)
