@@ -14,6 +14,7 @@ from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.canterbury.rules import CanterburyState
 from referee.games.canterbury.view import district_name, initials, layout, owner_colour, ring_word, structure_title
 from referee.i18n import N_, Message, _, current, localized
+from referee.notation.colours import colour_named
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
@@ -65,13 +66,13 @@ def draw(state: CanterburyState, caption: str) -> svg.Drawing:
     places = layout(state)
     rings = list(state.spec["board"]["rings"])
     step = sizes.district.size + sizes.district.gap
+    short = service_letters(state)  # the letters an empty service slot shows
     for district, (x, y) in places.items():
-        _district(d.part(f"district {district}"), state, sizes, district, sizes.margin + x * step, top + y * step, rings)
+        _district(d.part(f"district {district}"), state, sizes, district, sizes.margin + x * step, top + y * step, rings, short)
     rows = max(y for _, y in places.values()) + 1
     top += rows * step + sizes.district.gap
     _track(d.part("track"), state, sizes, top)
     bottom = _players(d, state, sizes, top + sizes.track.height)
-    short = service_letters(state)  # the letters an empty service slot shows
     bottom = svg.key_row(d, [(None, short[service], localized(game.service_named(service))) for service in game.services], bottom, _("service slots:"))
     d.finish(bottom)
     return d
@@ -84,7 +85,7 @@ def service_letters(state: CanterburyState) -> dict[str, str]:
     return {service: letters[name].lower() for service, name in names.items()}
 
 
-def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: float, y: float, rings: list[str]) -> None:
+def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: float, y: float, rings: list[str], short: dict[str, str]) -> None:
     game, cell = state.game, sizes.district
     info = game.districts[district]
     shades = sizes.ring_shades
@@ -115,7 +116,6 @@ def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: fl
             limit=svg.fit(room - structure.spaces * unit, svg.TINY),
         )
     cubes = state.board.cubes[district]
-    short = service_letters(state)
     for i, service in enumerate(game.services):
         sx, sy = x + svg.PAD + i * (cell.slot + cell.slot_gap), y + cell.size - cell.slot - svg.PAD
         owner = cubes.get(service)
@@ -124,7 +124,7 @@ def _district(g, state: CanterburyState, sizes: svg.Layout, district: str, x: fl
             svg.tip(svg.rect(g, sx, sy, cell.slot, cell.slot, fill="#ffffff", stroke=svg.LINE, rx=svg.half(svg.RADIUS)), _("{service}: no cube").format(service=service_name))
             svg.text(g, svg.middle(sx, cell.slot), sy + cell.slot - svg.RADIUS, short[service], size=svg.MICRO, anchor="middle", fill=svg.MUTED)
         else:
-            svg.cube(g, sx, sy, cell.slot, owner_colour(state, owner), _("{service}: {owner}'s cube").format(service=service_name, owner=owner))
+            svg.cube(g, sx, sy, cell.slot, owner_colour(state, owner), _("{service}: {owner}'s cube").format(service=service_name, owner=colour_named(owner).translated()))
 
 
 def _track(g, state: CanterburyState, sizes: svg.Layout, top: float) -> None:
