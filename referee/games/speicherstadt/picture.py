@@ -19,6 +19,7 @@ from referee.games.base import Illustration, rests_on, situation_line
 from referee.games.speicherstadt.rules import PURCHASE, SpeicherstadtState
 from referee.games.speicherstadt.view import card_text, offered_from, points
 from referee.i18n import N_, Message, _, current
+from referee.notation.colours import colour_named
 
 # The pictures the rulebook site shows under a rule (docs/replays.py draws them).
 ILLUSTRATIONS = (
@@ -150,7 +151,7 @@ def _card(g, state: SpeicherstadtState, layout: svg.Layout, index: int, slot, x:
         _cubes(g, state, layout, x + svg.PAD, y + sizes.cargo, slot.cubes)
     bottom = y + sizes.card - svg.PAD
     if slot.buyer is not None:
-        svg.piece(g, x + svg.half(sizes.name) + svg.RADIUS, bottom - svg.RADIUS, svg.RADIUS, slot.buyer, _("bought by {colour}").format(colour=slot.buyer))
+        svg.piece(g, x + svg.half(sizes.name) + svg.RADIUS, bottom - svg.RADIUS, svg.RADIUS, slot.buyer, _("bought by {colour}").format(colour=colour_named(slot.buyer).translated()))
         svg.text(g, x + sizes.name + svg.RADIUS, bottom, _("bought, {price}").format(price=slot.price), size=svg.TINY, fill=svg.MUTED)
     elif slot.discarded:
         svg.text(g, x + svg.PAD, bottom, _("discarded"), size=svg.TINY, fill=svg.MUTED)
