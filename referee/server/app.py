@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from referee.errors import RecordError, SpecError, UsageError
 from referee.i18n import LANGS, _, current, speaking
+from referee.notation.colours import colour_named
 from referee.server import exports, guard, taps
 from referee.server.pictures import Writer
 from referee.server.tables import NoSuchGame, Table, Tables, shown
@@ -275,7 +276,8 @@ def create_app(settings: Settings) -> Starlette:
                 "standings": exports.standings(state) if over or request.query_params.get("scores") else None,
                 "code": table.code if settings.codes else None,
                 "game": recording.game.name,
-                "seats": [seat.label for seat in state.seats],
+                "seats": [seat.shown for seat in state.seats],
+                "owner_names": {owner: colour_named(owner).translated() for owner, *_rest in owners},
             }
 
     async def game_page(request: Request) -> Response:
