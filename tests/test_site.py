@@ -227,6 +227,25 @@ def test_the_notation_reference_is_whole_at_1280_pixels(browser):
     browser.get(f"{base}/index.html")
 
 
+def cleared(driver) -> None:
+    """The search box emptied as a person empties it (select all, delete), and the page back
+    to what it shows before a query (what to type), as a freshly opened page is; its index
+    stays built, which opening the page again would make it build anew (seconds)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    if not box.is_displayed():
+        driver.find_element(By.CSS_SELECTOR, "label.md-search__icon").click()
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    placeholder = driver.execute_script("return JSON.parse(document.getElementById('__config').textContent).translations")["search.result.placeholder"]
+    meta = "const m = document.querySelector('.md-search-result__meta'); return m ? m.textContent.trim() : ''"
+    results = "return document.querySelectorAll('.md-search-result__item').length"
+    WebDriverWait(driver, 20).until(lambda d: box.get_attribute("value") == "" and d.execute_script(meta) == placeholder and d.execute_script(results) == 0)
+
+
 def search_links(driver, query: str) -> list[str]:
     """The result links of a search, page and heading (`rules.html#purchase-funds`), best first.
 
@@ -234,7 +253,7 @@ def search_links(driver, query: str) -> list[str]:
     results while it is still ranking them."""
     import time
 
-    driver.get(driver.current_url.split("?")[0].split("#")[0])  # a fresh page: no results of an earlier query
+    cleared(driver)  # no results of an earlier query on the page
     search(driver, query)
     read = "return [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
     hrefs, previous = driver.execute_script(read), None
