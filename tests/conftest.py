@@ -38,6 +38,14 @@ def pytest_configure(config):
         os.environ["XDG_CONFIG_HOME"] = folder
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: one worker more than the machine has processors. Many tests spend much of
+    their time waiting (for a browser, a server, a process they started, the site's build),
+    and the extra worker runs tests meanwhile: on the project's 2 processors the suite took
+    297 s with 3 workers, 335 s with 2 (3 December 2026)."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_unconfigure(config):
     for folder in _made:
         if os.environ.get("REFEREE_TEST_SITE") == folder:  # the session's end: a build still running is stopped
