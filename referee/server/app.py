@@ -275,7 +275,7 @@ def create_app(settings: Settings) -> Starlette:
                 "recent": [line for line in recording.text.split("\n") if line.strip() and not line.lstrip().startswith("[")][-RECENT:],
                 "standings": exports.standings(state) if over or request.query_params.get("scores") else None,
                 "code": table.code if settings.codes else None,
-                "game": recording.game.name,
+                "game": recording.game.spec.name(recording.game.spec.meta, current(), recording.game.name),
                 "seats": [seat.shown for seat in state.seats],
                 "owner_names": {owner: colour_named(owner).translated() for owner, *_rest in owners},
             }
