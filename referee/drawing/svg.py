@@ -192,11 +192,6 @@ MAX_TIP = 240  # characters of a tooltip
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-# an attribute value that XML holds as it is between double quotes (most are numbers and
-# colours): written without the escapes' work, the same text as quoteattr gives it
-_PLAIN = re.compile(r'[^&<>"\x00-\x1f\x7f-\U0010ffff]*').fullmatch
-
-
 def xml_safe(text: str) -> str:
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
@@ -208,7 +203,7 @@ def serialize(node: ET.Element) -> str:
     email and ssl with it, which every start of `check` would otherwise pay for."""
     from xml.sax.saxutils import escape, quoteattr
 
-    attrs = "".join(f' {k}="{v}"' if _PLAIN(v) else f" {k}={quoteattr(xml_safe(v))}" for k, v in node.attrib.items())
+    attrs = "".join(f" {k}={quoteattr(xml_safe(v))}" for k, v in node.attrib.items())
     inner = (escape(xml_safe(node.text)) if node.text else "") + "".join(serialize(child) for child in node)
     return f"<{node.tag}{attrs}>{inner}</{node.tag}>" if inner else f"<{node.tag}{attrs}/>"
 
