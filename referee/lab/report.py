@@ -42,6 +42,7 @@ def text_summary(data: dict) -> list[str]:
             data["players"],
         ).format(game=data["game"], players=data["players"], agents=", ".join(data["agents"]), rotated=rotated, seed=data["seed"], run=_run(data["runner"]), seconds=f"{data['seconds']:.1f}")
     ]
+    named = choice_names(data)
     for name, side in data["sides"].items():
         line = ngettext("{side}: {variants}: {finished} of {games} game finished", "{side}: {variants}: {finished} of {games} games finished", side["games"]).format(
             side=_said(SIDES, name), variants=_variants(side), finished=side["finished"], games=side["games"]
@@ -91,7 +92,7 @@ def text_summary(data: dict) -> list[str]:
             top = side["usage"][:8]
             if top:
                 # the choices by the game's names for them (the JSON keeps the notation's words)
-                choices = "; ".join(f"{_choice(data, u['choice'])} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top)
+                choices = "; ".join(f"{named[u['choice']]} {_num(u['per_game'], 2)} (r={_num(u['correlation'], 2)})" for u in top)
                 lines.append("  " + _("most chosen (per seat and game; correlation with winning): {choices} (n={n})").format(choices=choices, n=top[0]["n"]))
         if side["relied_on"]:
             count = len(side["relied_on"])
@@ -200,15 +201,19 @@ def _said(words: dict[str, str], key: str) -> str:
     return _(words[key]) if key in words else key
 
 
-def _choice(data: dict, choice: str) -> str:
-    """A choice the games tallied, by the game's name for it in the language in use."""
+def choice_names(data: dict) -> dict[str, str]:
+    """Each choice the games tallied, by the game's name for it in the language in use (the
+    game read once for them all); a report of a game this data folder does not hold keeps
+    its words as they are."""
     from referee.errors import RefereeError
     from referee.games import load_game
 
+    choices = {u["choice"] for side in data["sides"].values() for u in side["usage"]}
     try:
-        return load_game(data["game"]).choice_name(choice)
-    except RefereeError:  # a report of a game this data folder does not hold: its words as they are
-        return choice
+        game = load_game(data["game"])
+    except RefereeError:
+        return {choice: choice for choice in choices}
+    return {choice: game.choice_name(choice) for choice in choices}
 
 
 def _run(runner: str) -> str:
@@ -243,6 +248,7 @@ def html_page(data: dict) -> str:
     the language in use (the charts' from the `lab-words` element)."""
     data = page_data(data)
     e = html.escape
+    named = choice_names(data)
     title = ngettext("referee lab: {game}, {players} player", "referee lab: {game}, {players} players", data["players"]).format(game=data["game"], players=data["players"])
     rotated = " " + _("(rotated through the seats)") if data["rotate"] else ""
     stopped = "; " + _("stopped early, the sequential test settled") if data["stopped_early"] else ""
@@ -305,7 +311,7 @@ def html_page(data: dict) -> str:
             )
             for u in side["usage"]:
                 parts.append(
-                    f"<tr><td>{e(_choice(data, u['choice']))}</td><td>{u['n']}</td><td>{_num(u['per_game'], 2)}</td><td>{_num(u['by_winners'], 2)}</td><td>{_num(u['by_others'], 2)}</td><td>{_num(u['correlation'], 2)}</td></tr>"
+                    f"<tr><td>{e(named[u['choice']])}</td><td>{u['n']}</td><td>{_num(u['per_game'], 2)}</td><td>{_num(u['by_winners'], 2)}</td><td>{_num(u['by_others'], 2)}</td><td>{_num(u['correlation'], 2)}</td></tr>"
                 )
             parts.append("</table>")
         if side["relied_on"]:
@@ -397,7 +403,7 @@ def chart_words(data: dict) -> dict:
         "correlation": _("correlation with winning (n={n} seat-games)"),
         "usage_title": _("Most chosen: correlation with winning"),
         "colours": {c: _colour(c) for c in sorted(colours)},
-        "choices": {u["choice"]: _choice(data, u["choice"]) for side in data["sides"].values() for u in side["usage"]},
+        "choices": choice_names(data),
     }
 
 
