@@ -94,6 +94,7 @@ def test_the_commands_own_messages_in_the_language_asked(lang, capsys, tmp_path)
         (["rule", "purchase-funds"], 0, "out", "referee check says:", {}),
         (["lab", "speicherstadt", "--players", "3", "--games", "0"], 2, "err", "--games needs 1 or more", {}),
         (["serve", "--port", "99999"], 2, "err", "--port takes a port number from 1 to 65535, not {port}", {"port": 99999}),
+        (["serve", "--rate", "0"], 2, "err", "--rate takes a number of requests a second above 0 and at most 100000, not {rate}", {"rate": 0.0}),
         (
             ["record", str(tmp_path / "new.log")],
             2,

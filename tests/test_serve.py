@@ -510,3 +510,35 @@ def test_a_picture_is_drawn_in_the_language_of_the_phone_that_asks(client):
         german = translated("money")
     assert german != "money" and german in pictures["de"] and german not in pictures["en"]
     assert len({pictures["de"], pictures["hu"], pictures["en"]}) == 3
+
+
+def test_a_checkpoint_confirmed_enters_no_choice_and_is_not_offered_again(folder):
+    """The confirmation of a Civitas Hamburgum checkpoint enters the checkpoint only (the turn
+    after it is the table's choice among many), and once it is entered it is not offered
+    again before the next move."""
+    from referee.lab.random_game import play_game
+
+    record = play_game("hamburgum", 2, seed=1)
+    lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")]
+    table = Tables(folder).new_game("offer", "hamburgum", record.split('[Players "')[1].split('"')[0], None, [])
+    first = next(i for i, line in enumerate(lines) if line.startswith("check "))
+    assert table.enter(lines[:first], table.version)[0].accepted
+    offer = taps.checkpoint_offer(table.recording)
+    assert offer == [line for line in lines[first : first + 4] if line.startswith("check ")][: len(offer)] and offer
+    assert taps.checkpoint_then(table.recording) is None and len(table.recording.hints()) > 1
+    assert table.enter(offer, table.version)[0].accepted
+    assert taps.checkpoint_offer(table.recording) == []
+
+
+def test_a_word_that_leads_to_a_typed_figure_is_a_menu_not_an_error(client):
+    """At the last fire of The Speicherstadt the reveals' only way on is its points, typed: the
+    menu after `reveal` asks for them (200), it does not send the phone back to the start."""
+    from referee.lab.random_game import play_game
+
+    record = play_game("speicherstadt", 2, seed=3)
+    lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")]
+    table = client.app.state.tables.new_game("last fire", "speicherstadt", record.split('[Players "')[1].split('"')[0], None, [])
+    last = lines.index("reveal fire 5")
+    assert lines[last - 1].startswith("check ") and table.enter(lines[:last], table.version)[0].accepted
+    answer = client.get(f"/g/{table.path.name}", params={"text": "reveal "}, headers={"X-Partial": "1"})
+    assert answer.status_code == 200 and 'name="prefix" value="reveal fire "' in answer.text

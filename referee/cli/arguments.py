@@ -314,6 +314,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("the address to listen on (default: 127.0.0.1, this machine only); 0.0.0.0 lets the phones on the room's network in, and every game then needs its join code"),
     )
     sv.add_argument("--port", metavar="P", type=int, default=8765, help=_("the port to listen on (default: 8765)"))
+    sv.add_argument(
+        "--rate",
+        metavar="R",
+        type=float,
+        default=20.0,
+        help=_("requests a second each address may make, in bursts of six times as many (default: 20; raise it where many phones share one address)"),
+    )
 
     pl = command("play", N_("write a complete random legal game as a record"), epilog=None)
     pl.add_argument("game", metavar="GAME", type=game_name, help=_("the game, in any case: {games}").format(games=one_of))

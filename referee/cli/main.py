@@ -276,7 +276,7 @@ def cmd_record(args) -> int:
 def cmd_serve(args) -> int:
     from referee.server.run import serve
 
-    return serve(args.games, args.host, args.port)
+    return serve(args.games, args.host, args.port, args.rate)
 
 
 def cmd_explain(args) -> int:

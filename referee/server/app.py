@@ -287,7 +287,7 @@ def create_app(settings: Settings) -> Starlette:
             raise guard.Refused(400, _("the start of a move in this address cannot be read; start the move again"))
         values = await run_in_threadpool(play_values, request, table, text, [])
         status = 200
-        if text.strip() and not values["menu"].buttons and not values["menu"].can_enter:
+        if text.strip() and not (values["menu"].buttons or values["menu"].can_enter or values["menu"].free):
             values = await run_in_threadpool(play_values, request, table, "", [shown(_("no legal move starts with {text}; here are the moves from the start").format(text=text.strip()))])
             status = 400
         if request.headers.get("x-partial"):

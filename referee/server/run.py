@@ -22,7 +22,7 @@ def default_folder() -> Path:
     return Path(base) / "referee" / "games"
 
 
-def serve(games: str | None, host: str, port: int) -> int:
+def serve(games: str | None, host: str, port: int, rate: float = 20.0) -> int:
     try:
         import uvicorn
 
@@ -31,6 +31,8 @@ def serve(games: str | None, host: str, port: int) -> int:
         raise UsageError(_("referee serve needs the web stack: pip install 'referee[serve]' ({module} is missing)").format(module=exc.name)) from None
     if not 0 < port < 65536:
         raise UsageError(_("--port takes a port number from 1 to 65535, not {port}").format(port=port))
+    if not 0 < rate <= 100_000:
+        raise UsageError(_("--rate takes a number of requests a second above 0 and at most 100000, not {rate}").format(rate=visible(str(rate))))
     folder = Path(games) if games else default_folder()
     if folder.exists() and not folder.is_dir():
         raise UsageError(_("{folder} is not a folder").format(folder=visible(str(folder))))
@@ -43,7 +45,7 @@ def serve(games: str | None, host: str, port: int) -> int:
             pass  # the address is free: uvicorn binds it next
     except OSError as exc:
         raise UsageError(_("cannot listen on {host}:{port}: {reason}").format(host=visible(host), port=port, reason=exc.strerror or exc)) from None
-    settings = Settings(folder, host, port)
+    settings = Settings(folder, host, port, rate=rate, burst=max(1, round(6 * rate)))
     app = create_app(settings)
     address = _address(host, port)
     print(visible(f"referee serve: games in {folder.resolve()}"))

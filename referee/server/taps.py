@@ -466,7 +466,15 @@ def _offer(recording: Recording) -> tuple[list[str], str | None]:
     state = recording.state
     if state.is_over():
         return [], None
-    position = _position(recording)
+    offer, then = _offered(recording)
+    entered = [line.strip() for line in recording.text.split("\n") if line.strip() and not line.lstrip().startswith(("#", "["))]
+    if offer and entered[-len(offer) :] == offer:
+        return [], None  # the table has just entered this checkpoint: it is not offered again
+    return offer, then
+
+
+def _offered(recording: Recording) -> tuple[list[str], str | None]:
+    state, position = recording.state, _position(recording)
     try:
         if recording.word_by_word(state) and not recording.game.lists_quickly:
             return list(position.state.play_checkpoints(None)), None
@@ -474,7 +482,8 @@ def _offer(recording: Recording) -> tuple[list[str], str | None]:
             lines = position.state.play_checkpoints(move)
             if lines:
                 then = recording.game.format_move(move)
-                return list(lines), then if then in recording.hints() else None
+                only = recording.game.hints_every_move and recording.hints() == [then]
+                return list(lines), then if only else None  # the confirmation enters no choice of the table's
     except Exception:  # an offer helps; it must never stop the page
         return [], None
     return [], None
