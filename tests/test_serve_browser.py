@@ -97,7 +97,9 @@ def server(folder):
 
 
 def new_browser(tmp_path_factory):
-    return chromium(tmp_path_factory.mktemp("chromium"), phone=PHONE)
+    """A phone's browser that loads no pictures: a position's picture costs the browser more
+    than the rest of a tap, and the pictures are tested where they are drawn (test_serve.py)."""
+    return chromium(tmp_path_factory.mktemp("chromium"), "--blink-settings=imagesEnabled=false", phone=PHONE)
 
 
 @pytest.fixture(scope="module")
@@ -318,6 +320,8 @@ WHOLE_GAMES = [("canterbury", 2, 11), ("speicherstadt", 2, 3), ("hamburgum", 2, 
 
 @pytest.mark.parametrize("game, players, seed", WHOLE_GAMES, ids=[game for game, _, _ in WHOLE_GAMES])
 def test_a_whole_random_game_entered_by_taps_gives_the_same_record(server, phone, folder, game, players, seed):
+    from selenium.webdriver.common.by import By
+
     record = play_game(game, players, seed=seed)
     expected = body_lines(record)
     seats = [(colour.strip(), "") for colour in record.split('[Players "')[1].split('"')[0].split(",")]
@@ -346,6 +350,8 @@ def test_a_whole_random_game_entered_by_taps_gives_the_same_record(server, phone
     assert "Final standings" in phone.page_source
     phone.save_screenshot(str(ARTIFACTS / f"serve-{game}-end.png"))
     assert taps / checkpoints <= 40  # a round's moves and its checkpoint, in taps
+    picture = phone.find_element(By.CSS_SELECTOR, "#play img.position").get_attribute("src")  # pictures are not loaded: fetched here
+    assert b"<svg" in urllib.request.urlopen(picture).read()[:400]
     csv = urllib.request.urlopen(address + "/scores.csv").read().decode()
     assert csv.splitlines()[0].startswith("rank,colour,name,total")
 
