@@ -318,6 +318,8 @@ def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
             offer = taps.checkpoint_offer(table.recording)
             assert offer and offer == lines[i : i + len(offer)]
             then = taps.checkpoint_then(table.recording)  # the confirmation enters the next round's heading too
+            following = lines[i + len(offer)] if i + len(offer) < len(lines) else ""
+            assert then == (following if following.startswith("round ") else None), (then, following)
             entered, count = offer + ([then] if then else []), 1
             rounds, most = rounds + 1, max(most, round_taps + 1)
             round_taps = -1

@@ -456,9 +456,10 @@ def checkpoint_offer(recording: Recording) -> list[str]:
 
 
 def checkpoint_then(recording: Recording) -> str | None:
-    """The move a checkpoint is offered before (the next round's heading: the checkpoint
-    closes the round), which its confirmation enters after it; None where the move is a
-    chance outcome the table states, or the game offers its checkpoint for no one move."""
+    """The move a checkpoint is offered before where no player chooses it (the next round's
+    heading: the checkpoint closes the round), which its confirmation enters after it; None
+    where the move is a player's (the table taps it), a chance outcome the table states, or
+    the game offers its checkpoint for no one move."""
     return _offer(recording)[1]
 
 
@@ -482,8 +483,8 @@ def _offered(recording: Recording) -> tuple[list[str], str | None]:
             lines = position.state.play_checkpoints(move)
             if lines:
                 then = recording.game.format_move(move)
-                only = recording.game.hints_every_move and recording.hints() == [then]
-                return list(lines), then if only else None  # the confirmation enters no choice of the table's
+                chosen = getattr(move, "player", None) is not None  # a player's turn is the table's to tap
+                return list(lines), then if not chosen and then in recording.hints() else None
     except Exception:  # an offer helps; it must never stop the page
         return [], None
     return [], None
