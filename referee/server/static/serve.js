@@ -6,6 +6,7 @@
   var root = document.getElementById("play");
   if (!root) return;
   var busy = false;
+  var latest = null; // the game's version an event told last
 
   function version() {
     var state = root.querySelector("[data-version]");
@@ -19,11 +20,20 @@
     });
   }
 
+  // An event that came while a tap was on its way is not lost: once the answer is in, a
+  // page older than the game is fetched again.
+  function done() {
+    busy = false;
+    var told = latest;
+    latest = null; // once: a fetch that fails is not tried again and again
+    if (told !== null && Number(told) > Number(version())) load(root.getAttribute("data-base"));
+  }
+
   function load(url) {
     busy = true;
     return fetch(url, { headers: { "X-Partial": "1" }, credentials: "same-origin" })
       .then(swap)
-      .finally(function () { busy = false; });
+      .finally(done);
   }
 
   root.addEventListener("click", function (event) {
@@ -42,13 +52,14 @@
     busy = true;
     fetch(form.action, { method: "POST", body: body, headers: { "X-Partial": "1" }, credentials: "same-origin" })
       .then(swap)
-      .finally(function () { busy = false; });
+      .finally(done);
   });
 
   if (window.EventSource) {
     var events = new EventSource(root.getAttribute("data-events"));
     events.addEventListener("version", function (event) {
-      if (event.data !== version() && !busy) load(root.getAttribute("data-base"));
+      latest = event.data;
+      if (latest !== version() && !busy) load(root.getAttribute("data-base"));
     });
   }
 })();
