@@ -315,9 +315,8 @@ def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
     i, rounds, round_taps, most = 0, 0, 0, 0
     while i < len(lines):
         if lines[i].startswith("check "):
-            offer = taps.checkpoint_offer(table.recording)
+            offer, then = taps.checkpoint(table.recording)  # the confirmation enters the next round's heading too
             assert offer and offer == lines[i : i + len(offer)]
-            then = taps.checkpoint_then(table.recording)  # the confirmation enters the next round's heading too
             following = lines[i + len(offer)] if i + len(offer) < len(lines) else ""
             assert then == (following if following.startswith("round ") else None), (then, following)
             entered, count = offer + ([then] if then else []), 1
@@ -525,11 +524,11 @@ def test_a_checkpoint_confirmed_enters_no_choice_and_is_not_offered_again(folder
     table = Tables(folder).new_game("offer", "hamburgum", record.split('[Players "')[1].split('"')[0], None, [])
     first = next(i for i, line in enumerate(lines) if line.startswith("check "))
     assert table.enter(lines[:first], table.version)[0].accepted
-    offer = taps.checkpoint_offer(table.recording)
+    offer, then = taps.checkpoint(table.recording)
     assert offer == [line for line in lines[first : first + 4] if line.startswith("check ")][: len(offer)] and offer
-    assert taps.checkpoint_then(table.recording) is None and len(table.recording.hints()) > 1
+    assert then is None and len(table.recording.hints()) > 1
     assert table.enter(offer, table.version)[0].accepted
-    assert taps.checkpoint_offer(table.recording) == []
+    assert taps.checkpoint(table.recording) == ([], None)
 
 
 def test_a_word_that_leads_to_a_typed_figure_is_a_menu_not_an_error(client):

@@ -256,8 +256,7 @@ def create_app(settings: Settings) -> Starlette:
             recording = table.recording
             state = recording.state
             menu = table.cached(f"menu {text}", lambda: taps.menu(recording, text))
-            offer = table.cached("offer", lambda: taps.checkpoint_offer(recording))
-            then = table.cached("then", lambda: taps.checkpoint_then(recording)) if offer else None
+            offer, then = table.cached("checkpoint", lambda: taps.checkpoint(recording))
             owners = table.cached("figures", lambda: _figures(state))
             over = state.is_over()
             return {

@@ -436,34 +436,26 @@ def forced_line(recording: Recording) -> str | None:
     of move (a game that lists a few stand-ins for many, such as Civitas Hamburgum's, leaves
     nothing forced), not a chance outcome the table has to state, nor the result, and not
     while a checkpoint is offered (its confirmation enters the line after it:
-    `checkpoint_then`)."""
+    `checkpoint`)."""
     state = recording.state
     if not recording.game.hints_every_move or state.is_over() or recording.word_by_word(state):
         return None
     hints = recording.hints()
     if len(hints) != 1 or "<" in hints[0] or hints[0].startswith("result"):
         return None
-    if checkpoint_offer(recording):
+    if checkpoint(recording)[0]:
         return None
     return hints[0]
 
 
-def checkpoint_offer(recording: Recording) -> list[str]:
+def checkpoint(recording: Recording) -> tuple[list[str], str | None]:
     """The checkpoint lines the referee would write here (`State.play_checkpoints`, as
     `referee play` writes them), with its own figures filled in, for the table to confirm or
-    correct; none where the game does not take a checkpoint at this point."""
-    return _offer(recording)[0]
-
-
-def checkpoint_then(recording: Recording) -> str | None:
-    """The move a checkpoint is offered before where no player chooses it (the next round's
-    heading: the checkpoint closes the round), which its confirmation enters after it; None
-    where the move is a player's (the table taps it), a chance outcome the table states, or
-    the game offers its checkpoint for no one move."""
-    return _offer(recording)[1]
-
-
-def _offer(recording: Recording) -> tuple[list[str], str | None]:
+    correct (none where the game takes no checkpoint here, or the table has just entered
+    it); and the move the checkpoint is offered before where no player chooses it (the next
+    round's heading: the checkpoint closes the round), which the confirmation enters after
+    it. That move is None where it is a player's (the table taps it), a chance outcome the
+    table states, or the game offers its checkpoint for no one move."""
     state = recording.state
     if state.is_over():
         return [], None
