@@ -543,3 +543,43 @@ def test_a_word_that_leads_to_a_typed_figure_is_a_menu_not_an_error(client):
     assert lines[last - 1].startswith("check ") and table.enter(lines[:last], table.version)[0].accepted
     answer = client.get(f"/g/{table.path.name}", params={"text": "reveal "}, headers={"X-Partial": "1"})
     assert answer.status_code == 200 and 'name="prefix" value="reveal fire "' in answer.text
+
+
+KNOWN_CONTRACTS = """kind: variant
+id: known-contracts
+game: speicherstadt
+title: Known contracts
+source: a group's own box, read off its cards
+description: The goods on each contract card, as a group writes them from its box.
+changes:
+  cards:
+    types:
+      contract:
+        faces:
+          - {season: A, goods: [coffee, tea]}
+          - {season: A, goods: [carpet, saffron]}
+          - {season: A, goods: [rubber, coffee, tea]}
+          - {season: B, goods: [tea, tea, carpet]}
+          - {season: B, goods: [coffee, saffron]}
+          - {season: B, goods: [rubber, rubber, carpet, tea]}
+          - {season: C, goods: [saffron, saffron, tea]}
+          - {season: C, goods: [coffee, coffee, carpet, rubber]}
+          - {season: C, goods: [tea, carpet]}
+          - {season: C, goods: [rubber, saffron, coffee, tea]}
+"""
+
+
+def test_a_contract_whose_goods_the_box_gives_is_one_tap(folder, tmp_path):
+    """Where the data gives each contract card's goods (a group's box file), the reveals list
+    the contracts left in the season's stack, each one tap; one revealed is no longer offered."""
+    overlay = tmp_path / "known-contracts.yaml"
+    overlay.write_text(KNOWN_CONTRACTS, encoding="utf-8")
+    table = Tables(folder).new_game("contracts", "speicherstadt", "beige, orange, purple", None, [str(overlay)])
+
+    def contracts() -> set[str]:
+        return {b.text for b in taps.menu(table.recording, "").buttons if b.text.startswith("reveal contract")}
+
+    winter = {"reveal contract coffee tea", "reveal contract carpet saffron", "reveal contract rubber coffee tea"}
+    assert contracts() == winter and all(b.enters for b in taps.menu(table.recording, "").buttons if b.text in winter)
+    assert table.enter(["reveal contract carpet saffron"], table.version)[0].accepted
+    assert contracts() == winter - {"reveal contract carpet saffron"}

@@ -152,7 +152,7 @@ def move_hints(game: Game, moves: list[Move]) -> list[str]:
         text = format_move(move)
         if isinstance(move, Reveal):
             face = game.face_spec(move.card)
-            if face.get("field") == "goods":
+            if face.get("field") == "goods" and not move.goods:
                 text += f" <{'/'.join(map(str, face['sizes']))}{GOODS_SHOWN}"
             elif face.get("field") and getattr(move, face["field"]) is None:
                 low, high = face.get("min", ""), face.get("max", "")

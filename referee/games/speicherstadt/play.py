@@ -28,7 +28,7 @@ def legal_moves(state: SpeicherstadtState) -> list[Move]:
             key = (card.type, tuple(sorted((k, v) for k, v in card.face.items() if v is not None)))
             if key not in seen:
                 seen.add(key)
-                moves.append(Reveal(card.type, **{k: v for k, v in card.face.items() if v is not None and k != "goods"}))
+                moves.append(Reveal(card.type, **{k: v for k, v in card.face.items() if v is not None}))  # a face the box gives is part of the move
         return moves
     if state.phase == DEMAND:
         colour = state.to_place()
