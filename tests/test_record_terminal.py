@@ -114,7 +114,7 @@ def test_a_question_about_a_failing_record_is_shown_whole_in_a_narrow_terminal(t
     path = tmp_path / "game.log"
     path.write_text('[Game "speicherstadt"]\n[Players "beige Ann, orange Ben"]\n' + "".join(f"{line}\n" for line in SUPPLY) + "orange: place 2\n")
     terminal = Terminal(path)
-    terminal.wait(lambda t: "[y/N]" in t.text(), "the question on the screen")
+    terminal.wait(lambda t: "[y/N]" in unbroken(t.text()), "the question on the screen")
     (shown,) = format_errors(check_bytes(path.read_bytes(), str(path), keep_going=True))
     screen = unbroken(terminal.text())
     for word in shown.split():
