@@ -9,6 +9,7 @@ import pytest
 from referee.cli.arguments import build_parser
 from referee.i18n import speaking
 from referee.i18n.catalogue import translations
+from referee.server.guard import BURST, RATE
 
 
 def texts(parser: argparse.ArgumentParser) -> dict[str, str]:
@@ -33,7 +34,7 @@ def test_every_help_text_of_every_command_is_translated(lang):
         translated = texts(build_parser())
     assert set(translated) == set(english)
     assert {"serve --host", "box: description", "rule rule", "lab --agent", "repair: epilog"} <= set(english)
-    left = [where for where, text in english.items() if translated[where] == text or translated[where] != expected(lang, GAME_LISTS.get(where, text), where in GAME_LISTS)]
+    left = [where for where, text in english.items() if translated[where] == text or translated[where] != told(lang, where, text)]
     assert left == []
 
 
@@ -59,6 +60,20 @@ def test_the_help_lists_the_games_of_the_registry_in_each_language():
         assert all(name in found["referee: description"] for name in names), (lang, found["referee: description"])
         for where in set(GAME_LISTS) - {"referee: description"}:
             assert all(game in found[where] for game in available_games()), (lang, where)
+
+
+# The help texts with a default filled in, the template each is made from and the figures.
+FILLED = {
+    "serve --rate": ("requests a second each address may make, in bursts of {burst} times as many (default: {rate:g}; raise it where many phones share one address)", {"burst": BURST, "rate": RATE})
+}
+
+
+def told(lang: str, where: str, text: str) -> str:
+    """The help text shown at `where` in `lang`, from its English text or its template."""
+    if where in FILLED:
+        template, figures = FILLED[where]
+        return translations(lang).gettext(template).format(**figures)
+    return expected(lang, GAME_LISTS.get(where, text), where in GAME_LISTS)
 
 
 def expected(lang: str, text: str, lists_games: bool = False) -> str:

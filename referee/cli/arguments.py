@@ -12,6 +12,7 @@ import sys
 from referee import __version__
 from referee.errors import EXIT_USAGE
 from referee.i18n import LANGS, N_, _, current, ngettext
+from referee.server.guard import BURST, RATE
 
 EPILOG = N_("""exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
 3 malformed record, 4 invalid spec or variant data, 5 internal error (or a file left
@@ -318,8 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--rate",
         metavar="R",
         type=float,
-        default=20.0,
-        help=_("requests a second each address may make, in bursts of six times as many (default: 20; raise it where many phones share one address)"),
+        default=RATE,
+        help=_("requests a second each address may make, in bursts of {burst} times as many (default: {rate:g}; raise it where many phones share one address)").format(burst=BURST, rate=RATE),
     )
 
     pl = command("play", N_("write a complete random legal game as a record"), epilog=None)

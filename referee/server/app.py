@@ -47,7 +47,7 @@ CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline
 class Settings:
     """How the server was started: the folder, the address, and the bounds on callers."""
 
-    def __init__(self, folder: Path, host: str = "127.0.0.1", port: int = 8765, rate: float = 20.0, burst: int = 120):
+    def __init__(self, folder: Path, host: str = "127.0.0.1", port: int = 8765, rate: float = guard.RATE, burst: int | None = None):
         self.folder = folder
         self.host = host
         self.port = port

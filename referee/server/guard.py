@@ -78,11 +78,17 @@ def same_site(origin: str | None, host: str | None) -> bool:
     return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
 
 
-class Rates:
-    """At most `rate` requests a second from one address, in bursts of up to `burst`."""
+RATE = 20.0  # requests a second from one address, by default: a table of phones, with room
+BURST = 6  # a burst may hold this many seconds' worth of requests (a page and its picture at once)
 
-    def __init__(self, rate: float, burst: int):
-        self.rate, self.burst = rate, burst
+
+class Rates:
+    """At most `rate` requests a second from one address, in bursts of up to `burst`
+    (`BURST` seconds' worth where not given)."""
+
+    def __init__(self, rate: float = RATE, burst: int | None = None):
+        self.rate = rate
+        self.burst = max(1, round(BURST * rate)) if burst is None else burst
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 

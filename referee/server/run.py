@@ -13,6 +13,7 @@ from pathlib import Path
 
 from referee.errors import UsageError
 from referee.i18n import _
+from referee.server.guard import RATE
 from referee.terminal import visible
 
 
@@ -22,7 +23,7 @@ def default_folder() -> Path:
     return Path(base) / "referee" / "games"
 
 
-def serve(games: str | None, host: str, port: int, rate: float = 20.0) -> int:
+def serve(games: str | None, host: str, port: int, rate: float = RATE) -> int:
     try:
         import uvicorn
 
@@ -45,7 +46,7 @@ def serve(games: str | None, host: str, port: int, rate: float = 20.0) -> int:
             pass  # the address is free: uvicorn binds it next
     except OSError as exc:
         raise UsageError(_("cannot listen on {host}:{port}: {reason}").format(host=visible(host), port=port, reason=exc.strerror or exc)) from None
-    settings = Settings(folder, host, port, rate=rate, burst=max(1, round(6 * rate)))
+    settings = Settings(folder, host, port, rate=rate)
     app = create_app(settings)
     address = _address(host, port)
     print(visible(f"referee serve: games in {folder.resolve()}"))
