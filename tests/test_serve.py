@@ -579,7 +579,9 @@ def test_a_contract_whose_goods_the_box_gives_is_one_tap(folder, tmp_path):
     def contracts() -> set[str]:
         return {b.text for b in taps.menu(table.recording, "").buttons if b.text.startswith("reveal contract")}
 
-    winter = {"reveal contract coffee tea", "reveal contract carpet saffron", "reveal contract rubber coffee tea"}
+    winter = {"reveal contract coffee tea", "reveal contract carpet saffron", "reveal contract coffee rubber tea"}  # goods in the notation's order
     assert contracts() == winter and all(b.enters for b in taps.menu(table.recording, "").buttons if b.text in winter)
     assert table.enter(["reveal contract carpet saffron"], table.version)[0].accepted
     assert contracts() == winter - {"reveal contract carpet saffron"}
+    assert table.enter(["reveal contract coffee rubber tea"], table.version)[0].accepted  # listed [rubber, coffee, tea]
+    assert contracts() == {"reveal contract coffee tea"}

@@ -110,3 +110,32 @@ def test_report_lists_only_the_uncertain_values_the_replay_touched():
     report = check(TO_SPRING)
     fires = [p.address for p in report.relied_on if p.address.startswith("cards:types.fire")]
     assert fires == ["cards:types.fire.faces.0.points"]
+
+
+CONTRACTS_KNOWN = """\
+kind: variant
+id: contracts-from-my-box
+game: speicherstadt
+title: Contract goods read off a physical copy
+changes:
+  cards:
+    types:
+      contract:
+        faces:
+          - {season: A, goods: [rubber, coffee, tea]}
+          - {season: A, goods: [tea, coffee]}
+          - {season: A, goods: [saffron, carpet]}
+"""
+
+
+@pytest.mark.parametrize("written", ["rubber coffee tea", "coffee rubber tea", "tea rubber coffee"])
+def test_a_contract_face_from_the_data_matches_its_goods_in_any_order(tmp_path, written):
+    """A card's goods have no order: the box file may list them one way and the record
+    another (`referee play` writes them as the file does)."""
+    overlay = tmp_path / "contracts.yaml"
+    overlay.write_text(CONTRACTS_KNOWN)
+    head = '[Game "speicherstadt"]\n[Players "beige, orange"]\n'
+    report = check(head + f"reveal contract {written}\nreveal contract tea coffee\n", [str(overlay)])
+    assert report.errors == [] and report.state.players  # both known contracts were found
+    report = check(head + "reveal contract rubber tea tea\n", [str(overlay)])
+    assert [d.rule for d in report.errors] == ["speicherstadt/card-face"]  # a face none of Winter's three contracts shows

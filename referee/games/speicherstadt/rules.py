@@ -140,7 +140,8 @@ def build_deck(game: Game, players: int) -> dict[str, list[Card]]:
             for i in range(n):
                 if i < len(known):
                     f = known[i]
-                    face = {k: (tuple(f[k]) if isinstance(f.get(k), list) else f.get(k)) for k in field_}
+                    # a contract's goods have no order on the card: kept in the order the notation reads them
+                    face = {k: (tuple(sorted(f[k])) if isinstance(f.get(k), list) else f.get(k)) for k in field_}
                     source = f"cards:types.{tid}.faces.{faces.index(f)}"
                     deck[season].append(Card(tid, season, face, f.get("id"), source))
                 else:
