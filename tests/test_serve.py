@@ -545,36 +545,13 @@ def test_a_word_that_leads_to_a_typed_figure_is_a_menu_not_an_error(client):
     assert answer.status_code == 200 and 'name="prefix" value="reveal fire "' in answer.text
 
 
-KNOWN_CONTRACTS = """kind: variant
-id: known-contracts
-game: speicherstadt
-title: Known contracts
-source: a group's own box, read off its cards
-description: The goods on each contract card, as a group writes them from its box.
-changes:
-  cards:
-    types:
-      contract:
-        faces:
-          - {season: A, goods: [coffee, tea]}
-          - {season: A, goods: [carpet, saffron]}
-          - {season: A, goods: [rubber, coffee, tea]}
-          - {season: B, goods: [tea, tea, carpet]}
-          - {season: B, goods: [coffee, saffron]}
-          - {season: B, goods: [rubber, rubber, carpet, tea]}
-          - {season: C, goods: [saffron, saffron, tea]}
-          - {season: C, goods: [coffee, coffee, carpet, rubber]}
-          - {season: C, goods: [tea, carpet]}
-          - {season: C, goods: [rubber, saffron, coffee, tea]}
-"""
+KNOWN_CONTRACTS = Path(__file__).parent / "speicherstadt" / "known-contracts.yaml"  # every contract card's goods, as a box file gives them
 
 
-def test_a_contract_whose_goods_the_box_gives_is_one_tap(folder, tmp_path):
+def test_a_contract_whose_goods_the_box_gives_is_one_tap(folder):
     """Where the data gives each contract card's goods (a group's box file), the reveals list
     the contracts left in the season's stack, each one tap; one revealed is no longer offered."""
-    overlay = tmp_path / "known-contracts.yaml"
-    overlay.write_text(KNOWN_CONTRACTS, encoding="utf-8")
-    table = Tables(folder).new_game("contracts", "speicherstadt", "beige, orange, purple", None, [str(overlay)])
+    table = Tables(folder).new_game("contracts", "speicherstadt", "beige, orange, purple", None, [str(KNOWN_CONTRACTS)])
 
     def contracts() -> set[str]:
         return {b.text for b in taps.menu(table.recording, "").buttons if b.text.startswith("reveal contract")}

@@ -2,8 +2,10 @@
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
+import yaml
 
 from referee.engine.replay import check_bytes
 from referee.lab.random_game import play_game
@@ -67,3 +69,20 @@ def test_generated_game_uses_the_whole_deck_and_bag():
     state = report.state
     assert not any(state.deck.values())
     assert sum(state.bag.values()) == 0  # fifteen ships took all 45 cubes
+
+
+KNOWN_CONTRACTS = str(Path(__file__).with_name("known-contracts.yaml"))
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_generated_games_with_every_contract_known_replay_legal(players):
+    """With a box file's contract faces (goods listed in any order) random games reveal those
+    cards, and only those, and replay legal under the same file."""
+    faces = yaml.safe_load(Path(KNOWN_CONTRACTS).read_text())["changes"]["cards"]["types"]["contract"]["faces"]
+    listed = Counter(" ".join(sorted(face["goods"])) for face in faces)
+    for seed in range(5):
+        text = play_game("speicherstadt", players, seed, [KNOWN_CONTRACTS])
+        report = check_bytes(text.encode(), f"seed-{seed}.log", [KNOWN_CONTRACTS])
+        assert report.status == "legal" and report.complete, (seed, [d.message for d in report.diagnostics])
+        revealed = Counter(line.removeprefix("reveal contract ") for line in text.splitlines() if line.startswith("reveal contract "))
+        assert revealed and not revealed - listed, (seed, revealed)
