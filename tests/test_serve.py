@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,9 @@ from referee.i18n import speaking
 from referee.server import taps  # noqa: E402
 from referee.server.app import Settings, create_app  # noqa: E402
 from referee.server.tables import Tables  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import round_taps  # noqa: E402  (scripts/round_taps.py: the taps a round takes)
 
 
 @pytest.fixture(scope="module")
@@ -270,32 +274,6 @@ def test_every_players_loading_move_is_one_tap(folder):
     assert labels == {"1 coffee", "2 coffee", "1 saffron", "2 saffron"}
 
 
-def taps_to_enter(recording, lines: list[str]) -> tuple[list[str], int]:
-    """The taps a phone takes to enter the first of `lines` from the menus (whole moves,
-    words, goods, a typed outcome where no list gives one, counted as one tap), and the
-    lines those taps enter: a button may enter the lines after it too (passes and the
-    purchase after them)."""
-    text, count, target = "", 0, lines[0]
-    for _ in range(40):
-        menu = taps.menu(recording, text)
-        text = menu.text
-        several = [b for b in menu.buttons if b.enters and b.before and b.lines == lines[: len(b.lines)]]
-        if several:
-            return max(several, key=lambda b: len(b.lines)).lines, count + 1
-        if menu.can_enter and text.strip() == target:
-            return [target], count + 1
-        if menu.free and target.startswith(menu.before_free) and " " not in target[len(menu.before_free) :]:
-            return [target], count + 1
-        leading = [b for b in menu.buttons if (b.enters and not b.before and b.text == target) or (not b.enters and (target.startswith(b.text) or target == b.text.strip()))]
-        assert leading, f"no button leads to {target!r} from {text!r}"
-        best = max(leading, key=lambda b: len(b.text))
-        count += 1
-        if best.enters:
-            return [best.text], count
-        text = best.text
-    raise AssertionError(f"{target!r} takes more than 40 taps")
-
-
 def body(path: Path) -> list[str]:
     return [line for line in path.read_text("utf-8").split("\n") if line.strip() and not line.startswith("[")]
 
@@ -309,28 +287,9 @@ def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
     from referee.lab.random_game import play_game
 
     record = play_game("speicherstadt", players, seed=players)
-    lines = [line for line in record.split("\n") if line.strip() and not line.startswith("[")]
-    seats = record.split('[Players "')[1].split('"')[0]
-    table = Tables(folder).new_game(f"rounds-{players}", "speicherstadt", seats, None, [])
-    i, rounds, round_taps, most = 0, 0, 0, 0
-    while i < len(lines):
-        if lines[i].startswith("check "):
-            offer, then = taps.checkpoint(table.recording)  # the confirmation enters the next round's heading too
-            assert offer and offer == lines[i : i + len(offer)]
-            following = lines[i + len(offer)] if i + len(offer) < len(lines) else ""
-            assert then == (following if following.startswith("round ") else None), (then, following)
-            entered, count = offer + ([then] if then else []), 1
-            rounds, most = rounds + 1, max(most, round_taps + 1)
-            round_taps = -1
-        else:
-            entered, count = taps_to_enter(table.recording, lines[i:])
-        outcome, _ = table.enter(entered, table.version)
-        assert outcome.accepted, outcome.messages
-        round_taps += count
-        kept = body(table.path)
-        assert kept == lines[: len(kept)] and len(kept) >= i + len(entered)
-        i = len(kept)
-    assert rounds >= 3 and 0 < most <= 40, (rounds, most)
+    rounds = round_taps.round_taps(round_taps.entered_by_taps(round_taps.new_table(folder, record, []), round_taps.record_lines(record)))
+    most = max(taps for taps, _ in rounds.values())
+    assert len(rounds) >= 3 and 0 < most <= 40, rounds
 
 
 def test_two_taps_at_once_never_both_apply(folder):
@@ -420,9 +379,10 @@ def test_a_picture_written_from_what_it_kept_is_the_drawing_byte_for_byte(folder
 def test_pages_speak_the_browsers_language_or_the_switchs(client):
     """A page is in the first language of the browser's that the referee speaks; the switch
     (`?lang=`) wins and is kept for the phone's next pages."""
-    assert "<h1>Games</h1>" in client.get("/", headers={"Accept-Language": "fr-FR, en;q=0.5"}).text
-    hungarian = client.get("/", headers={"Accept-Language": "fr;q=0.9, hu-HU;q=0.8, de;q=0.7"}).text
-    assert '<html lang="hu">' in hungarian and "<h1>Játszmák</h1>" in hungarian
+    with TestClient(client.app, base_url="http://127.0.0.1:8765") as browser:  # one that never used the switch
+        assert "<h1>Games</h1>" in browser.get("/", headers={"Accept-Language": "fr-FR, en;q=0.5"}).text
+        hungarian = browser.get("/", headers={"Accept-Language": "fr;q=0.9, hu-HU;q=0.8, de;q=0.7"}).text
+        assert '<html lang="hu">' in hungarian and "<h1>Játszmák</h1>" in hungarian
     with TestClient(client.app, base_url="http://127.0.0.1:8765") as phone:
         assert "<h1>Partien</h1>" in phone.get("/?lang=de", headers={"Accept-Language": "hu"}).text
         address = new_game(phone, "sprache")
