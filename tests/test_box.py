@@ -380,9 +380,57 @@ def test_fire_points_the_checkpoints_do_not_tell_are_not_proposed(fire_records, 
     out_file = tmp_path / "learnt.yaml"
     code, out, _ = run("box", "speicherstadt", "--infer", str(quiet), "-o", str(out_file))
     assert code == 0
-    assert "nothing determined" in out and "determined by the checkpoints" not in out
+    assert "determined by the checkpoints" not in out
     assert all(a in out for a in fire_faces())  # each named as not told
-    assert not out_file.exists()
+    written = out_file.read_text(encoding="utf-8")  # what the reveals show is kept: the contracts' goods
+    assert "cards:types.contract.faces: [" in written and all(f"  {a}:\n" in written for a in fire_faces())  # no fire's points
+
+
+@pytest.fixture(scope="module")
+def five_player_games(tmp_path_factory):
+    """Two random five-player games of The Speicherstadt: each reveals every contract card
+    with its goods, dealt at random, so the two are games of different boxes."""
+    folder = tmp_path_factory.mktemp("contracts")
+    paths = []
+    for seed in (4, 5):
+        path = folder / f"five-{seed}.log"
+        path.write_text(play_game("speicherstadt", 5, seed), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def revealed_contracts(path: Path) -> list[str]:
+    return sorted(" ".join(sorted(line.split()[2:])) for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("reveal contract "))
+
+
+def test_the_contracts_goods_are_read_off_a_records_reveals(five_player_games, config, tmp_path):
+    """A five-player game shows every contract card: --infer reads their goods by season,
+    -o writes them into the template, and with that file in use every contract a record
+    reveals is checked against the cards."""
+    record = five_player_games[0]
+    learnt = tmp_path / "learnt.yaml"
+    code, out, _ = run("box", "speicherstadt", "--infer", str(record), "-o", str(learnt))
+    assert code == 0 and "  cards:types.contract.faces: 10 of 10 cards: A: " in out
+    assert "determined by the checkpoints (4):" in out and "nothing determined" not in out
+    faces = yaml.safe_load(learnt.read_text(encoding="utf-8"))["answers"]["cards:types.contract.faces"]
+    assert sorted(" ".join(face["goods"]) for face in faces) == revealed_contracts(record)
+    assert [face["season"] for face in faces] == ["A"] * 3 + ["B"] * 3 + ["C"] * 4
+    assert run("box", "speicherstadt", "--use", str(learnt))[0] == 0
+    assert run("check", str(record))[0] == 0
+    first = next(line for line in record.read_text(encoding="utf-8").splitlines() if line.startswith("reveal contract "))
+    other = "reveal contract " + ("tea tea" if first != "reveal contract tea tea" else "coffee coffee")
+    wrong = tmp_path / "wrong.log"
+    wrong.write_text(record.read_text(encoding="utf-8").replace(first + "\n", other + "\n", 1), encoding="utf-8")
+    code, out, _ = run("check", str(wrong))
+    assert code == 1 and "error[speicherstadt/card-face]" in out
+
+
+def test_records_of_different_boxes_keep_no_contract(five_player_games, config, tmp_path):
+    learnt = tmp_path / "learnt.yaml"
+    code, out, _ = run("box", "speicherstadt", "--infer", *map(str, five_player_games), "-o", str(learnt))
+    assert code == 1 and "the records show more faces than cards:types.contract.faces (A) has cards" in out
+    assert "read off the records' reveals" not in out
+    assert "cards:types.contract.faces: [" not in learnt.read_text(encoding="utf-8")  # the fire points are kept
 
 
 def test_records_that_state_different_fire_points_contradict_each_other(fire_records, config):

@@ -162,6 +162,7 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
     from referee.box.infer import infer
     from referee.games import load_game
 
+    code = EXIT_OK
     found = infer(game, records, variants)
     shipped = load_game(game, box=False).spec
     lines = [
@@ -190,7 +191,14 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
                 lines.append(_("  {address} = {value}  ({was}; no other choice fits the checkpoints as well)").format(address=address, value=fits[0], was=_was(address, fits[0], shipped, found.box)))
             else:
                 lines.append(_("  {address}: {values} fit the checkpoints equally well (stand-in {value})").format(address=address, values=", ".join(fits), value=standin))
-    elif not found.refused and not found.conflict:
+    if found.faces:
+        lines.append(_("read off the records' reveals ({n}):").format(n=len(found.faces)))
+        for address, faces in sorted(found.faces.items()):
+            lines.append(_("  {address}: {n} of {cards} cards: {faces}").format(address=address, n=len(faces), cards=found.faces_cards.get(address, len(faces)), faces=_faces(faces)))
+    for where in found.faces_over:
+        lines.append(_("the records show more faces than {where} has cards: they are of other boxes, or a reveal is wrong; none is kept").format(where=where))
+        code = EXIT_VIOLATION
+    if not (found.values or found.named or found.faces or found.refused or found.conflict or found.faces_over):
         lines.append(_("nothing determined: the checkpoints of these records pin down none of the printed numbers, and no number is proposed"))
     if found.open:
         lines.append(_("left open: the records read these but do not determine them ({n}):").format(n=len(found.open)))
@@ -207,7 +215,6 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
                     lines.append(_("    whole numbers from 0 that satisfy it: {choices}").format(choices=allowed))
     if found.unread:
         lines.append(_("not read: no checkpoint of the records depends on these ({n}): {addresses}").format(n=len(found.unread), addresses=", ".join(found.unread)))
-    code = EXIT_OK
     for name, why in sorted(found.refused.items()):
         lines.append(_("{file}: refused: {why}").format(file=visible(name), why=visible(why)))
         code = EXIT_VIOLATION
@@ -216,13 +223,22 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
         lines.append(_("the records contradict each other: no printed numbers satisfy these checkpoints together: {lines}").format(lines=where))
         code = EXIT_VIOLATION
     # the template takes what the records tell outright, not a number resting on a name they leave open
-    learnt = {**{a: v for a, v in found.values.items() if a not in found.assumed}, **{a: fits[0] for a, fits in found.named.items() if len(fits) == 1}}
+    learnt = {**{a: v for a, v in found.values.items() if a not in found.assumed}, **{a: fits[0] for a, fits in found.named.items() if len(fits) == 1}, **found.faces}
     if out and learnt:
         write_or_say(template_text(game, lang, learnt), out, lambda *a, **k: None)
         lines.append(_("wrote {file}: the box template with these numbers filled in; check it, then referee box {game} --use {file}").format(file=readable_name(out), game=game))
     elif learnt:
         lines.append(_("(-o FILE writes them into a box template, for referee box {game} --use FILE)").format(game=game))
     return lines, code
+
+
+def _faces(faces: list[dict]) -> str:
+    """Card faces as a line shows them: `A: coffee tea; A: carpet rubber saffron`."""
+    shown = []
+    for face in faces:
+        words = [str(word) for key, value in face.items() if key != "season" for word in (value if isinstance(value, list) else [value])]
+        shown.append(visible(f"{face.get('season')}: {' '.join(words)}"))
+    return "; ".join(shown)
 
 
 def _number(value) -> int:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib
+import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -69,6 +70,8 @@ class Reader:
     start: Callable[[Any, str], int | None] | None = None  # a first number to try for an unknown one
     options: Callable[[Any, str], list[str] | None] | None = None  # the names a named value may take
     companions: Callable[[str], set[str]] = lambda address: set()  # the numbers that go with a named value
+    revealed: Callable[[Any, Any], tuple[str, dict] | None] | None = None  # a card face a reveal writes, by season
+    room: Callable[[Any, str], dict[str, int]] | None = None  # the cards by season whose faces an address lists
 
 
 def reader_of(game_name: str) -> Reader | None:
@@ -80,7 +83,7 @@ def reader_of(game_name: str) -> Reader | None:
     if name is None:
         return None
     module = importlib.import_module(name)
-    hooks = {hook: getattr(module, hook) for hook in ("stated", "start", "options", "companions") if hasattr(module, hook)}
+    hooks = {hook: getattr(module, hook) for hook in ("stated", "start", "options", "companions", "revealed", "room") if hasattr(module, hook)}
     return Reader(frozenset(module.FIGURES), module.AFTER_END, **hooks)
 
 
@@ -98,6 +101,7 @@ class Run:
 
     readings: dict[tuple[int, str, str], tuple[int, int, int]] = field(default_factory=dict)  # -> (line, written, ours)
     stated: list[tuple[int, str, int]] = field(default_factory=list)  # (line, address, number)
+    faces: list[tuple[str, dict]] = field(default_factory=list)  # (address, face): the cards the reveals show
     stopped: tuple[int, str] | None = None  # (line, why)
     stopped_stating: list[str] = field(default_factory=list)  # the numbers the move it stopped at writes
 
@@ -116,6 +120,7 @@ def replay(game, record, accept, reader: Reader) -> Run:
             if ruling is not None and ruling.verdict == "void":
                 continue  # the table took it back
             stated = reader.stated(position, entry) if reader.stated else []
+            face = reader.revealed(position, entry) if reader.revealed else None
             try:
                 why = _played(position, entry, ruling, accept)
             except referee.RecordError as exc:  # a move the game cannot read in this position
@@ -124,6 +129,7 @@ def replay(game, record, accept, reader: Reader) -> Run:
                 out.stopped, out.stopped_stating = (entry.pos.line, why), [a for a, _n in stated]
                 return out
             out.stated += [(entry.pos.line, a, n) for a, n in stated]
+            out.faces += [face] if face else []
         elif kind == "Checkpoint":
             if ruling is not None:
                 position.apply(entry, ruling)  # the table adopted its own figures: they say nothing of the numbers
@@ -361,10 +367,38 @@ def learn(game_name: str, records: list[tuple[str, str]], variants, base, answer
     unplayable = unreadable | {name: _("line {line}: the move cannot be played with the numbers found: {why}").format(line=stop[0], why=stop[1]) for name, stop in stops.items() if stop}
     found = finding(each, unplayable, values, every, rounds, answers)
     found.named = allowed
+    if reader.revealed:
+        runs = [_run(source, trials, values, accept, reader) for source in sources if source.name not in unplayable]
+        found.faces, found.faces_cards, found.faces_over = faces_read([run for run in runs if run], shipped, reader)
     for address in options:
         if len(allowed.get(address, ())) != 1:  # a number found with a name the checkpoints do not tell
             found.assumed |= {number: (address, named[address]) for number in reader.companions(address) if number in found.values}
     return found
+
+
+def faces_read(runs: list[Run], spec, reader: Reader) -> tuple[dict[str, list[dict]], dict[str, int], list[str]]:
+    """The card faces the records' reveals show, by the address that lists them: each face as
+    many times as one record shows it at most (a record shows each card once; two records
+    showing one face may show the same card); the cards each address counts over its seasons;
+    and the seasons where the faces shown are more than the season's cards (the records
+    contradict each other, or the card counts)."""
+    most: dict[tuple[str, str], Counter] = {}
+    for run in runs:
+        mine = Counter((address, face["season"], json.dumps(face)) for address, face in run.faces)
+        for (address, season, key), n in mine.items():
+            counts = most.setdefault((address, season), Counter())
+            counts[key] = max(counts[key], n)
+    faces: dict[str, list[dict]] = {}
+    cards: dict[str, int] = {}
+    over: list[str] = []
+    for (address, season), counts in sorted(most.items()):
+        if sum(counts.values()) > reader.room(spec, address).get(season, 0):
+            over.append(f"{address} ({season})")
+            continue
+        faces.setdefault(address, []).extend(json.loads(key) for key in sorted(counts) for _n in range(counts[key]))
+    for address in faces:
+        cards[address] = sum(reader.room(spec, address).values())
+    return {a: f for a, f in faces.items() if not any(o.startswith(a + " ") for o in over)}, cards, over
 
 
 def _settle(sources, trials, values: dict, named: dict, accept, reader) -> tuple[int, dict, dict]:

@@ -50,6 +50,9 @@ class Finding:
     box: dict[str, Any] = field(default_factory=dict)  # the answers of the group's box file in use
     named: dict[str, list[str]] = field(default_factory=dict)  # a name the checkpoints tell apart -> the choices that fit best
     assumed: dict[str, tuple[str, str]] = field(default_factory=dict)  # a number found -> the name it rests on, not told, and its choice
+    faces: dict[str, list[dict]] = field(default_factory=dict)  # card faces the reveals show (a contract's goods), by address
+    faces_cards: dict[str, int] = field(default_factory=dict)  # the cards each of those addresses lists, over every season
+    faces_over: list[str] = field(default_factory=list)  # seasons whose reveals show more faces than the season has cards
 
 
 @dataclass

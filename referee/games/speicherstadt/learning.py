@@ -1,6 +1,7 @@
 """What The Speicherstadt's records teach of its printed numbers (`referee box speicherstadt
 --infer`, referee/box/learn.py): the players' points follow the fire cards' points, read in
-the result too, and a reveal that writes a fire's points states them outright."""
+the result too, and a reveal that writes a fire's points states them outright. A contract's
+reveal writes its goods: what the card shows, read off as it is."""
 
 from __future__ import annotations
 
@@ -29,3 +30,19 @@ def start(spec, address: str) -> int | None:
         if face.get("field") == parts[4]:
             return int(face.get("min", 1))
     return None
+
+
+def revealed(position, move) -> tuple[str, dict] | None:
+    """A reveal of a card whose faces the data lists by season and the record writes (a
+    contract and its goods): the address of the list, and the face with its season."""
+    game = position.game
+    contract = getattr(game, "contract", None)
+    if getattr(move, "card", None) != contract or not getattr(move, "goods", None):
+        return None
+    return f"cards:types.{contract}.faces", {"season": position.state.current_season(), "goods": sorted(move.goods)}
+
+
+def room(spec, address: str) -> dict[str, int]:
+    """How many cards of the type whose faces `address` lists each season's stack holds."""
+    card = address.partition(":")[2].split(".")[1]
+    return {season: int(n) for season, n in spec.get(f"cards:types.{card}")["counts"].items()}
