@@ -1,6 +1,7 @@
 """How many taps each round of The Speicherstadt takes on `referee serve`'s page.
 
     python scripts/round_taps.py [--players 5] [--seeds 0-12] [--variant FILE] [--round N]
+    python scripts/round_taps.py --records GAME.log ... [--variant FILE] [--round N]
 
 A random game (`referee play`) is entered into a new game of the server's tables as a phone
 enters it: each line by the fewest taps its menus allow (a whole move, or the words and
@@ -9,6 +10,8 @@ checkpoint by the one tap that confirms it. The record the tables keep must equa
 game's line for line. Printed per seed: the round with the most taps, its taps and its
 lines (lines the rules leave no choice about, and passes a tap answers for, are entered
 by themselves). With `--round N` and one seed, each line of that round with its taps.
+With `--records`, the given records instead (games the lab's agents played, written with
+`referee lab speicherstadt --players 5 --agent greedy --records-out DIR`, or a table's own).
 tests/test_serve.py runs the same count on two games.
 """
 
@@ -121,10 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0-12", help="a seed, or FIRST-LAST")
     parser.add_argument("--variant", action="append", default=[], metavar="FILE", help="a variant or box file, for the game and the tables (repeatable)")
     parser.add_argument("--round", type=int, default=None, help="show each line of this round (one seed)")
+    parser.add_argument("--records", nargs="+", default=[], metavar="FILE", help="count these records instead of random games")
     args = parser.parse_args(argv)
     first, _, last = args.seeds.partition("-")
-    for seed in range(int(first), int(last or first) + 1):
-        record = play_game("speicherstadt", args.players, seed, args.variant)
+    games = [(path, Path(path).read_text(encoding="utf-8")) for path in args.records] or [
+        (f"seed {seed}", play_game("speicherstadt", args.players, seed, args.variant)) for seed in range(int(first), int(last or first) + 1)
+    ]
+    for seed, record in games:
         with tempfile.TemporaryDirectory() as folder:
             steps = entered_by_taps(new_table(Path(folder), record, args.variant), record_lines(record))
             if args.round is not None:
@@ -134,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             rounds = round_taps(steps)
         worst = max(rounds, key=lambda r: rounds[r][0])
-        print(f"seed {seed}: {len(rounds)} rounds; the most taps: round {worst}, {rounds[worst][0]} taps for {rounds[worst][1]} lines", flush=True)
+        print(f"{seed}: {len(rounds)} rounds; the most taps: round {worst}, {rounds[worst][0]} taps for {rounds[worst][1]} lines", flush=True)
     return 0
 
 

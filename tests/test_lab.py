@@ -225,6 +225,25 @@ def test_lab_replay_lists_the_records_whose_winner_changes(tmp_path):
 # --- the command -------------------------------------------------------------------------------
 
 
+def test_every_game_played_is_written_as_a_record_that_replays_as_it_went(tmp_path, capsys):
+    """--records-out writes each game as `referee play` writes a random one (the agents'
+    moves and the checkpoints): each replays legal to the scores the run counted; the JSON
+    holds no record."""
+    from referee.engine.replay import check_bytes
+
+    folder = tmp_path / "games"
+    code = main(["lab", "speicherstadt", "--players", "3", "--games", "3", "--agent", "greedy,random", "--rotate", "--records-out", str(folder), "--format", "json"])
+    assert code == 0
+    games = sorted(json.loads(capsys.readouterr().out)["games"], key=lambda game: game["number"])
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == ["game-0001.log", "game-0002.log", "game-0003.log"]
+    for path, game in zip(files, games):
+        report = check_bytes(path.read_bytes(), str(path))
+        assert report.status == "legal" and report.complete and report.checkpoints_confirmed > 0, [d.message for d in report.diagnostics]
+        assert {s.seat.colour: s.total for s in report.standings} == dict(zip(game["colours"], game["scores"]))
+        assert "record" not in game and f"--agent {','.join(game['agents'])} --seed 1, game {game['number'] + 1}" in path.read_text(encoding="utf-8")
+
+
 def test_the_command_writes_a_page_that_needs_nothing_else(tmp_path, capsys):
     overlay = tmp_path / "<b>odd.yaml"
     overlay.write_text(SEAT_AHEAD.replace("game: hamburgum", "game: hamburgum"), encoding="utf-8")
@@ -288,6 +307,7 @@ def test_the_summary_and_the_page_speak_the_language_asked(tmp_path, capsys):
         ["lab", "nogame", "--players", "3"],
         ["lab", "replay"],
         ["lab", "hamburgum", "--players", "3", "--games", "0"],
+        ["lab", "hamburgum", "--players", "3", "--games", "1", "--records-out", "/dev/null/games"],  # no folder can be made there
     ],
 )
 def test_the_command_refuses_what_it_cannot_run(args, capsys):

@@ -292,6 +292,25 @@ def test_a_speicherstadt_round_takes_at_most_40_taps(folder, players):
     assert len(rounds) >= 3 and 0 < most <= 40, rounds
 
 
+@pytest.mark.parametrize("box", [False, True], ids=["goods-unknown", "goods-from-the-box"])
+def test_a_round_of_five_players_who_play_to_win_takes_at_most_40_taps(folder, box):
+    """Five players who choose their moves (the lab's greedy agents, written down as
+    `referee lab --records-out` writes them), entered by taps: every round at most 40 taps,
+    whether a contract's goods take two taps (no source gives them) or one (a group's box
+    file gives them, as `referee box --infer` reads them off a game). Random play writes
+    lines a table needs no tap for (cubes spoiled by hand, which spoil by themselves)."""
+    from referee.lab.runs import Task, play_task
+
+    variants = [str(KNOWN_CONTRACTS)] if box else []
+    record = play_task(Task("speicherstadt", 5, tuple(variants), ("greedy",) * 5, 1, 0, record=True)).record
+    steps = list(round_taps.entered_by_taps(round_taps.new_table(folder, record, variants), round_taps.record_lines(record)))
+    assert sum(line.startswith("reveal contract ") for step in steps for line in step.lines) == 10
+    tapped = {step.taps for step in steps if step.lines[0].startswith("reveal contract ")}  # the others: the only card left
+    assert tapped == ({1} if box else {2})
+    rounds = round_taps.round_taps(iter(steps))
+    assert len(rounds) >= 8 and max(taps for taps, _ in rounds.values()) <= 40, rounds
+
+
 def test_two_taps_at_once_never_both_apply(folder):
     import threading
 

@@ -356,6 +356,11 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("--sensitivity-games", type=int, default=40, metavar="K", help=_("games per setting for --sensitivity (default: 40, at most --games)"))
     lab.add_argument("-o", "--out", metavar="REPORT.html", help=_("write the self-contained HTML report (charts included) to this file"))
     lab.add_argument("--json", metavar="FILE", dest="json_out", help=_("write the figures (and every game's result) as JSON to FILE"))
+    lab.add_argument(
+        "--records-out",
+        metavar="DIR",
+        help=_("write each game played as a record into the folder DIR (made if missing; game-0001.log and on, base-game-0001.log for --against), to check, replay or show"),
+    )
     lab.add_argument("--format", choices=("text", "json"), default="text", help=_("what standard output gets: text for people (default), json for programs"))
 
     v = command("validate", N_("validate every spec and variant (schema, cross-references, totals)"), epilog=None)

@@ -359,6 +359,7 @@ def cmd_lab(args) -> int:
         ray_address=args.ray or None,
         sensitivity=args.sensitivity,
         sensitivity_games=args.sensitivity_games,
+        records_out=args.records_out,
     )
     experiment.check_plan(plan)
     sides = 2 if against is not None else 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from referee.errors import UsageError
 from referee.i18n import _, ngettext
@@ -18,6 +19,7 @@ from referee.lab import stats
 from referee.lab.agents import make_agent
 from referee.lab.random_game import random_game_start
 from referee.lab.runs import GameResult, Progress, Task, run_local, tasks_for
+from referee.terminal import readable_name
 
 
 @dataclass
@@ -38,6 +40,7 @@ class Plan:
     batch: int = 50  # games per side between two looks of the sequential test
     sensitivity: float | None = None  # vary each provisional value by this share of itself
     sensitivity_games: int = 40
+    records_out: str | None = None  # a folder to write each game played into, as a record
 
 
 def check_plan(plan: Plan) -> None:
@@ -59,6 +62,7 @@ def check_plan(plan: Plan) -> None:
 def run(plan: Plan, progress: Progress | None = None, runner: Callable[[list[tuple[Task, str]]], list[GameResult]] | None = None) -> dict:
     """Play the run and return its figures (the data that report.py shows and writes)."""
     check_plan(plan)
+    folder = _records_folder(plan.records_out) if plan.records_out is not None else None
     runner = runner or _runner(plan, progress)
     started = time.monotonic()
     sides = [("variant", plan.variants)] + ([("base", plan.against)] if plan.against is not None else [])
@@ -67,9 +71,11 @@ def run(plan: Plan, progress: Progress | None = None, runner: Callable[[list[tup
     step = plan.batch if plan.against is not None else plan.games
     for start in range(0, plan.games, step):
         count = min(step, plan.games - start)
-        items = [(task, name) for name, variants in sides for task in tasks_for(plan.game, plan.players, variants, plan.agents, count, plan.seed, plan.rotate, start)]
+        items = [(task, name) for name, variants in sides for task in tasks_for(plan.game, plan.players, variants, plan.agents, count, plan.seed, plan.rotate, start, folder is not None)]
         for result in runner(items):
             results[result.side].append(result)
+            if folder is not None and result.record:
+                _write_record(folder, result)
         if plan.against is not None and start + count < plan.games:
             if stats.paired(results["variant"], results["base"])["sprt"]["verdict"] != "undecided":
                 stopped_early = True
@@ -99,6 +105,26 @@ def run(plan: Plan, progress: Progress | None = None, runner: Callable[[list[tup
     out["seconds"] = round(time.monotonic() - started, 3)
     out["games"] = [r.to_json() for side in results.values() for r in side]
     return out
+
+
+def _records_folder(path: str) -> Path:
+    """The folder --records-out names, made if missing, before any game is played."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(_("cannot make the folder {folder}: {reason}").format(folder=readable_name(path), reason=exc.strerror or exc)) from None
+    return folder
+
+
+def _write_record(folder: Path, result: GameResult) -> None:
+    """One game as a record file: game-0001.log for the variant's side, base-game-0001.log
+    for the base it is compared with."""
+    name = f"{'base-' if result.side == 'base' else ''}game-{result.number + 1:04d}.log"
+    try:
+        (folder / name).write_text(result.record, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(_("cannot write {path}: {reason}").format(path=readable_name(str(folder / name)), reason=exc.strerror or exc)) from None
 
 
 def _runner(plan: Plan, progress: Progress | None):

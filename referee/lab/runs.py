@@ -13,6 +13,7 @@ stats.py reads.
 
 from __future__ import annotations
 
+import datetime
 import gc
 import os
 import random
@@ -28,11 +29,13 @@ from referee.i18n import Message, ngettext
 from referee.lab.agents import make_agent
 from referee.lab.random_game import random_game_start
 from referee.lab.table import DONE, Table
+from referee.notation.parser import header_lines
 
 
 @dataclass(frozen=True)
 class Task:
-    """One game to play: the game, its variants, each seat's agent (seat order) and the seed."""
+    """One game to play: the game, its variants, each seat's agent (seat order) and the seed;
+    with `record`, the game is also written down as a record."""
 
     game: str
     players: int
@@ -40,6 +43,7 @@ class Task:
     agents: tuple[str, ...]
     seed: int
     number: int
+    record: bool = False
 
 
 @dataclass
@@ -63,6 +67,7 @@ class GameResult:
     relied_on: list[str] = field(default_factory=list)
     error: str = ""
     failure: str = ""  # with an error: "spec" (the data lets the game go no further) or "internal"
+    record: str = ""  # the game as a record, where the task asked for it (not part of the figures)
 
     @property
     def winners(self) -> list[int]:
@@ -70,7 +75,9 @@ class GameResult:
         return [i for i, r in enumerate(self.ranks) if r == 1] if self.finished else []
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        del out["record"]
+        return out
 
 
 def game_seed(seed: int, number: int, stream: str) -> random.Random:
@@ -92,6 +99,7 @@ def play_task(task: Task, side: str = "") -> GameResult:
     most = game.spec["play"]["max_moves"]
     moves = lead_changes = 0
     leader, last_round = None, None
+    lines: list[str] = []  # the record's moves and checkpoints, where the task asks for them
     collecting = gc.isenabled()
     gc.disable()  # see random_game.py: many short-lived objects, none in a cycle
     try:
@@ -101,6 +109,8 @@ def play_task(task: Task, side: str = "") -> GameResult:
                 move = table.table_move(chance)
             else:
                 move = agents[decision.colour].choose(decision, rngs[decision.colour])
+            if move is not DONE and task.record:
+                lines += [*table.state.play_checkpoints(move), game.format_move(move)]
             if move is not DONE and decision.colour is not None:
                 words = game.chosen(table.state, move)
                 for word in usage_words(move) if words is None else words:
@@ -137,7 +147,17 @@ def play_task(task: Task, side: str = "") -> GameResult:
         lead_changes=lead_changes,
         usage=[usage[c] for c in colours],
         relied_on=relied,
+        record=_record_text(task, variants, colours, lines, rank(standings)) if task.record else "",
     )
+
+
+def _record_text(task: Task, variants: list[str], colours: list[str], lines: list[str], standings) -> str:
+    """A simulated game as `referee play` writes a random one: the header (the agents and the
+    seed in its Event tag), the moves with the checkpoints, the result."""
+    event = f"referee lab --agent {','.join(task.agents)} --seed {task.seed}, game {task.number + 1}"
+    head = header_lines(task.game, ", ".join(colours), colours[0], datetime.date.today().isoformat(), event, variants)
+    result = "result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings)
+    return "\n".join([*head, "", *lines, "", result]) + "\n"
 
 
 def _leader(state) -> str | None:
@@ -185,15 +205,16 @@ def _collect(value, words: list[str], top: bool = False) -> None:
 # --- running many ----------------------------------------------------------------------------
 
 
-def tasks_for(game: str, players: int, variants: Iterable[str], agents: list[str], games: int, seed: int, rotate: bool = False, start: int = 0) -> list[Task]:
+def tasks_for(game: str, players: int, variants: Iterable[str], agents: list[str], games: int, seed: int, rotate: bool = False, start: int = 0, record: bool = False) -> list[Task]:
     """The games of a run: numbers `start` to `start + games - 1`, the agents in seat order
     (the last one repeated to fill the table), turned one seat on for each game with
-    `rotate`, so that every agent sits in every seat equally often."""
+    `rotate`, so that every agent sits in every seat equally often; `record`: each written
+    down as a record too."""
     seats = filled(agents, players)
     out = []
     for number in range(start, start + games):
         turn = number % players if rotate else 0
-        out.append(Task(game, players, tuple(variants), tuple(seats[-turn:] + seats[:-turn]) if turn else tuple(seats), seed, number))
+        out.append(Task(game, players, tuple(variants), tuple(seats[-turn:] + seats[:-turn]) if turn else tuple(seats), seed, number, record))
     return out
 
 
