@@ -415,6 +415,9 @@ def test_the_contracts_goods_are_read_off_a_records_reveals(five_player_games, c
     faces = yaml.safe_load(learnt.read_text(encoding="utf-8"))["answers"]["cards:types.contract.faces"]
     assert sorted(" ".join(face["goods"]) for face in faces) == revealed_contracts(record)
     assert [face["season"] for face in faces] == ["A"] * 3 + ["B"] * 3 + ["C"] * 4
+    code, out, _ = run("box", "speicherstadt", "--infer", str(record), "--lang", "hu")  # the goods by their names, the file by ids
+    (line,) = [line for line in out.splitlines() if "cards:types.contract.faces: 10 lapból 10: A: " in line]
+    assert not {"coffee", "rubber", "saffron", "carpet"} & set(line.replace(";", " ").split()) and {"kávé", "gumi", "sáfrány", "szőnyeg"} & set(line.replace(";", " ").split())
     assert run("box", "speicherstadt", "--use", str(learnt))[0] == 0
     assert run("check", str(record))[0] == 0
     first = next(line for line in record.read_text(encoding="utf-8").splitlines() if line.startswith("reveal contract "))

@@ -192,9 +192,10 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
             else:
                 lines.append(_("  {address}: {values} fit the checkpoints equally well (stand-in {value})").format(address=address, values=", ".join(fits), value=standin))
     if found.faces:
+        names = load_game(game, box=False).spec_names
         lines.append(_("read off the records' reveals ({n}):").format(n=len(found.faces)))
         for address, faces in sorted(found.faces.items()):
-            lines.append(_("  {address}: {n} of {cards} cards: {faces}").format(address=address, n=len(faces), cards=found.faces_cards.get(address, len(faces)), faces=_faces(faces)))
+            lines.append(_("  {address}: {n} of {cards} cards: {faces}").format(address=address, n=len(faces), cards=found.faces_cards.get(address, len(faces)), faces=_faces(faces, names, lang)))
     for where in found.faces_over:
         lines.append(_("the records show more faces than {where} has cards: they are of other boxes, or a reveal is wrong; none is kept").format(where=where))
         code = EXIT_VIOLATION
@@ -232,11 +233,12 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
     return lines, code
 
 
-def _faces(faces: list[dict]) -> str:
-    """Card faces as a line shows them: `A: coffee tea; A: carpet rubber saffron`."""
+def _faces(faces: list[dict], names: dict[str, dict], lang: str) -> str:
+    """Card faces as a line shows them, each thing by its name in the language: `A: coffee
+    tea; A: carpet rubber saffron` (the file written keeps the spec's ids)."""
     shown = []
     for face in faces:
-        words = [str(word) for key, value in face.items() if key != "season" for word in (value if isinstance(value, list) else [value])]
+        words = [str((names.get(word) or {}).get(lang, word)) for key, value in face.items() if key != "season" for word in (value if isinstance(value, list) else [value])]
         shown.append(visible(f"{face.get('season')}: {' '.join(words)}"))
     return "; ".join(shown)
 
