@@ -265,8 +265,9 @@ def test_every_players_loading_move_is_one_tap(folder):
     table = speicherstadt_at(Tables(folder), "loading", 5, 5, "purple: contract 2 saffron")
     menu = taps.menu(table.recording, "")
     assert menu.text == "blue: "  # blue moved last
-    whole = [b.text for b in menu.buttons if b.enters]
-    assert sorted(whole) == sorted(table.recording.hints()) and len(whole) == len(menu.buttons)
+    bundles = [b.text for b in menu.buttons if b.group and b.group.endswith(", all at once")]
+    whole = [b.text for b in menu.buttons if b.enters and b.text not in bundles]
+    assert sorted(whole) == sorted(table.recording.hints()) and len(whole) + len(bundles) == len(menu.buttons)
     assert whole[0].startswith("blue: ") and "purple: contract 2 saffron" in whole
     headings = [heading for heading, _ in menu.groups]
     assert "purple: contract" in headings and "purple: hall exchange" in headings
@@ -309,6 +310,24 @@ def test_a_round_of_five_players_who_play_to_win_takes_at_most_40_taps(folder, b
     assert tapped == ({1} if box else {2})
     rounds = round_taps.round_taps(iter(steps))
     assert len(rounds) >= 8 and max(taps for taps, _ in rounds.values()) <= 40, rounds
+
+
+def test_goods_a_player_moves_the_same_way_are_one_tap_all_at_once(folder):
+    """The rulebook's example puts a rubber and a tea on one contract in one line: where a
+    player's moves differ in their good only, the menu also offers them joined, one tap,
+    where the rules take the joined line (one contract takes every good it still needs)."""
+    example = (Path(__file__).resolve().parents[1] / "specs" / "speicherstadt" / "examples" / "unloading-two-ships.log").read_text(encoding="utf-8")
+    lines = [line for line in example.split("\n") if line.strip() and not line.startswith(("[", "#"))]
+    seats = example.split('[Players "')[1].split('"')[0]
+    table = Tables(folder).new_game("at-once", "speicherstadt", seats, None, [])
+    assert table.enter(lines[: lines.index("blue: contract 2 rubber tea")], table.version)[0].accepted
+    bundles = {b.text: b for b in taps.menu(table.recording, "").buttons if b.group and b.group.endswith(", all at once")}
+    singles = [line for line in table.recording.hints() if line.startswith("blue: contract 2 ")]
+    joined = "blue: contract 2 " + " ".join(sorted(line.split()[-1] for line in singles))
+    assert len(singles) > 1 and joined in bundles and bundles[joined].enters
+    assert all(taps._trial(table.recording, [line]) is not None for line in bundles)
+    assert table.enter([joined], table.version)[0].accepted
+    assert not [line for line in table.recording.hints() if line.startswith("blue: contract 2 ")]  # the contract took all it could
 
 
 def test_two_taps_at_once_never_both_apply(folder):

@@ -30,6 +30,7 @@ MOST_BUTTONS = 24  # while the menu holds at most this many buttons
 CHAIN = 6  # passes a tap may answer for before the move it ends with, at most
 MOST_SPREAD = 64  # a menu of whole moves only may hold this many buttons: a scroll costs less than a tap
 MOST_SHARED = 3  # moves that share their first two words, at least, for the two to head them
+MOST_BUNDLES = 12  # moves of several goods at once a menu offers, at most
 
 
 @dataclass
@@ -78,9 +79,11 @@ def menu(recording: Recording, text: str) -> Menu:
         text += " "
     listed = not _grows(recording)
     chains = _chains(recording) if listed and not text else []
+    bundles = _bundles(recording) if listed and not text else []
     others: list[Button] = []
     if listed and not text:
         text, others = _same_player(recording)
+        bundles.sort(key=lambda b: not b.text.startswith(text))  # the player who moved last first
     for _step in range(FORCED_STEPS):
         buttons, filling = _buttons(recording, text)
         whole = _is_whole(recording, text, filling)
@@ -100,6 +103,7 @@ def menu(recording: Recording, text: str) -> Menu:
             buttons, typed = _spread(recording, buttons, bool(free))
             if typed:
                 prefix, free = typed
+        buttons += bundles
     found = Menu(text, buttons, whole, free, prefix=prefix)
     found.groups = _grouped(text, buttons)
     return found
@@ -250,6 +254,24 @@ def _chains(recording: Recording) -> list[Button]:
         if len(passes) != 1:
             break
         line = passes[0]
+    return out
+
+
+def _bundles(recording: Recording) -> list[Button]:
+    """Where a player may move several goods the same way (onto one contract, to the
+    traders, into the warehouse), all of them at once, one tap: the player's moves that
+    differ in their last word only, a good's name, joined into the one line the rules
+    accept (`blue: contract 2 rubber tea`)."""
+    groups: dict[str, list[str]] = {}
+    for hint in recording.hints():
+        head, _space, last = hint.rpartition(" ")
+        if head.split()[0].endswith(":") and last.isalpha() and "<" not in hint:
+            groups.setdefault(head, []).append(last)
+    out = []
+    for head, lasts in groups.items():
+        line = f"{head} {' '.join(sorted(lasts))}"
+        if len(lasts) > 1 and len(out) < MOST_BUNDLES and _trial(recording, [line]) is not None:
+            out.append(Button(line, " ".join(sorted(lasts)), "", True, group=_("{move}, all at once").format(move=head)))
     return out
 
 
