@@ -12,6 +12,9 @@ lines (lines the rules leave no choice about, and passes a tap answers for, are 
 by themselves). With `--round N` and one seed, each line of that round with its taps.
 With `--records`, the given records instead (games the lab's agents played, written with
 `referee lab speicherstadt --players 5 --agent greedy --records-out DIR`, or a table's own).
+With `--joined`, a player's lines in a row that differ in their last good only are first
+joined into one line, as a table that taps the menu's "all at once" buttons writes them (the
+record is checked to end the same).
 tests/test_serve.py runs the same count on two games.
 """
 
@@ -46,6 +49,29 @@ class Step:
 def record_lines(text: str) -> list[str]:
     """A record's moves: the lines that are neither tags nor comments."""
     return [line for line in text.split("\n") if line.strip() and not line.startswith(("[", "#"))]
+
+
+def joined(record: str, variants: list[str]) -> str:
+    """The record with each run of a player's lines that differ in their last good only
+    (`orange: contract 1 tea`, `orange: contract 1 saffron`) joined into one line; refused
+    where the joined record does not end as the record does."""
+    from referee.engine.replay import check_bytes
+
+    out: list[str] = []
+    for line in record.split("\n"):
+        head, _space, last = line.rpartition(" ")
+        before = out[-1].split(" ") if out else []
+        if head and head.split()[0].endswith(":") and last.isalpha() and len(before) > len(head.split(" ")) and " ".join(before[: len(head.split(" "))]) == head:
+            rest = before[len(head.split(" ")) :]
+            if all(word.isalpha() for word in rest):
+                out[-1] = f"{head} {' '.join(sorted([*rest, last]))}"
+                continue
+        out.append(line)
+    text = "\n".join(out)
+    reports = [check_bytes(t.encode(), "record.log", list(variants)) for t in (record, text)]
+    if reports[1].status != "legal" or [(s.seat.colour, s.total) for s in reports[0].standings] != [(s.seat.colour, s.total) for s in reports[1].standings]:
+        raise AssertionError("the joined record does not end as the record does")
+    return text
 
 
 def taps_to_enter(recording, lines: list[str]) -> tuple[list[str], int]:
@@ -125,23 +151,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", default=[], metavar="FILE", help="a variant or box file, for the game and the tables (repeatable)")
     parser.add_argument("--round", type=int, default=None, help="show each line of this round (one seed)")
     parser.add_argument("--records", nargs="+", default=[], metavar="FILE", help="count these records instead of random games")
+    parser.add_argument("--joined", action="store_true", help="join a player's lines that differ in their last good only, as the menu's 'all at once' buttons enter them")
     args = parser.parse_args(argv)
     first, _, last = args.seeds.partition("-")
     games = [(path, Path(path).read_text(encoding="utf-8")) for path in args.records] or [
         (f"seed {seed}", play_game("speicherstadt", args.players, seed, args.variant)) for seed in range(int(first), int(last or first) + 1)
     ]
     for seed, record in games:
-        with tempfile.TemporaryDirectory() as folder:
-            steps = entered_by_taps(new_table(Path(folder), record, args.variant), record_lines(record))
-            if args.round is not None:
-                for step in steps:
-                    if step.round == args.round:
-                        print(f"{step.taps:2}  {' | '.join(step.lines)}")
-                continue
-            rounds = round_taps(steps)
-        worst = max(rounds, key=lambda r: rounds[r][0])
-        print(f"{seed}: {len(rounds)} rounds; the most taps: round {worst}, {rounds[worst][0]} taps for {rounds[worst][1]} lines", flush=True)
+        note = ""
+        if args.joined:
+            try:
+                rounds = counted(joined(record, args.variant), args.variant, args.round)
+            except AssertionError as exc:  # a run joined only in part: no button gives that line
+                note, rounds = f" (not joined: {exc})", counted(record, args.variant, args.round)
+        else:
+            rounds = counted(record, args.variant, args.round)
+        if rounds:
+            worst = max(rounds, key=lambda r: rounds[r][0])
+            print(f"{seed}: {len(rounds)} rounds; the most taps: round {worst}, {rounds[worst][0]} taps for {rounds[worst][1]} lines{note}", flush=True)
     return 0
+
+
+def counted(record: str, variants: list[str], shown: int | None) -> dict[int, tuple[int, int]]:
+    """The taps of each round of `record`; with `shown`, that round's lines printed instead."""
+    with tempfile.TemporaryDirectory() as folder:
+        steps = entered_by_taps(new_table(Path(folder), record, variants), record_lines(record))
+        if shown is None:
+            return round_taps(steps)
+        for step in steps:
+            if step.round == shown:
+                print(f"{step.taps:2}  {' | '.join(step.lines)}")
+    return {}
 
 
 if __name__ == "__main__":

@@ -315,7 +315,8 @@ def test_a_round_of_five_players_who_play_to_win_takes_at_most_40_taps(folder, b
 def test_goods_a_player_moves_the_same_way_are_one_tap_all_at_once(folder):
     """The rulebook's example puts a rubber and a tea on one contract in one line: where a
     player's moves differ in their good only, the menu also offers them joined, one tap,
-    where the rules take the joined line (one contract takes every good it still needs)."""
+    where the rules take the joined line (one contract takes every good it still needs, a
+    trader every cube of its good)."""
     example = (Path(__file__).resolve().parents[1] / "specs" / "speicherstadt" / "examples" / "unloading-two-ships.log").read_text(encoding="utf-8")
     lines = [line for line in example.split("\n") if line.strip() and not line.startswith(("[", "#"))]
     seats = example.split('[Players "')[1].split('"')[0]
@@ -325,6 +326,7 @@ def test_goods_a_player_moves_the_same_way_are_one_tap_all_at_once(folder):
     singles = [line for line in table.recording.hints() if line.startswith("blue: contract 2 ")]
     joined = "blue: contract 2 " + " ".join(sorted(line.split()[-1] for line in singles))
     assert len(singles) > 1 and joined in bundles and bundles[joined].enters
+    assert "blue: sell tea tea" in bundles  # blue unloaded two teas and owns the tea taster: both at once
     assert all(taps._trial(table.recording, [line]) is not None for line in bundles)
     assert table.enter([joined], table.version)[0].accepted
     assert not [line for line in table.recording.hints() if line.startswith("blue: contract 2 ")]  # the contract took all it could

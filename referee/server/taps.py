@@ -31,6 +31,7 @@ CHAIN = 6  # passes a tap may answer for before the move it ends with, at most
 MOST_SPREAD = 64  # a menu of whole moves only may hold this many buttons: a scroll costs less than a tap
 MOST_SHARED = 3  # moves that share their first two words, at least, for the two to head them
 MOST_BUNDLES = 12  # moves of several goods at once a menu offers, at most
+MOST_BUNDLED = 9  # goods in one such move, at most (a ship's cubes, a warehouse and a hall's)
 
 
 @dataclass
@@ -269,9 +270,14 @@ def _bundles(recording: Recording) -> list[Button]:
             groups.setdefault(head, []).append(last)
     out = []
     for head, lasts in groups.items():
-        line = f"{head} {' '.join(sorted(lasts))}"
-        if len(lasts) > 1 and len(out) < MOST_BUNDLES and _trial(recording, [line]) is not None:
-            out.append(Button(line, " ".join(sorted(lasts)), "", True, group=_("{move}, all at once").format(move=head)))
+        goods = sorted(lasts)
+        if len(out) >= MOST_BUNDLES or (len(goods) > 1 and _trial(recording, [f"{head} {' '.join(goods)}"]) is None):
+            continue  # (one good alone is a legal move: it was listed)
+        for good in lasts:  # a good held more than once: as many as the rules take
+            while len(goods) < MOST_BUNDLED and _trial(recording, [f"{head} {' '.join(sorted([*goods, good]))}"]) is not None:
+                goods = sorted([*goods, good])
+        if len(goods) > 1:
+            out.append(Button(f"{head} {' '.join(goods)}", " ".join(goods), "", True, group=_("{move}, all at once").format(move=head)))
     return out
 
 
