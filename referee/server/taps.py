@@ -266,7 +266,7 @@ def _bundles(recording: Recording) -> list[Button]:
     groups: dict[str, list[str]] = {}
     for hint in recording.hints():
         head, _space, last = hint.rpartition(" ")
-        if head.split()[0].endswith(":") and last.isalpha() and "<" not in hint:
+        if head and head.split()[0].endswith(":") and last.isalpha() and "<" not in hint:
             groups.setdefault(head, []).append(last)
     out = []
     for head, lasts in groups.items():
