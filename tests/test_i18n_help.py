@@ -9,7 +9,7 @@ import pytest
 from referee.cli.arguments import build_parser
 from referee.i18n import speaking
 from referee.i18n.catalogue import translations
-from referee.server.guard import BURST, RATE
+from referee.server import BURST, RATE
 
 
 def texts(parser: argparse.ArgumentParser) -> dict[str, str]:

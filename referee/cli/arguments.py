@@ -12,7 +12,7 @@ import sys
 from referee import __version__
 from referee.errors import EXIT_USAGE
 from referee.i18n import LANGS, N_, _, current, ngettext
-from referee.server.guard import BURST, RATE
+from referee.server import BURST, RATE
 
 EPILOG = N_("""exit codes: 0 legal, 1 rule violation or contradicted figure, 2 usage error,
 3 malformed record, 4 invalid spec or variant data, 5 internal error (or a file left

@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from referee.errors import RecordError, SpecError, UsageError
 from referee.i18n import LANGS, _, current, speaking
 from referee.notation.colours import colour_named
-from referee.server import exports, guard, taps
+from referee.server import RATE, exports, guard, taps
 from referee.server.pictures import Writer
 from referee.server.tables import NoSuchGame, Table, Tables, shown
 from referee.spec.loader import available_games, specs_root
@@ -47,7 +47,7 @@ CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline
 class Settings:
     """How the server was started: the folder, the address, and the bounds on callers."""
 
-    def __init__(self, folder: Path, host: str = "127.0.0.1", port: int = 8765, rate: float = guard.RATE, burst: int | None = None):
+    def __init__(self, folder: Path, host: str = "127.0.0.1", port: int = 8765, rate: float = RATE, burst: int | None = None):
         self.folder = folder
         self.host = host
         self.port = port

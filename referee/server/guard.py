@@ -19,6 +19,7 @@ import time
 from urllib.parse import parse_qs
 
 from referee.i18n import LANGS, _, language_of
+from referee.server import BURST, RATE
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 MOST_BODY = 16 * 1024  # a form of a few lines of a record, with room to spare
@@ -76,10 +77,6 @@ def same_site(origin: str | None, host: str | None) -> bool:
     if origin == "null" or not host:
         return False
     return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
-
-
-RATE = 20.0  # requests a second from one address, by default: a table of phones, with room
-BURST = 6  # a burst may hold this many seconds' worth of requests (a page and its picture at once)
 
 
 class Rates:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from referee.errors import UsageError
 from referee.i18n import _
-from referee.server.guard import RATE
+from referee.server import RATE
 from referee.terminal import visible
 
 
