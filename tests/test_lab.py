@@ -234,7 +234,9 @@ def test_every_game_played_is_written_as_a_record_that_replays_as_it_went(tmp_pa
     folder = tmp_path / "games"
     code = main(["lab", "speicherstadt", "--players", "3", "--games", "3", "--agent", "greedy,random", "--rotate", "--records-out", str(folder), "--format", "json"])
     assert code == 0
-    games = sorted(json.loads(capsys.readouterr().out)["games"], key=lambda game: game["number"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["records"] == {"folder": str(folder), "written": 3}
+    games = sorted(data["games"], key=lambda game: game["number"])
     files = sorted(folder.iterdir())
     assert [f.name for f in files] == ["game-0001.log", "game-0002.log", "game-0003.log"]
     for path, game in zip(files, games):
@@ -242,6 +244,8 @@ def test_every_game_played_is_written_as_a_record_that_replays_as_it_went(tmp_pa
         assert report.status == "legal" and report.complete and report.checkpoints_confirmed > 0, [d.message for d in report.diagnostics]
         assert {s.seat.colour: s.total for s in report.standings} == dict(zip(game["colours"], game["scores"]))
         assert "record" not in game and f"--agent {','.join(game['agents'])} --seed 1, game {game['number'] + 1}" in path.read_text(encoding="utf-8")
+    assert main(["lab", "speicherstadt", "--players", "2", "--games", "1", "--records-out", str(folder)]) == 0
+    assert f"wrote 1 record into {folder}" in capsys.readouterr().out
 
 
 def test_the_command_writes_a_page_that_needs_nothing_else(tmp_path, capsys):

@@ -68,6 +68,7 @@ def run(plan: Plan, progress: Progress | None = None, runner: Callable[[list[tup
     sides = [("variant", plan.variants)] + ([("base", plan.against)] if plan.against is not None else [])
     results: dict[str, list[GameResult]] = {name: [] for name, _ in sides}
     stopped_early = False
+    written = 0
     step = plan.batch if plan.against is not None else plan.games
     for start in range(0, plan.games, step):
         count = min(step, plan.games - start)
@@ -76,6 +77,7 @@ def run(plan: Plan, progress: Progress | None = None, runner: Callable[[list[tup
             results[result.side].append(result)
             if folder is not None and result.record:
                 _write_record(folder, result)
+                written += 1
         if plan.against is not None and start + count < plan.games:
             if stats.paired(results["variant"], results["base"])["sprt"]["verdict"] != "undecided":
                 stopped_early = True
@@ -102,6 +104,8 @@ def run(plan: Plan, progress: Progress | None = None, runner: Callable[[list[tup
 
         relied = [r["address"] for r in out["sides"]["variant"]["relied_on"]]
         out["sensitivity"] = sensitivity(plan, relied, min(plan.games, plan.sensitivity_games), plan.sensitivity, runner)
+    if folder is not None:
+        out["records"] = {"folder": str(folder), "written": written}
     out["seconds"] = round(time.monotonic() - started, 3)
     out["games"] = [r.to_json() for side in results.values() for r in side]
     return out

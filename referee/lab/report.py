@@ -15,6 +15,7 @@ from importlib import resources
 
 from referee.i18n import N_, _, current, localized, ngettext, pgettext
 from referee.notation.colours import colour_named
+from referee.terminal import readable_name
 
 
 def _pct(x: float | None) -> str:
@@ -135,6 +136,9 @@ def text_summary(data: dict) -> list[str]:
                 )
             )
     lines.extend(_sensitivity_lines(data.get("sensitivity")))
+    if data.get("records"):
+        written = data["records"]["written"]
+        lines.append(ngettext("wrote {n} record into {folder}", "wrote {n} records into {folder}", written).format(n=written, folder=readable_name(data["records"]["folder"])))
     return lines
 
 
