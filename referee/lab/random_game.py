@@ -22,8 +22,7 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
         seed = random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     colours = [seat.colour for seat in state.seats]
-    lines = header_lines(game_name, ", ".join(colours), colours[0], datetime.date.today().isoformat(), f"referee play --seed {seed}", variants)
-    lines.append("")
+    lines: list[str] = []
     # a game still going after this many moves has data that lets it run for ever
     # (a track too long, prices beyond any purse, ...): each game's play.yaml says how many
     most = game.spec["play"]["max_moves"]
@@ -49,10 +48,16 @@ def play_game(game_name: str, players: int, seed: int | None = None, variants=()
     finally:
         if collecting:
             gc.enable()
-    standings = rank(state.standings())
-    lines.append("")
-    lines.append("result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings))
-    return "\n".join(lines) + "\n"
+    return record_text(game_name, colours, f"referee play --seed {seed}", variants, lines, rank(state.standings()))
+
+
+def record_text(game_name: str, colours: list[str], event: str, variants: list[str], lines: list[str], standings) -> str:
+    """A game played here as a record: the header (how it was made in its Event tag), the
+    moves with their checkpoints, and the result (`standings`, ranked; None for a game
+    stopped before its end, which has none)."""
+    head = header_lines(game_name, ", ".join(colours), colours[0], datetime.date.today().isoformat(), event, variants)
+    result = ["", "result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings)] if standings is not None else []
+    return "\n".join([*head, "", *lines, *result]) + "\n"
 
 
 def random_game_start(game_name: str, players: int, variants=()) -> tuple[list[str], Game, State]:

@@ -13,7 +13,6 @@ stats.py reads.
 
 from __future__ import annotations
 
-import datetime
 import gc
 import os
 import random
@@ -27,9 +26,8 @@ from referee.engine.findings import rank
 from referee.games.base import Trace
 from referee.i18n import Message, ngettext
 from referee.lab.agents import make_agent
-from referee.lab.random_game import random_game_start
+from referee.lab.random_game import random_game_start, record_text
 from referee.lab.table import DONE, Table
-from referee.notation.parser import header_lines
 
 
 @dataclass(frozen=True)
@@ -147,18 +145,10 @@ def play_task(task: Task, side: str = "") -> GameResult:
         lead_changes=lead_changes,
         usage=[usage[c] for c in colours],
         relied_on=relied,
-        record=_record_text(task, variants, colours, lines, rank(standings) if finished else None) if task.record else "",
+        record=record_text(task.game, colours, f"referee lab --agent {','.join(task.agents)} --seed {task.seed}, game {task.number + 1}", variants, lines, rank(standings) if finished else None)
+        if task.record
+        else "",
     )
-
-
-def _record_text(task: Task, variants: list[str], colours: list[str], lines: list[str], standings) -> str:
-    """A simulated game as `referee play` writes a random one: the header (the agents and the
-    seed in its Event tag), the moves with the checkpoints, the result (`standings`; None for
-    a game the move limit stopped, which has none)."""
-    event = f"referee lab --agent {','.join(task.agents)} --seed {task.seed}, game {task.number + 1}"
-    head = header_lines(task.game, ", ".join(colours), colours[0], datetime.date.today().isoformat(), event, variants)
-    result = ["", "result " + ", ".join(f"{s.seat.colour} {s.total}" for s in standings)] if standings is not None else []
-    return "\n".join([*head, "", *lines, *result]) + "\n"
 
 
 def _leader(state) -> str | None:
