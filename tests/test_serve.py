@@ -318,9 +318,8 @@ def test_goods_a_player_moves_the_same_way_are_one_tap_all_at_once(folder):
     where the rules take the joined line (one contract takes every good it still needs, a
     trader every cube of its good)."""
     example = (Path(__file__).resolve().parents[1] / "specs" / "speicherstadt" / "examples" / "unloading-two-ships.log").read_text(encoding="utf-8")
-    lines = [line for line in example.split("\n") if line.strip() and not line.startswith(("[", "#"))]
-    seats = example.split('[Players "')[1].split('"')[0]
-    table = Tables(folder).new_game("at-once", "speicherstadt", seats, None, [])
+    lines = round_taps.record_lines(example)
+    table = round_taps.new_table(folder, example, [])
     assert table.enter(lines[: lines.index("blue: contract 2 rubber tea")], table.version)[0].accepted
     bundles = {b.text: b for b in taps.menu(table.recording, "").buttons if b.group and b.group.endswith(", all at once")}
     singles = [line for line in table.recording.hints() if line.startswith("blue: contract 2 ")]

@@ -164,7 +164,8 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
 
     code = EXIT_OK
     found = infer(game, records, variants)
-    shipped = load_game(game, box=False).spec
+    plain = load_game(game, box=False)
+    shipped = plain.spec
     lines = [
         ", ".join(
             (
@@ -192,10 +193,11 @@ def inferred(game: str, records: list[str], variants: list[str], out: str | None
             else:
                 lines.append(_("  {address}: {values} fit the checkpoints equally well (stand-in {value})").format(address=address, values=", ".join(fits), value=standin))
     if found.faces:
-        names = load_game(game, box=False).spec_names
         lines.append(_("read off the records' reveals ({n}):").format(n=len(found.faces)))
         for address, faces in sorted(found.faces.items()):
-            lines.append(_("  {address}: {n} of {cards} cards: {faces}").format(address=address, n=len(faces), cards=found.faces_cards.get(address, len(faces)), faces=_faces(faces, names, lang)))
+            lines.append(
+                _("  {address}: {n} of {cards} cards: {faces}").format(address=address, n=len(faces), cards=found.faces_cards.get(address, len(faces)), faces=_faces(faces, plain.spec_names, lang))
+            )
     for where in found.faces_over:
         lines.append(_("the records show more faces than {where} has cards: they are of other boxes, or a reveal is wrong; none is kept").format(where=where))
         code = EXIT_VIOLATION
